@@ -1,0 +1,50 @@
+/** Commit messages and PR titles: `<type>: <issue title> (#<N>)`. */
+
+const TYPE_PREFIX: Readonly<Record<string, string>> = {
+  "type:feature": "feat",
+  "type:bug": "fix",
+  "type:chore": "chore",
+  "type:refactor": "refactor",
+  "type:docs": "docs",
+};
+
+export function commitType(labels: readonly string[]): string {
+  for (const label of labels) {
+    const prefix = TYPE_PREFIX[label];
+    if (prefix) return prefix;
+  }
+  return "feat";
+}
+
+/** One line, whitespace collapsed: an issue title may hold newlines or tabs. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export function taskCommitMessage(issue: {
+  number: number;
+  title: string;
+  labels: readonly string[];
+}): string {
+  return `${commitType(issue.labels)}: ${oneLine(issue.title)} (#${issue.number})`;
+}
+
+export function iterateCommitMessage(issue: number): string {
+  return `fix: address review feedback (#${issue})`;
+}
+
+export function pullRequestTitle(issue: {
+  number: number;
+  title: string;
+  labels: readonly string[];
+}): string {
+  return taskCommitMessage(issue);
+}
+
+const CLOSES = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#([1-9][0-9]*)\b/i;
+
+/** The issue a PR body closes, as GitHub's closing keywords read it. */
+export function closedIssueOf(body: string | null | undefined): number | undefined {
+  const match = body ? CLOSES.exec(body) : null;
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}

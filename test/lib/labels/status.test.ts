@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { LOCUS_LABELS, STATUSES, orderLabel, statusLabel } from "../../../lib/labels/schema.ts";
+import {
+  canTransition,
+  isCompleted,
+  sameLabelSet,
+  statusOf,
+  transition,
+  withStatus,
+  type StatusEvent,
+} from "../../../lib/labels/status.ts";
+
+describe("label schema", () => {
+  it("defines every label of DESIGN.md once, with valid colours", () => {
+    const names = LOCUS_LABELS.map((label) => label.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "p:critical",
+        "p:low",
+        "type:feature",
+        "type:docs",
+        "locus:queued",
+        "locus:failed",
+        "agent:managed",
+      ]),
+    );
+    for (const label of LOCUS_LABELS) expect(label.color).toMatch(/^[0-9a-f]{6}$/);
+    expect(names.some((name) => name.startsWith("order:"))).toBe(false);
+  });
+
+  it("colours failed red and the other statuses green", () => {
+    const colour = (status: (typeof STATUSES)[number]) =>
+      LOCUS_LABELS.find((label) => label.name === statusLabel(status))?.color;
+    expect(colour("failed")).toBe("d73a4a");
+    for (const status of STATUSES.filter((s) => s !== "failed")) {
+      const hex = colour(status) ?? "";
+      const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+      expect(g).toBeGreaterThan(r);
+      expect(g).toBeGreaterThan(b);
+    }
+  });
+
+  it("makes order labels on demand, grey", () => {
+    expect(orderLabel(7)).toEqual(expect.objectContaining({ name: "order:7", group: "order" }));
+  });
+});
+
+describe("status machine", () => {
+  it("walks the happy path of DESIGN.md", () => {
+    let labels: string[] = ["type:bug"];
+    const path: Array<[StatusEvent, string]> = [
+      ["queue", "locus:queued"],
+      ["start", "locus:in-progress"],
+      ["deliver", "locus:in-review"],
+      ["iterate", "locus:in-progress"],
+      ["deliver", "locus:in-review"],
+      ["merge", "locus:done"],
+    ];
+    for (const [event, expected] of path) {
+      const result = transition(labels, event);
+      if (!result.ok) throw new Error(result.message);
+      expect(result.labels.filter((l) => l.startsWith("locus:"))).toEqual([expected]);
+      labels = result.labels;
+    }
+    expect(labels).toEqual(["type:bug", "agent:managed", "locus:done"]);
+  });
+
+  it("computes the whole label set, keeping every non-Locus label", () => {
+    const result = transition(["bug", "locus:queued", "order:3", "help wanted", "agent:managed"], "start");
+    expect(result).toEqual({
+      ok: true,
+      from: "queued",
+      to: "in-progress",
+      labels: ["bug", "order:3", "help wanted", "agent:managed", "locus:in-progress"],
+      changed: true,
+    });
+  });
+
+  it("refuses illegal transitions with a readable message", () => {
+    const result = transition(["locus:done"], "queue");
+    expect(result).toEqual({ ok: false, from: "done", message: "Cannot queue an issue that is locus:done." });
+    expect(canTransition(undefined, "deliver")).toBe(false);
+    expect(canTransition("in-review", "fail")).toBe(false);
+    expect(canTransition("failed", "queue")).toBe(true);
+    expect(canTransition("in-progress", "requeue-stale")).toBe(true);
+    expect(canTransition("queued", "requeue-stale")).toBe(false);
+  });
+
+  it("repairs an issue carrying several statuses to exactly one", () => {
+    const labels = ["locus:queued", "locus:failed", "x"];
+    expect(statusOf(labels)).toBe("failed");
+    const result = transition(labels, "queue");
+    expect(result.ok && result.labels).toEqual(["x", "locus:queued", "agent:managed"]);
+  });
+
+  it("reports an unchanged label set so no call is made", () => {
+    const result = transition(["locus:in-progress", "agent:managed"], "start");
+    expect(result.ok && result.changed).toBe(false);
+  });
+
+  it("treats in-review and done as completed, nothing else", () => {
+    expect(STATUSES.filter((status) => isCompleted(status))).toEqual(["in-review", "done"]);
+    expect(isCompleted(undefined)).toBe(false);
+  });
+
+  it("ignores look-alike labels", () => {
+    expect(statusOf(["locus:unknown", "Locus:queued"])).toBeUndefined();
+    expect(withStatus(["locus:unknown"], "queued")).toEqual([
+      "locus:unknown",
+      "locus:queued",
+      "agent:managed",
+    ]);
+  });
+
+  it("compares label sets regardless of order", () => {
+    expect(sameLabelSet(["a", "b"], ["b", "a"])).toBe(true);
+    expect(sameLabelSet(["a"], ["a", "b"])).toBe(false);
+  });
+});
