@@ -1,0 +1,54 @@
+/**
+ * The contract between the agent loop and its tools. A tool validates its own
+ * input (zod), never throws for a bad call (an error result tells the model what
+ * to fix), and returns a one-line summary the loop uses for compact cards and
+ * for the short tier of the two-tier context.
+ */
+import type { z } from "zod";
+
+export interface ShellPolicy {
+  readonly allow: readonly string[];
+  readonly deny: readonly string[];
+  readonly timeoutSeconds: number;
+}
+
+/** A command run around file edits (formatter, linter); its output goes back to the model. */
+export interface EditHook {
+  readonly when: "before-edit" | "after-edit";
+  /** Glob over the edited path, e.g. `*.ts`; every file when absent. */
+  readonly files?: string;
+  /** `{path}` is replaced by the edited file's path, shell-quoted. */
+  readonly command: string;
+}
+
+export interface ToolContext {
+  /** Absolute path of the worktree: every path is resolved inside it. */
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  readonly shell: ShellPolicy;
+  readonly hooks: readonly EditHook[];
+  /** Environment for child processes, already stripped of secrets. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Unattended runs record the question for the status comment. */
+  readonly onQuestion: (question: string) => void;
+}
+
+export interface ToolResult {
+  readonly content: string;
+  readonly isError: boolean;
+  /** One line: `Read src/a.ts (245 lines)`, `Bash npm test → exit 1`. */
+  readonly summary: string;
+  /** Unified diff of an edit or write, for event cards and PR logs. */
+  readonly diff?: string;
+  /** Paths written, relative to the worktree. */
+  readonly filesWritten?: readonly string[];
+}
+
+export interface AgentTool<Schema extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Schema;
+  /** Read-only tools are the only ones given to plan, review and ask modes. */
+  readonly readOnly: boolean;
+  run(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
+}
