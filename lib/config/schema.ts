@@ -1,0 +1,168 @@
+import { z } from "zod";
+
+/** The `version:` a file written for this Locus carries. Older files are migrated up to it. */
+export const CURRENT_CONFIG_VERSION = 3;
+
+export const DEFAULT_MODEL = "claude-sonnet-4-5";
+
+export const DEFAULT_COMMIT_NAME = "locus[bot]";
+export const DEFAULT_COMMIT_EMAIL = "locus[bot]@users.noreply.github.com";
+
+/**
+ * Only Locus pushes: the agent's shell may not push, add remotes or rewrite git config, and the
+ * transport options below run arbitrary programs (`--upload-pack=<cmd>`, `ext::<cmd>` remotes).
+ */
+export const DEFAULT_SHELL_DENY: readonly string[] = [
+  "git push*",
+  "git remote*",
+  "git config*",
+  "*--receive-pack*",
+  "*--upload-pack*",
+  "*ext::*",
+];
+
+const nonEmpty = z.string().trim().min(1);
+
+// Loose objects everywhere: a key this Locus does not know may belong to a newer one, so it is
+// kept rather than stripped. `prefault({})` runs a group's own defaults when the group is absent.
+export const configSchema = z
+  .looseObject({
+    version: z
+      .int()
+      .min(1)
+      .default(CURRENT_CONFIG_VERSION)
+      .describe("Config format version; older files are migrated when loaded."),
+    workflow: z
+      .string()
+      .regex(/^[\w.-]+\.ya?ml$/, "expected a workflow file name such as locus.yml")
+      .default("locus.yml")
+      .describe("Workflow file under .github/workflows/ that the app dispatches."),
+    baseBranch: nonEmpty
+      .regex(/^[^\s~^:?*[\\]+$/, "expected a branch name")
+      .optional()
+      .describe("Branch tasks start from and PRs target; the repository's default branch when absent."),
+    agent: z
+      .looseObject({
+        provider: z
+          .enum(["builtin", "claude-code", "codex"])
+          .default("builtin")
+          .describe("Agent runner: the built-in tool loop, Claude Code or Codex."),
+        model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
+        maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),
+        maxParallel: z
+          .int()
+          .min(1)
+          .max(20)
+          .default(3)
+          .describe("Standalone issues worked at the same time (sprints are always sequential)."),
+        maxCostUsd: z
+          .number()
+          .positive()
+          .max(1000)
+          .default(5)
+          .describe("Spend limit per task in US dollars; the task stops and its work is kept."),
+      })
+      .prefault({})
+      .describe("Coding agent settings."),
+    shell: z
+      .looseObject({
+        allow: z
+          .array(nonEmpty)
+          .default(["*"])
+          .describe("Glob patterns (`*` = any characters) a shell command must match."),
+        deny: z
+          .array(nonEmpty)
+          .default([...DEFAULT_SHELL_DENY])
+          .describe("Glob patterns that refuse a command even if allowed; deny wins."),
+        timeoutSeconds: z
+          .int()
+          .min(1)
+          .max(3600)
+          .default(300)
+          .describe("Longest a single shell command may run."),
+      })
+      .prefault({})
+      .describe("The agent's shell tool policy."),
+    retry: z
+      .looseObject({
+        budget: z
+          .int()
+          .min(0)
+          .max(20)
+          .default(3)
+          .describe("Times a failed issue is re-queued automatically; 0 never re-queues."),
+        staleAfterMinutes: z
+          .int()
+          .min(1)
+          .max(10_080)
+          .default(60)
+          .describe("An in-progress issue with no live run for this long is re-queued."),
+      })
+      .prefault({})
+      .describe("Automatic re-queueing of failed and stuck issues."),
+    iterate: z
+      .looseObject({
+        onChangesRequested: z
+          .boolean()
+          .default(true)
+          .describe("A review requesting changes on a Locus PR starts an iterate run."),
+        allowFeedbackFromNonCollaborators: z
+          .boolean()
+          .default(false)
+          .describe("Include feedback from people without write access in the agent's prompt."),
+      })
+      .prefault({})
+      .describe("Iterating on pull request feedback."),
+    sprint: z
+      .looseObject({
+        stopOnFailure: z.boolean().default(true).describe("Stop a sprint at its first failed task."),
+        rebaseBeforeTask: z
+          .boolean()
+          .default(true)
+          .describe("Rebase the sprint's stack on the base branch before each task."),
+      })
+      .prefault({})
+      .describe("Milestone (sprint) runs."),
+    bots: z
+      .looseObject({
+        allowed: z
+          .array(nonEmpty)
+          .default([])
+          .describe("Bot logins (e.g. dependabot[bot]) whose events may trigger Locus."),
+      })
+      .prefault({})
+      .describe("Bots allowed to trigger Locus."),
+    review: z
+      .looseObject({
+        onOpen: z.boolean().default(false).describe("Review every pull request when it is opened."),
+      })
+      .prefault({})
+      .describe("Pull request reviews."),
+    pr: z
+      .looseObject({ draft: z.boolean().default(false).describe("Open Locus pull requests as drafts.") })
+      .prefault({})
+      .describe("Pull requests Locus opens."),
+    commit: z
+      .looseObject({
+        name: nonEmpty.default(DEFAULT_COMMIT_NAME).describe("Author and committer name of agent commits."),
+        email: nonEmpty
+          .regex(/^[^\s@]+@[^\s@]+$/, "expected an email address")
+          .default(DEFAULT_COMMIT_EMAIL)
+          .describe("Author and committer email of agent commits."),
+      })
+      .prefault({})
+      .describe("Identity of the commits Locus makes."),
+  })
+  .describe("Locus configuration (.github/locus.yml)");
+
+export type LocusConfig = z.output<typeof configSchema>;
+
+/** The configuration a repository without `.github/locus.yml` runs with. */
+export function defaultConfig(): LocusConfig {
+  return configSchema.parse({});
+}
+
+/** JSON Schema of the file as users write it (defaults make every key optional), for editors. */
+export function configJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(configSchema, { io: "input" });
+}
