@@ -1,0 +1,76 @@
+/**
+ * Each issue has one Locus status comment, edited in place. Its hidden marker
+ * carries the small state that must survive restarts and replicas: the
+ * deliveries already acted on (exactly-once dispatch) and the attempt count
+ * (the retry budget). The visible part is for people.
+ */
+import { z } from "zod";
+import { formatUsd } from "../render/markdown.ts";
+
+export const STATUS_MARKER = "<!-- locus:status -->";
+const STATE_OPEN = "<!-- locus:state ";
+const STATE_CLOSE = " -->";
+/** Enough to dedupe redeliveries of recent events without growing forever. */
+const MAX_DELIVERIES = 50;
+
+const stateSchema = z.object({
+  deliveries: z.array(z.string()).default([]),
+  attempts: z.number().int().nonnegative().default(0),
+  runUrl: z.string().optional(),
+  pr: z.number().int().positive().optional(),
+  costUsd: z.number().nonnegative().optional(),
+  lastError: z.string().optional(),
+});
+
+export type StatusState = z.infer<typeof stateSchema>;
+
+export const EMPTY_STATE: StatusState = { deliveries: [], attempts: 0 };
+
+export function isStatusComment(body: string): boolean {
+  return body.startsWith(STATUS_MARKER);
+}
+
+/** The state in a status comment; a missing or damaged marker reads as empty. */
+export function readStatusState(body: string | undefined): StatusState {
+  if (!body) return EMPTY_STATE;
+  const start = body.indexOf(STATE_OPEN);
+  if (start < 0) return EMPTY_STATE;
+  const end = body.indexOf(STATE_CLOSE, start + STATE_OPEN.length);
+  if (end < 0) return EMPTY_STATE;
+  try {
+    const parsed = stateSchema.safeParse(JSON.parse(body.slice(start + STATE_OPEN.length, end)));
+    return parsed.success ? parsed.data : EMPTY_STATE;
+  } catch {
+    return EMPTY_STATE;
+  }
+}
+
+export function hasDelivery(state: StatusState, delivery: string): boolean {
+  return state.deliveries.includes(delivery);
+}
+
+export function withDelivery(state: StatusState, delivery: string): StatusState {
+  if (hasDelivery(state, delivery)) return state;
+  return { ...state, deliveries: [...state.deliveries, delivery].slice(-MAX_DELIVERIES) };
+}
+
+export interface StatusView {
+  /** One line saying where the work is: "Queued", "Working (run 123)", "PR #45 opened". */
+  readonly headline: string;
+  readonly details?: readonly string[];
+}
+
+export function renderStatusComment(view: StatusView, state: StatusState): string {
+  // JSON cannot contain "-->" once "-" and ">" are escaped inside strings.
+  const json = JSON.stringify(state).replace(/-->/g, "--\\u003e");
+  const lines = [STATUS_MARKER, `**Locus:** ${view.headline}`];
+  for (const detail of view.details ?? []) lines.push(`- ${detail}`);
+  const facts: string[] = [];
+  if (state.runUrl) facts.push(`[workflow run](${state.runUrl})`);
+  if (state.pr !== undefined) facts.push(`PR #${state.pr}`);
+  if (state.costUsd !== undefined) facts.push(`cost ${formatUsd(state.costUsd)}`);
+  if (state.attempts > 0) facts.push(`attempt ${state.attempts}`);
+  if (facts.length > 0) lines.push("", `<sub>${facts.join(" · ")}</sub>`);
+  lines.push(`${STATE_OPEN}${json}${STATE_CLOSE}`);
+  return lines.join("\n");
+}
