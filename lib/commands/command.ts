@@ -1,0 +1,47 @@
+/** The verbs `/locus` understands, in the order `/locus help` lists them. */
+export const commandNames = [
+  "run",
+  "iterate",
+  "review",
+  "plan",
+  "approve",
+  "ask",
+  "order",
+  "status",
+  "help",
+  "cancel",
+] as const;
+
+export type CommandName = (typeof commandNames)[number];
+
+export type LocusCommand =
+  | { readonly name: "run" }
+  /** `note` is the rest of the command line, trimmed; it may be empty. */
+  | { readonly name: "iterate"; readonly note: string }
+  | { readonly name: "review" }
+  /** `goal` is never empty; it may span several lines. */
+  | { readonly name: "plan"; readonly goal: string }
+  /**
+   * `sequence` lists 1-based plan positions and is always a permutation of
+   * 1..sequence.length; the caller checks that length against the plan.
+   * Absent means "in the plan's own order".
+   */
+  | { readonly name: "approve"; readonly sequence?: number[] }
+  /** `question` is never empty; it may span several lines. */
+  | { readonly name: "ask"; readonly question: string }
+  /** `issues` is never empty and holds no duplicates. */
+  | { readonly name: "order"; readonly issues: number[] }
+  | { readonly name: "status" }
+  | { readonly name: "help" }
+  | { readonly name: "cancel" };
+
+export type ParseResult =
+  /** Not a command: the app must make no write at all. */
+  | { readonly kind: "none" }
+  | { readonly kind: "command"; readonly command: LocusCommand; readonly notes: string[] }
+  /** `verb` is set when the error concerns a known command's arguments. */
+  | { readonly kind: "error"; readonly verb?: CommandName; readonly message: string };
+
+export function isCommandName(word: string): word is CommandName {
+  return (commandNames as readonly string[]).includes(word);
+}

@@ -1,0 +1,16 @@
+import type { CommandName } from "./command.ts";
+
+/** One line per command, in `/locus help` order; also quoted by error messages. */
+export const commandUsage: Readonly<Record<CommandName, string>> = {
+  run: "`/locus run` — work on this issue now (same as labelling it `locus:queued`)",
+  iterate:
+    "`/locus iterate [note]` — on a Locus pull request: address the review feedback, with an optional note",
+  review: "`/locus review` — on a pull request: review it",
+  plan: "`/locus plan <goal>` — propose a plan of issues for the goal (it may continue on the following lines)",
+  approve: "`/locus approve [2,1,3]` — under a plan: create its issues, optionally in another order",
+  ask: "`/locus ask <question>` — answer a question about the code without changing anything",
+  order: "`/locus order 17 15 16` — reorder the sprint: its open issues, in the new order",
+  status: "`/locus status` — show the dashboard",
+  help: "`/locus help` — list these commands",
+  cancel: "`/locus cancel` — cancel the running work and mark the issue `locus:failed`",
+};
