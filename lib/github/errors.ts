@@ -1,0 +1,100 @@
+/** A GitHub call that failed, with a message the person reading the log can act on. */
+export class GitHubError extends Error {
+  override readonly name = "GitHubError";
+  /** HTTP status; 0 when GitHub could not be reached at all. */
+  readonly status: number;
+  /** `METHOD /route/{template}` or `graphql <operation>`. */
+  readonly route: string;
+
+  constructor(message: string, status: number, route: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.status = status;
+    this.route = route;
+  }
+}
+
+export function isGitHubError(error: unknown): error is GitHubError {
+  return error instanceof GitHubError;
+}
+
+type ErrorLike = {
+  status?: unknown;
+  message?: unknown;
+  errors?: unknown;
+  request?: { url?: unknown };
+  response?: { headers?: Record<string, unknown>; data?: unknown };
+};
+
+/** HTTP status of an Octokit error, or undefined when there was no HTTP answer. */
+export function statusOf(error: unknown): number | undefined {
+  const status = (error as ErrorLike | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+// Which installation permission a route needs, so a 403 can name it.
+function permissionFor(route: string): string {
+  if (/\/pulls\b/.test(route)) return "pull_requests";
+  if (/\/actions\//.test(route)) return "actions";
+  if (/\/contents\//.test(route)) return "contents";
+  if (/\/(issues|labels|milestones)\b/.test(route)) return "issues";
+  if (route.startsWith("graphql")) return "issues and pull_requests";
+  return "metadata";
+}
+
+function githubMessage(error: ErrorLike): string {
+  const data = error.response?.data as { message?: unknown; errors?: unknown } | undefined;
+  const base =
+    typeof data?.message === "string"
+      ? data.message
+      : typeof error.message === "string"
+        ? error.message
+        : "unknown error";
+  const details = Array.isArray(data?.errors) ? data.errors : Array.isArray(error.errors) ? error.errors : [];
+  const parts = details.map((d: unknown) =>
+    typeof d === "string"
+      ? d
+      : typeof (d as { message?: unknown }).message === "string"
+        ? String((d as { message: string }).message)
+        : JSON.stringify(d),
+  );
+  return parts.length > 0 ? `${base} (${parts.join("; ")})` : base;
+}
+
+function resetText(headers: Record<string, unknown> | undefined): string {
+  const reset = Number(headers?.["x-ratelimit-reset"]);
+  return Number.isFinite(reset) && reset > 0 ? ` It resets at ${new Date(reset * 1000).toISOString()}.` : "";
+}
+
+/** Turns whatever Octokit threw into a GitHubError whose message says what to do next. */
+export function toGitHubError(error: unknown, route: string): GitHubError {
+  if (error instanceof GitHubError) return error;
+  const e = (error ?? {}) as ErrorLike;
+  const status = statusOf(error) ?? 0;
+  const url = typeof e.request?.url === "string" ? e.request.url : route;
+  const headers = e.response?.headers;
+  const detail = githubMessage(e);
+  const write = !route.startsWith("GET ") && !route.startsWith("graphql query");
+  const where = `${route} (${url})`;
+  const rateLimited =
+    (status === 403 || status === 429) &&
+    (headers?.["x-ratelimit-remaining"] === "0" || /rate limit/i.test(detail));
+  let message: string;
+  if (rateLimited) {
+    message = `GitHub API rate limit exhausted on ${where}: ${detail}.${resetText(headers)} Retries were used up; re-run after the reset, or run as a GitHub App installation, whose limit is higher than a personal token's.`;
+  } else if (e.response === undefined) {
+    message = `Could not reach GitHub for ${where}: ${detail}. Check the API URL (GITHUB_API_URL) and the network.`;
+  } else if (status === 401) {
+    message = `GitHub rejected the credentials on ${where}: ${detail}. The token is missing, expired or revoked: check the github-token input, or the app's id, private key and installation.`;
+  } else if (status === 403) {
+    message = `GitHub refused ${where}: ${detail}. The token lacks the "${permissionFor(route)}: ${write ? "write" : "read"}" permission: grant it to the GitHub App (or the workflow's permissions block) and re-run.`;
+  } else if (status === 404) {
+    message = `GitHub found nothing at ${where}: ${detail}. The repository, number or name does not exist, or the token cannot see it (install the app on this repository).`;
+  } else if (status === 409 || status === 422) {
+    message = `GitHub rejected ${where} as invalid (${status}): ${detail}. Fix the request's data; retrying the same request will fail the same way.`;
+  } else if (status >= 500) {
+    message = `GitHub failed with a server error (${status}) on ${where}: ${detail}. Retries were used up; GitHub may be degraded, re-run later.`;
+  } else {
+    message = `GitHub answered ${status} to ${where}: ${detail}.`;
+  }
+  return new GitHubError(message, status, route, { cause: error });
+}

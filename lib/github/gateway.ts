@@ -1,0 +1,43 @@
+import { commentOps } from "./comments.ts";
+import { createCallCounter } from "./counter.ts";
+import type { OctokitLike } from "./instrument.ts";
+import { issueOps } from "./issues.ts";
+import { labelOps } from "./labels.ts";
+import { milestoneOps } from "./milestones.ts";
+import { pullOps } from "./pulls.ts";
+import { createRateLimitTracker, type RateLimitOptions } from "./rate-limit.ts";
+import { repositoryOps } from "./repository.ts";
+import { createTransport } from "./transport.ts";
+import type { CallCounter, GitHubGateway, Log, RepoRef } from "./types.ts";
+
+export type GatewayOptions = {
+  /**
+   * Probot's octokit or createActionOctokit's. Retrying is the octokit's job
+   * (its throttling and retry plugins, configured by createOctokitPolicy); the
+   * gateway never re-sends a request, so retries are never doubled.
+   */
+  octokit: OctokitLike;
+  repo: RepoRef;
+  log: Log;
+  /** Pass one counter to several gateways to total a whole run. */
+  counter?: CallCounter;
+  rateLimit?: RateLimitOptions;
+};
+
+export function createGateway(options: GatewayOptions): GitHubGateway {
+  const counter = options.counter ?? createCallCounter();
+  const tracker = createRateLimitTracker(options.log, options.rateLimit);
+  const t = createTransport({ octokit: options.octokit, repo: options.repo, tracker, counter });
+  const issues = issueOps(t);
+  return {
+    repo: options.repo,
+    counter,
+    rateLimits: () => tracker.snapshot(),
+    ...repositoryOps(t),
+    ...labelOps(t),
+    ...issues,
+    ...commentOps(t, issues.listIssueComments),
+    ...milestoneOps(t),
+    ...pullOps(t),
+  };
+}

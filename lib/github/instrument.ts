@@ -1,0 +1,113 @@
+import type { Octokit } from "@octokit/core";
+import type { Hooks } from "@octokit/core/types";
+import { statusOf } from "./errors.ts";
+import type { RateLimitTracker } from "./rate-limit.ts";
+import type { CallCounter } from "./types.ts";
+
+/** The part of an Octokit the gateway uses: Probot's and createActionOctokit's both fit. */
+export type OctokitLike = Pick<Octokit, "request" | "graphql" | "hook">;
+
+type Options = Hooks["request"]["Options"];
+type Response = Hooks["request"]["Result"];
+type Send = (options: Options) => Response | Promise<Response>;
+type Observer = (send: Send, options: Options) => Promise<Response>;
+
+// Requests carry their gateway's observer in `options.request`, which Octokit
+// passes through untouched. One hook per Octokit then serves every gateway
+// built on it, and requests made by others (Probot's config loader, auth) pass
+// through unobserved.
+const OBSERVER = "locusObserver";
+const instrumented = new WeakSet<object>();
+
+export function instrument(octokit: OctokitLike): void {
+  if (instrumented.has(octokit)) return;
+  instrumented.add(octokit);
+  // Registered after the plugins, so this wraps them: it sees one logical
+  // request, after any throttling and retries inside have run.
+  octokit.hook.wrap("request", (send, options) => {
+    const observer = (options.request as Record<string, unknown> | undefined)?.[OBSERVER] as
+      Observer | undefined;
+    return observer ? observer(send, options) : send(options);
+  });
+}
+
+export function observed(observer: Observer): { request: Record<string, unknown> } {
+  return { request: { [OBSERVER]: observer } };
+}
+
+type Cached = { etag: string; response: Response };
+
+// Per gateway: enough for every issue, comment page and PR one run re-reads.
+const ETAG_CACHE_LIMIT = 500;
+
+function resourceOf(url: string): string {
+  if (/\/graphql$/.test(url)) return "graphql";
+  if (url.startsWith("/search/")) return "search";
+  return "core";
+}
+
+function callKey(options: Options): { key: string; write: boolean } {
+  const url = String(options.url);
+  if (/\/graphql$/.test(url)) {
+    const query = typeof options["query"] === "string" ? options["query"] : "";
+    const match = /^\s*(query|mutation)\s+(\w+)/.exec(query);
+    const kind = match?.[1] ?? "query";
+    return { key: `graphql ${kind} ${match?.[2] ?? "anonymous"}`, write: kind === "mutation" };
+  }
+  const method = String(options.method).toUpperCase();
+  return { key: `${method} ${url}`, write: method !== "GET" && method !== "HEAD" };
+}
+
+/**
+ * Builds the observer of one gateway: waits out a nearly exhausted rate limit,
+ * sends If-None-Match for GETs it has read before (a 304 returns the cached
+ * answer and costs no rate limit), reads rate-limit headers and counts the call.
+ */
+export function createObserver(deps: {
+  tracker: RateLimitTracker;
+  counter: CallCounter;
+  cacheKey: (options: Options) => string;
+}): Observer {
+  const cache = new Map<string, Cached>();
+
+  function remember(key: string, response: Response): void {
+    const etag = response.headers.etag;
+    if (typeof etag !== "string") return;
+    cache.delete(key);
+    cache.set(key, { etag, response });
+    if (cache.size > ETAG_CACHE_LIMIT) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) cache.delete(oldest.value);
+    }
+  }
+
+  return async (send, options) => {
+    const resource = resourceOf(String(options.url));
+    const { key, write } = callKey(options);
+    const isGet = String(options.method).toUpperCase() === "GET";
+    const cacheKey = isGet ? deps.cacheKey(options) : undefined;
+    const cached = cacheKey === undefined ? undefined : cache.get(cacheKey);
+    const sent: Options = cached
+      ? { ...options, headers: { ...options.headers, "if-none-match": cached.etag } }
+      : options;
+    await deps.tracker.beforeRequest(resource);
+    const retriesOf = () => Number((sent.request as { retryCount?: unknown } | undefined)?.retryCount) || 0;
+    try {
+      const response = await send(sent);
+      deps.tracker.observe(response.headers, resource);
+      deps.counter.record({ key, write, notModified: false, retries: retriesOf() });
+      if (cacheKey !== undefined) remember(cacheKey, response);
+      return response;
+    } catch (error) {
+      const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers;
+      deps.tracker.observe(headers, resource);
+      const notModified = statusOf(error) === 304 && cached !== undefined;
+      deps.counter.record({ key, write, notModified, retries: retriesOf() });
+      if (notModified && cacheKey !== undefined) {
+        remember(cacheKey, cached.response);
+        return cached.response;
+      }
+      throw error;
+    }
+  };
+}

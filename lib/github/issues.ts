@@ -1,0 +1,72 @@
+import type { z } from "zod";
+import { MILESTONE_ISSUES_QUERY } from "./queries.ts";
+import { commentSchema, issueSchema, milestoneIssuesSchema } from "./schemas.ts";
+import type { Transport } from "./transport.ts";
+import type { GitHubGateway, MilestoneIssue } from "./types.ts";
+
+type IssueOps = Pick<
+  GitHubGateway,
+  "getIssue" | "listIssues" | "createIssue" | "updateIssue" | "listMilestoneIssues" | "listIssueComments"
+>;
+
+export function issueOps(t: Transport): IssueOps {
+  const listIssueComments: IssueOps["listIssueComments"] = (issue, opts = {}) =>
+    t.restPages(
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+      { issue_number: issue, ...(opts.since === undefined ? {} : { since: opts.since }) },
+      commentSchema,
+    );
+
+  return {
+    listIssueComments,
+    async getIssue(issue) {
+      const found = await t.restOrNull(
+        "GET /repos/{owner}/{repo}/issues/{issue_number}",
+        { issue_number: issue },
+        issueSchema,
+      );
+      if (!found) return null;
+      return { ...found, comments: await listIssueComments(issue) };
+    },
+    async listIssues(filter = {}) {
+      const issues = await t.restPages(
+        "GET /repos/{owner}/{repo}/issues",
+        {
+          state: filter.state ?? "open",
+          ...(filter.labels === undefined ? {} : { labels: filter.labels.join(",") }),
+          ...(filter.milestone === undefined ? {} : { milestone: String(filter.milestone) }),
+        },
+        issueSchema,
+      );
+      // The issues endpoint lists pull requests too.
+      return issues.filter((i) => !i.isPullRequest);
+    },
+    createIssue(issue) {
+      return t.rest("POST /repos/{owner}/{repo}/issues", { ...issue }, issueSchema);
+    },
+    updateIssue(issue, patch) {
+      return t.rest(
+        "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
+        { issue_number: issue, ...patch },
+        issueSchema,
+      );
+    },
+    async listMilestoneIssues(milestone) {
+      const issues: MilestoneIssue[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const data: z.infer<typeof milestoneIssuesSchema> = await t.graphql(
+          "MilestoneIssues",
+          MILESTONE_ISSUES_QUERY,
+          { owner: t.repo.owner, name: t.repo.repo, milestone, after },
+          milestoneIssuesSchema,
+        );
+        const page = data.repository?.milestone?.issues;
+        if (!page) return null;
+        issues.push(...page.nodes);
+        if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return issues;
+        after = page.pageInfo.endCursor;
+      }
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import Bottleneck from "bottleneck";
+import type { RetryOptions } from "@octokit/plugin-retry";
+import type { ThrottlingOptions } from "@octokit/plugin-throttling";
+import { sleep } from "./rate-limit.ts";
+import type { Log } from "./types.ts";
+
+export type OctokitPolicyOptions = {
+  log: Log;
+  /** Retries of one request: after a 5xx or network error, and after a rate-limit answer. Default 3. */
+  maxRetries?: number;
+  /** Unit of plugin-retry's (n+1)² back-off after a 5xx, in ms. Default 1000; 0 in tests. */
+  retryUnitMs?: number;
+  /** How rate-limit waits are spent; injectable so tests do not sleep. */
+  wait?: (ms: number) => Promise<void>;
+  /**
+   * Key of the plugin's write queue (one write at a time, a second apart, as
+   * GitHub asks). Give each installation or token its own, or they all queue
+   * behind each other in one process.
+   */
+  throttleId?: string;
+  /**
+   * Spacing of writes for this octokit alone instead of the process-wide
+   * queues keyed by throttleId; for tests and local simulators (0 = none).
+   */
+  minWriteIntervalMs?: number;
+};
+
+export type OctokitPolicy = { throttle: ThrottlingOptions; retry: RetryOptions };
+
+// plugin-retry would otherwise also retry 429s and the rate-limit answers
+// plugin-throttling owns, and client errors that will fail the same way again.
+const DO_NOT_RETRY = [400, 401, 403, 404, 406, 409, 410, 422, 429, 451];
+
+function groups(minTime: number) {
+  const group = () => new Bottleneck.Group({ maxConcurrent: 1, minTime });
+  return { write: group(), notifications: group(), search: group() };
+}
+
+/**
+ * The one retry policy of every Locus octokit, as options for
+ * plugin-throttling and plugin-retry. createActionOctokit applies it; the app
+ * must pass it to Probot (`ProbotOctokit.defaults(createOctokitPolicy(...))`),
+ * whose own default retries rate-limit answers without bound.
+ *
+ * - 5xx and network errors: plugin-retry, at most maxRetries times, after
+ *   1, 4, 9… × retryUnitMs.
+ * - Secondary rate limit (403/429 whose message says so): plugin-throttling,
+ *   at most maxRetries times, after the retry-after header (60 s without one),
+ *   doubled on each further attempt.
+ * - Primary limit exhausted (x-ratelimit-remaining: 0): plugin-throttling,
+ *   at most maxRetries times, after the reset.
+ * The handlers do the waiting through `wait` and the plugin adds none
+ * (retryAfterBaseValue 0), so a test can observe every delay.
+ */
+export function createOctokitPolicy(options: OctokitPolicyOptions): OctokitPolicy {
+  const { log } = options;
+  const maxRetries = options.maxRetries ?? 3;
+  const wait = options.wait ?? sleep;
+
+  function handler(kind: string, backoff: boolean) {
+    return async (
+      retryAfter: number,
+      request: { method: string; url: string },
+      _octokit: unknown,
+      retryCount: number,
+    ): Promise<boolean> => {
+      const route = `${request.method} ${request.url}`;
+      if (retryCount >= maxRetries) {
+        log.error(`GitHub ${kind} on ${route}: giving up after ${retryCount} retries.`);
+        return false;
+      }
+      const ms = retryAfter * 1000 * (backoff ? 2 ** retryCount : 1);
+      log.warn(
+        `GitHub ${kind} on ${route}: retry ${retryCount + 1}/${maxRetries} in ${Math.ceil(ms / 1000)} s.`,
+      );
+      await wait(ms);
+      return true;
+    };
+  }
+
+  // The plugin types its handlers as returning void but awaits what they
+  // return (true means retry), so the async handlers are typed loosely here.
+  const throttle = {
+    ...(options.throttleId === undefined ? {} : { id: options.throttleId }),
+    ...(options.minWriteIntervalMs === undefined ? {} : groups(options.minWriteIntervalMs)),
+    retryAfterBaseValue: 0,
+    onSecondaryRateLimit: handler("secondary rate limit", true),
+    onRateLimit: handler("rate limit exhausted", false),
+  };
+  return {
+    throttle,
+    retry: {
+      retries: maxRetries,
+      retryAfterBaseValue: options.retryUnitMs ?? 1000,
+      doNotRetry: DO_NOT_RETRY,
+    },
+  };
+}

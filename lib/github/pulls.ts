@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { pullRequestSchema, reviewCommentSchema, reviewSchema } from "./schemas.ts";
+import type { Transport } from "./transport.ts";
+import type { GitHubGateway } from "./types.ts";
+
+type PullOps = Pick<
+  GitHubGateway,
+  | "createPullRequest"
+  | "findPullRequestByHead"
+  | "getPullRequest"
+  | "updatePullRequest"
+  | "getPullRequestDiff"
+  | "listReviewComments"
+  | "listReviews"
+  | "createReview"
+>;
+
+export function pullOps(t: Transport): PullOps {
+  return {
+    createPullRequest(pr) {
+      return t.rest("POST /repos/{owner}/{repo}/pulls", { ...pr }, pullRequestSchema);
+    },
+    async findPullRequestByHead(branch, opts = {}) {
+      // `head` must be owner-qualified, or GitHub ignores the filter and lists every PR.
+      const found = await t.rest(
+        "GET /repos/{owner}/{repo}/pulls",
+        { head: `${t.repo.owner}:${branch}`, state: opts.state ?? "open", per_page: 1 },
+        z.array(pullRequestSchema),
+      );
+      return found[0] ?? null;
+    },
+    getPullRequest(pr) {
+      return t.restOrNull(
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+        { pull_number: pr },
+        pullRequestSchema,
+      );
+    },
+    updatePullRequest(pr, patch) {
+      return t.rest(
+        "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
+        { pull_number: pr, ...patch },
+        pullRequestSchema,
+      );
+    },
+    getPullRequestDiff(pr) {
+      return t.rest("GET /repos/{owner}/{repo}/pulls/{pull_number}", { pull_number: pr }, z.string(), "diff");
+    },
+    listReviewComments(pr, opts = {}) {
+      return t.restPages(
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments",
+        { pull_number: pr, ...(opts.since === undefined ? {} : { since: opts.since }) },
+        reviewCommentSchema,
+      );
+    },
+    listReviews(pr) {
+      return t.restPages(
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+        { pull_number: pr },
+        reviewSchema,
+      );
+    },
+    createReview(pr, review) {
+      return t.rest(
+        "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+        {
+          pull_number: pr,
+          event: review.event,
+          body: review.body,
+          comments: (review.comments ?? []).map((c) => ({
+            path: c.path,
+            line: c.line,
+            side: c.side ?? "RIGHT",
+            body: c.body,
+          })),
+        },
+        reviewSchema,
+      );
+    },
+  };
+}

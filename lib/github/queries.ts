@@ -1,0 +1,34 @@
+// Every GraphQL document the gateway sends. Exported so a test can validate
+// each one against GitHub's published schema.
+
+/**
+ * One page (100) of a milestone's issues, open and closed: `order:{max+1}`
+ * counts them all. Labels are capped at 100 an issue, far above Locus's own.
+ */
+export const MILESTONE_ISSUES_QUERY = /* GraphQL */ `
+  query MilestoneIssues($owner: String!, $name: String!, $milestone: Int!, $after: String) {
+    repository(owner: $owner, name: $name) {
+      milestone(number: $milestone) {
+        issues(first: 100, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            number
+            title
+            body
+            state
+            labels(first: 100) {
+              nodes {
+                name
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+export const QUERIES = { MilestoneIssues: MILESTONE_ISSUES_QUERY } as const;

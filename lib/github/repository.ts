@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { GitHubError, statusOf } from "./errors.ts";
+import { permissionSchema, repositorySchema, workflowRunsSchema } from "./schemas.ts";
+import type { Transport } from "./transport.ts";
+import type { GitHubGateway, Permission } from "./types.ts";
+
+type RepositoryOps = Pick<
+  GitHubGateway,
+  | "getDefaultBranch"
+  | "getCollaboratorPermission"
+  | "getFileContent"
+  | "dispatchWorkflow"
+  | "listWorkflowRuns"
+  | "cancelWorkflowRun"
+>;
+
+const PERMISSIONS: readonly Permission[] = ["admin", "maintain", "write", "triage", "read", "none"];
+
+function isPermission(value: string | undefined): value is Permission {
+  return PERMISSIONS.includes(value as Permission);
+}
+
+export function repositoryOps(t: Transport): RepositoryOps {
+  return {
+    async getDefaultBranch() {
+      const repo = await t.rest("GET /repos/{owner}/{repo}", {}, repositorySchema);
+      return repo.default_branch;
+    },
+    async getCollaboratorPermission(user) {
+      const found = await t.restOrNull(
+        "GET /repos/{owner}/{repo}/collaborators/{username}/permission",
+        { username: user },
+        permissionSchema,
+      );
+      if (!found) return "none";
+      // `permission` folds maintain into write and triage into read; `role_name`
+      // keeps them, but names a custom role as itself, so fall back for those.
+      if (isPermission(found.role_name)) return found.role_name;
+      return isPermission(found.permission) ? found.permission : "none";
+    },
+    async getFileContent(path, ref) {
+      const route = "GET /repos/{owner}/{repo}/contents/{path}";
+      // The raw format returns the bytes themselves (up to 100 MB) rather than
+      // base64 JSON that stops at 1 MB; a directory still answers with JSON.
+      const content = await t.restOrNull(
+        route,
+        { path, ...(ref === undefined ? {} : { ref }) },
+        z.union([z.string(), z.instanceof(ArrayBuffer), z.array(z.unknown())]),
+        "raw",
+      );
+      if (content === null || typeof content === "string") return content;
+      if (content instanceof ArrayBuffer) return new TextDecoder().decode(content);
+      throw new GitHubError(`${path} is a directory, not a file; name a file in the repository.`, 200, route);
+    },
+    async dispatchWorkflow(workflow, ref, inputs) {
+      await t.rest(
+        "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+        { workflow_id: workflow, ref, inputs },
+        z.unknown(),
+      );
+    },
+    async listWorkflowRuns(workflow, filter = {}) {
+      const runs = await t.rest(
+        "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+        {
+          workflow_id: workflow,
+          per_page: filter.perPage ?? 100,
+          ...(filter.status === undefined ? {} : { status: filter.status }),
+          ...(filter.branch === undefined ? {} : { branch: filter.branch }),
+          ...(filter.event === undefined ? {} : { event: filter.event }),
+        },
+        workflowRunsSchema,
+      );
+      return runs.workflow_runs;
+    },
+    async cancelWorkflowRun(runId) {
+      try {
+        await t.rest(
+          "POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel",
+          { run_id: runId },
+          z.unknown(),
+        );
+        return "cancelled";
+      } catch (error) {
+        // 409: the run finished before the cancel arrived, which is an ordinary race.
+        if (statusOf(error) === 409) return "already-finished";
+        throw error;
+      }
+    },
+  };
+}

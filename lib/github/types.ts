@@ -1,0 +1,242 @@
+// Plain data in and out of the gateway: nothing here depends on Octokit, so the
+// app, the Action and tests share one vocabulary.
+
+export type Log = {
+  debug(msg: string): void;
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+};
+
+export type RepoRef = { owner: string; repo: string };
+
+export type IssueState = "open" | "closed";
+
+export type LabelDef = { name: string; color: string; description?: string };
+
+export type Label = { name: string; color: string; description: string | null };
+
+export type EnsureLabelsResult = { created: string[]; updated: string[]; unchanged: string[] };
+
+export type Comment = {
+  id: number;
+  body: string;
+  author: string;
+  authorType: string;
+  authorAssociation: string;
+  createdAt: string;
+  updatedAt: string;
+  url: string;
+};
+
+export type Issue = {
+  number: number;
+  title: string;
+  body: string;
+  state: IssueState;
+  labels: string[];
+  milestone: number | null;
+  author: string;
+  isPullRequest: boolean;
+  url: string;
+};
+
+export type IssueWithComments = Issue & { comments: Comment[] };
+
+export type NewIssue = { title: string; body?: string; labels?: string[]; milestone?: number };
+
+export type IssuePatch = { title?: string; body?: string; state?: IssueState; milestone?: number | null };
+
+export type IssueFilter = {
+  state?: IssueState | "all";
+  labels?: string[];
+  milestone?: number | "none" | "*";
+};
+
+export type MilestoneIssue = {
+  number: number;
+  title: string;
+  body: string;
+  state: IssueState;
+  labels: string[];
+};
+
+export type Milestone = {
+  number: number;
+  title: string;
+  description: string;
+  state: IssueState;
+  dueOn: string | null;
+  openIssues: number;
+  closedIssues: number;
+  url: string;
+};
+
+export type NewMilestone = { title: string; description?: string; state?: IssueState; dueOn?: string };
+
+export type MilestonePatch = Partial<NewMilestone>;
+
+export type UpsertResult = { action: "created" | "updated" | "unchanged"; comment: Comment };
+
+export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
+
+export type ReactionTarget = { issue: number } | { commentId: number } | { reviewCommentId: number };
+
+export type PullRequest = {
+  number: number;
+  title: string;
+  body: string;
+  state: IssueState;
+  merged: boolean;
+  draft: boolean;
+  head: { ref: string; sha: string };
+  base: { ref: string };
+  author: string;
+  url: string;
+};
+
+export type NewPullRequest = { title: string; body: string; head: string; base: string; draft?: boolean };
+
+export type PullRequestPatch = { title?: string; body?: string; base?: string; state?: IssueState };
+
+export type ReviewComment = {
+  id: number;
+  body: string;
+  path: string;
+  line: number | null;
+  side: "LEFT" | "RIGHT" | null;
+  diffHunk: string;
+  author: string;
+  authorAssociation: string;
+  createdAt: string;
+  updatedAt: string;
+  inReplyToId: number | null;
+  reviewId: number | null;
+};
+
+export type ReviewState = "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" | "PENDING";
+
+export type Review = {
+  id: number;
+  state: ReviewState;
+  body: string;
+  author: string;
+  authorAssociation: string;
+  submittedAt: string | null;
+  commitId: string | null;
+};
+
+export type ReviewEvent = "APPROVE" | "REQUEST_CHANGES" | "COMMENT";
+
+export type NewReview = {
+  event: ReviewEvent;
+  body: string;
+  comments?: { path: string; line: number; side?: "LEFT" | "RIGHT"; body: string }[];
+};
+
+export type WorkflowRunStatus =
+  | "queued"
+  | "in_progress"
+  | "completed"
+  | "waiting"
+  | "requested"
+  | "pending"
+  | "action_required"
+  | "cancelled"
+  | "failure"
+  | "neutral"
+  | "skipped"
+  | "stale"
+  | "success"
+  | "timed_out";
+
+export type WorkflowRun = {
+  id: number;
+  name: string | null;
+  displayTitle: string;
+  status: string | null;
+  conclusion: string | null;
+  event: string;
+  headBranch: string | null;
+  url: string;
+  createdAt: string;
+};
+
+export type WorkflowRunFilter = {
+  status?: WorkflowRunStatus;
+  branch?: string;
+  event?: string;
+  perPage?: number;
+};
+
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
+export type RateLimitState = {
+  resource: string;
+  limit: number;
+  remaining: number;
+  used: number;
+  /** Epoch milliseconds at which the window resets. */
+  resetAt: number;
+};
+
+export type CallCounterSnapshot = {
+  total: number;
+  reads: number;
+  writes: number;
+  notModified: number;
+  retries: number;
+  /** Keyed by `METHOD /route/{template}` or `graphql query|mutation Name`. */
+  byRoute: Record<string, number>;
+};
+
+export type CallCounter = {
+  record(call: { key: string; write: boolean; notModified: boolean; retries: number }): void;
+  snapshot(): CallCounterSnapshot;
+};
+
+/** Everything Locus does on GitHub, bound to one repository. */
+export type GitHubGateway = {
+  readonly repo: RepoRef;
+  readonly counter: CallCounter;
+  rateLimits(): RateLimitState[];
+
+  getDefaultBranch(): Promise<string>;
+  getCollaboratorPermission(user: string): Promise<Permission>;
+  getFileContent(path: string, ref?: string): Promise<string | null>;
+
+  ensureLabels(defs: LabelDef[]): Promise<EnsureLabelsResult>;
+  createLabel(def: LabelDef): Promise<"created" | "exists">;
+  setLabels(issue: number, names: string[]): Promise<string[]>;
+
+  getIssue(issue: number): Promise<IssueWithComments | null>;
+  listIssues(filter?: IssueFilter): Promise<Issue[]>;
+  createIssue(issue: NewIssue): Promise<Issue>;
+  updateIssue(issue: number, patch: IssuePatch): Promise<Issue>;
+  listMilestoneIssues(milestone: number): Promise<MilestoneIssue[] | null>;
+
+  listIssueComments(issue: number, opts?: { since?: string }): Promise<Comment[]>;
+  createComment(issue: number, body: string): Promise<Comment>;
+  updateComment(commentId: number, body: string): Promise<Comment>;
+  findCommentByMarker(issue: number, marker: string): Promise<Comment | null>;
+  upsertComment(issue: number, marker: string, body: string): Promise<UpsertResult>;
+  addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
+
+  listMilestones(opts?: { state?: IssueState | "all" }): Promise<Milestone[]>;
+  getMilestone(milestone: number): Promise<Milestone | null>;
+  createMilestone(milestone: NewMilestone): Promise<Milestone>;
+  updateMilestone(milestone: number, patch: MilestonePatch): Promise<Milestone>;
+
+  createPullRequest(pr: NewPullRequest): Promise<PullRequest>;
+  findPullRequestByHead(branch: string, opts?: { state?: IssueState | "all" }): Promise<PullRequest | null>;
+  getPullRequest(pr: number): Promise<PullRequest | null>;
+  updatePullRequest(pr: number, patch: PullRequestPatch): Promise<PullRequest>;
+  getPullRequestDiff(pr: number): Promise<string>;
+  listReviewComments(pr: number, opts?: { since?: string }): Promise<ReviewComment[]>;
+  listReviews(pr: number): Promise<Review[]>;
+  createReview(pr: number, review: NewReview): Promise<Review>;
+
+  dispatchWorkflow(workflow: string, ref: string, inputs: Record<string, string>): Promise<void>;
+  listWorkflowRuns(workflow: string, filter?: WorkflowRunFilter): Promise<WorkflowRun[]>;
+  cancelWorkflowRun(runId: number): Promise<"cancelled" | "already-finished">;
+};
