@@ -8,48 +8,63 @@ export interface KeyAudit {
   readonly cleaned: RawConfig;
   /** Keys the schema does not know; their values are kept as they are. */
   readonly unknown: readonly KeyPath[];
+  /** `__proto__` keys, dropped: a config object must not be able to carry a prototype. */
+  readonly dropped: readonly KeyPath[];
   /** Keys with a default that the input leaves out; a missing group is listed once, not key by key. */
   readonly missing: readonly KeyPath[];
 }
 
 /** Compares a parsed file with the schema's key tree. Pure: the input is not modified. */
 export function auditKeys(raw: RawConfig, schema: z.ZodType): KeyAudit {
-  const unknown: KeyPath[] = [];
-  const missing: KeyPath[] = [];
-  const cleaned = walk(raw, shapeOf(schema) ?? {}, [], unknown, missing);
-  return { cleaned, unknown, missing };
+  const found: Found = { unknown: [], dropped: [], missing: [] };
+  const cleaned = walk(raw, shapeOf(schema) ?? {}, [], found);
+  return { cleaned, ...found };
+}
+
+interface Found {
+  unknown: KeyPath[];
+  dropped: KeyPath[];
+  missing: KeyPath[];
 }
 
 function walk(
   raw: RawConfig,
   shape: Readonly<Record<string, z.ZodType>>,
   path: KeyPath,
-  unknown: KeyPath[],
-  missing: KeyPath[],
+  found: Found,
 ): RawConfig {
   const entries: [string, unknown][] = [];
+  const missingWithin = new Map<string, KeyPath[]>();
   for (const [key, value] of Object.entries(raw)) {
+    if (key === "__proto__") {
+      found.dropped.push([...path, key]);
+      continue;
+    }
     const field = shape[key];
     if (field === undefined) {
-      unknown.push([...path, key]);
+      found.unknown.push([...path, key]);
       entries.push([key, value]);
       continue;
     }
     // `agent:` followed only by commented-out lines parses as null; it means "not set", not "invalid".
     if (value === null) continue;
     const inner = shapeOf(field);
-    entries.push([
-      key,
-      inner !== undefined && isPlainObject(value)
-        ? walk(value, inner, [...path, key], unknown, missing)
-        : value,
-    ]);
+    if (inner === undefined || !isPlainObject(value)) {
+      entries.push([key, value]);
+      continue;
+    }
+    // Unknown and dropped keys go straight into the shared lists; missing ones are held back so
+    // the warning can list them in schema order.
+    const nested: Found = { ...found, missing: [] };
+    entries.push([key, walk(value, inner, [...path, key], nested)]);
+    missingWithin.set(key, nested.missing);
   }
+  // In schema order, so the warning reads like the documentation.
   for (const [key, field] of Object.entries(shape)) {
-    const present = entries.some(([written]) => written === key);
-    if (!present && hasDefault(field)) missing.push([...path, key]);
+    const written = entries.some(([entry]) => entry === key);
+    if (written) found.missing.push(...(missingWithin.get(key) ?? []));
+    else if (hasDefault(field)) found.missing.push([...path, key]);
   }
-  // Object.fromEntries defines properties, so a `__proto__` key stays data instead of a prototype.
   return Object.fromEntries(entries);
 }
 

@@ -110,6 +110,11 @@ export function loadConfig(text: string | null): LoadConfigResult {
   for (const path of audit.unknown) {
     warnings.push(`unknown key \`${formatPath(path)}\` kept as is${lineSuffix(locate(path, chain))}`);
   }
+  for (const path of audit.dropped) {
+    warnings.push(
+      `key \`${formatPath(path)}\` ignored: it would set the object's prototype${lineSuffix(locate(path, chain))}`,
+    );
+  }
   return {
     ok: true,
     config: parsed.data,

@@ -37,7 +37,9 @@ export const configSchema = z
       .regex(/^[\w.-]+\.ya?ml$/, "expected a workflow file name such as locus.yml")
       .default("locus.yml")
       .describe("Workflow file under .github/workflows/ that the app dispatches."),
-    baseBranch: nonEmpty
+    baseBranch: z
+      .string()
+      .trim()
       .regex(/^[^\s~^:?*[\\]+$/, "expected a branch name")
       .optional()
       .describe("Branch tasks start from and PRs target; the repository's default branch when absent."),
