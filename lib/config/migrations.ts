@@ -30,6 +30,7 @@ export const CONFIG_MIGRATIONS: readonly ConfigMigration[] = [
       // is reported as unknown: nothing the user wrote is dropped.
       if (!isPlainObject(agent)) return { ...raw, version: 2 };
       const movable = V1_AGENT_KEYS.filter((key) => Object.hasOwn(raw, key) && !Object.hasOwn(agent, key));
+      if (movable.length === 0) return { ...raw, version: 2 };
       const rest = Object.entries(raw).filter(([key]) => !(movable as string[]).includes(key));
       const moved = movable.map((key) => [key, raw[key]]);
       return { ...Object.fromEntries(rest), agent: { ...agent, ...Object.fromEntries(moved) }, version: 2 };
@@ -68,7 +69,8 @@ export type VersionReading =
  */
 export function readVersion(raw: RawConfig): VersionReading {
   const stated = raw["version"];
-  if (stated === undefined) {
+  // `version:` with no value is unset, like any other empty key.
+  if (stated === undefined || stated === null) {
     const oldest = CONFIG_MIGRATIONS.find((migration) =>
       Object.values(migration.moved).some((oldPath) => hasPath(raw, oldPath.split("."))),
     );

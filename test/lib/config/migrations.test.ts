@@ -63,6 +63,11 @@ describe("readVersion", () => {
     expect(readVersion({ shell: "allowlist" })).toEqual({ ok: true, version: 3, stated: false });
   });
 
+  it("takes an empty `version:` as unset", () => {
+    expect(readVersion({ version: null, model: "x" })).toEqual({ ok: true, version: 1, stated: false });
+    expect(readVersion({ version: null })).toEqual({ ok: true, version: 3, stated: false });
+  });
+
   it("reads a stated version", () => {
     expect(readVersion({ version: 2, model: "x" })).toEqual({ ok: true, version: 2, stated: true });
   });
@@ -130,6 +135,14 @@ describe("loadConfig migrating an old file (seed: config version migration 3.0 �
     expect(result.config).toHaveProperty("model", "stray");
     expect(result.warnings[0]).toMatch(/^Migrated config from v2 → v3\. v2 → v3: /);
     expect(result.warnings).toContain("unknown key `model` kept as is (line 2)");
+  });
+
+  it("adds no empty agent group when there is nothing to move, so its defaults are reported as one group", () => {
+    const result = expectOk(loadConfig("version: 1\nshell:\n  allowlist: [make]\n"));
+    expect(result.config.shell.allow).toEqual(["make*"]);
+    expect(result.warnings[1]).toBe(
+      "defaults used for keys the file leaves out: workflow, agent, shell.deny, shell.timeoutSeconds, retry, iterate, sprint, bots, review, pr, commit",
+    );
   });
 
   it("keeps a v1 key that would overwrite one already under agent, and warns", () => {
