@@ -69,7 +69,8 @@ function resetText(headers: Record<string, unknown> | undefined): string {
 export function toGitHubError(error: unknown, route: string): GitHubError {
   if (error instanceof GitHubError) return error;
   const e = (error ?? {}) as ErrorLike;
-  const status = statusOf(error) ?? 0;
+  // Octokit reports a failed fetch as a 500 without a response; that is "unreachable", not a server error.
+  const status = e.response === undefined ? 0 : (statusOf(error) ?? 0);
   const url = typeof e.request?.url === "string" ? e.request.url : route;
   const headers = e.response?.headers;
   const detail = githubMessage(e);

@@ -31,8 +31,9 @@ export function instrument(octokit: OctokitLike): void {
   });
 }
 
-export function observed(observer: Observer): { request: Record<string, unknown> } {
-  return { request: { [OBSERVER]: observer } };
+/** Request parameters that route a request through `observer`; a fresh object each call, as Octokit may keep it. */
+export function observed(observer: Observer): () => { request: Record<string, unknown> } {
+  return () => ({ request: { [OBSERVER]: observer } });
 }
 
 type Cached = { etag: string; response: Response };
@@ -87,13 +88,22 @@ export function createObserver(deps: {
     const isGet = String(options.method).toUpperCase() === "GET";
     const cacheKey = isGet ? deps.cacheKey(options) : undefined;
     const cached = cacheKey === undefined ? undefined : cache.get(cacheKey);
-    const sent: Options = cached
-      ? { ...options, headers: { ...options.headers, "if-none-match": cached.etag } }
-      : options;
+    // Octokit's hook chain hands every layer the original options object and
+    // drops what a layer passes down, so changes must be made in place (the
+    // plugins do the same). `options` is merged afresh for each request.
+    if (cached) options.headers["if-none-match"] = cached.etag;
+    // Retries happen inside the plugins, below this hook; a fetch of our own
+    // at the bottom of the stack sees every attempt.
+    let attempts = 0;
+    const inner = options.request.fetch as typeof fetch | undefined;
+    options.request.fetch = ((input, init) => {
+      attempts += 1;
+      return (inner ?? globalThis.fetch)(input, init);
+    }) satisfies typeof fetch;
     await deps.tracker.beforeRequest(resource);
-    const retriesOf = () => Number((sent.request as { retryCount?: unknown } | undefined)?.retryCount) || 0;
+    const retriesOf = () => Math.max(0, attempts - 1);
     try {
-      const response = await send(sent);
+      const response = await send(options);
       deps.tracker.observe(response.headers, resource);
       deps.counter.record({ key, write, notModified: false, retries: retriesOf() });
       if (cacheKey !== undefined) remember(cacheKey, response);

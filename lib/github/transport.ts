@@ -71,7 +71,7 @@ export function createTransport(deps: {
       return await octokit.request(route, {
         ...repo,
         ...params,
-        ...marker,
+        ...marker(),
         ...(format ? { mediaType: { format } } : {}),
       });
     } catch (error) {
@@ -109,7 +109,7 @@ export function createTransport(deps: {
       const route = `graphql ${operation}`;
       let data: unknown;
       try {
-        data = await octokit.graphql(query, { ...variables, ...marker });
+        data = await octokit.graphql(query, { ...variables, ...marker() });
       } catch (error) {
         const errors = (error as { errors?: unknown }).errors;
         if (statusOf(error) === undefined && Array.isArray(errors)) {
