@@ -31,20 +31,30 @@ export function findCommandLines(lines: readonly string[]): number[] {
     let end = k + 1;
     while (end < lines.length && blocks[end] === "paragraph") end += 1;
     const paragraph = lines.slice(k, end);
-    const offsets = paragraph.map((line) => line.length - line.trimStart().length);
-    const hidden = hiddenByInlineSpans(paragraph, offsets);
-    for (const [j, line] of paragraph.entries()) {
-      if (hidden[j] !== true && startsWithLocus(line)) found.push(k + j);
+    const offsets = paragraph.map(firstVisible);
+    // Inline spans matter only to paragraphs with a `/locus` line, and most have none.
+    const candidates = offsets.flatMap((offset, j) =>
+      startsWithLocus(paragraph[j] ?? "", offset) ? [j] : [],
+    );
+    if (candidates.length > 0) {
+      const hidden = hiddenByInlineSpans(paragraph, offsets);
+      for (const j of candidates) if (hidden[j] !== true) found.push(k + j);
     }
     k = end;
   }
   return found;
 }
 
-/** `/locus` as the line's first token, in any case, followed by whitespace or nothing. */
-function startsWithLocus(line: string): boolean {
-  const text = line.trimStart();
-  return text.slice(0, 6).toLowerCase() === "/locus" && (text.length === 6 || /\s/.test(text.charAt(6)));
+/** Where the line's first non-whitespace character is (its length when there is none). */
+function firstVisible(line: string): number {
+  const offset = line.search(/\S/);
+  return offset === -1 ? line.length : offset;
+}
+
+/** `/locus` as the line's first token (starting at `offset`), in any case, followed by whitespace or nothing. */
+function startsWithLocus(line: string, offset: number): boolean {
+  const after = line.charAt(offset + 6);
+  return line.slice(offset, offset + 6).toLowerCase() === "/locus" && (after === "" || /\s/.test(after));
 }
 
 /**

@@ -19,13 +19,13 @@ export function hiddenByInlineSpans(lines: readonly string[], offsets: readonly 
   const hidden: boolean[] = [];
   let lineStart = 0;
   let spanIndex = 0;
-  for (const [k, line] of lines.entries()) {
+  for (let k = 0; k < lines.length; k += 1) {
     const position = lineStart + (offsets[k] ?? 0);
     // Spans and positions both increase, so one pass over each suffices.
     while (spanIndex < spans.length && (spans[spanIndex]?.end ?? 0) <= position) spanIndex += 1;
     const span = spans[spanIndex];
     hidden.push(span !== undefined && span.start <= position);
-    lineStart += line.length + 1;
+    lineStart += (lines[k] ?? "").length + 1;
   }
   return hidden;
 }

@@ -32,7 +32,7 @@ export function parseCommand(body: string): ParseResult {
   if (first === undefined) return { kind: "none" };
   const line = lines[first] ?? "";
   const following = lines.slice(first + 1, second ?? lines.length);
-  const parsed = parseCommandLine(line.trimStart().slice("/locus".length).trim(), following);
+  const parsed = parseCommandLine(line.trimStart().slice("/locus".length).trimStart(), following);
   if ("message" in parsed) return { kind: "error", ...parsed };
   const ignored = commandLines.slice(1).map((index) => lines[index] ?? "");
   return { kind: "command", command: parsed, notes: ignoredNotes(ignored) };
@@ -40,14 +40,19 @@ export function parseCommand(body: string): ParseResult {
 
 type LineError = { readonly verb?: CommandName; readonly message: string };
 
-/** `text` is the command line after `/locus`, trimmed; `following` the lines up to the next command line. */
+/**
+ * `text` is the command line after `/locus` and the whitespace after it;
+ * `following` the lines up to the next command line.
+ */
 function parseCommandLine(text: string, following: readonly string[]): LocusCommand | LineError {
   if (text === "") {
     return { message: `\`/locus\` needs a command:\n${Object.values(commandUsage).join("\n")}` };
   }
   const verbEnd = text.search(/\s/);
   const word = verbEnd === -1 ? text : text.slice(0, verbEnd);
-  const argument = text.slice(word.length).trim();
+  // Multi-line arguments keep the first line's trailing whitespace (a Markdown line break).
+  const rest = text.slice(word.length);
+  const argument = rest.trim();
   const verb = word.toLowerCase();
   if (!isCommandName(verb)) return { message: unknownVerbMessage(word) };
   const fail = (message: string): LineError => ({ verb, message });
@@ -67,7 +72,7 @@ function parseCommandLine(text: string, following: readonly string[]): LocusComm
     case "iterate":
       return { name: "iterate", note: argument };
     case "plan": {
-      const goal = [argument, ...following].join("\n").trim();
+      const goal = [rest, ...following].join("\n").trim();
       if (goal === "") {
         return fail(
           "`/locus plan` needs a goal, e.g. `/locus plan Add sign-in with GitHub`; " +
@@ -77,7 +82,7 @@ function parseCommandLine(text: string, following: readonly string[]): LocusComm
       return { name: "plan", goal };
     }
     case "ask": {
-      const question = [argument, ...following].join("\n").trim();
+      const question = [rest, ...following].join("\n").trim();
       if (question === "") {
         return fail("`/locus ask` needs a question, e.g. `/locus ask Where are webhooks verified?`");
       }
