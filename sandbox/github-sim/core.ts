@@ -1,0 +1,60 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Repo, Store, TokenRecord, User } from "./model.ts";
+import type { Bucket, RateResource } from "./rate-limit.ts";
+
+// Shared types between the server, the route modules and the serializers.
+
+export interface SimUrls {
+  // Web root (html_url) and REST root (url fields); REST is also served under /api/v3.
+  web: string;
+  api: string;
+}
+
+export interface Actor {
+  user: User;
+  token: TokenRecord | null;
+}
+
+export interface EmitOptions {
+  repo: Repo | null;
+  sender: User;
+}
+
+export interface SimCore {
+  store: Store;
+  urls: SimUrls;
+  emit: (event: string, payload: Record<string, unknown>, options: EmitOptions) => void;
+  startRun: (repo: Repo, runId: number) => void;
+  cancelRun: (repo: Repo, runId: number, by: User) => void;
+  rateLimit: (tokenKey: string, resource: RateResource) => Bucket;
+}
+
+export interface RequestContext {
+  core: SimCore;
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  headers: IncomingHttpHeaders;
+  actor: Actor | null;
+  // Base of the URL the client used (root or /api/v3), for Link headers.
+  requestBase: string;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export type RouteAuth = "token" | "jwt" | "any";
+
+export interface Route {
+  method: string;
+  template: string;
+  auth: RouteAuth;
+  handler: (ctx: RequestContext) => Promise<RouteResult> | RouteResult;
+}

@@ -1,0 +1,309 @@
+import { execFile } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+
+// Every git call goes through execFile with an argument array: no shell, no quoting issues.
+
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+interface GitRunOptions {
+  input?: string;
+  env?: Record<string, string>;
+  allowFailure?: boolean;
+}
+
+interface GitResult {
+  stdout: Buffer;
+  code: number;
+}
+
+function execGit(gitDir: string, args: string[], options: GitRunOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      "git",
+      ["--git-dir", gitDir, "-c", "core.quotePath=false", ...args],
+      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...options.env } },
+      (error, stdout, stderr) => {
+        if (error && !options.allowFailure) {
+          reject(new Error(`git ${args.join(" ")} failed: ${stderr.toString().trim()}`));
+          return;
+        }
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ stdout, code });
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}
+
+export async function git(gitDir: string, args: string[], options: GitRunOptions = {}): Promise<string> {
+  const result = await execGit(gitDir, args, options);
+  return result.stdout.toString("utf8");
+}
+
+function identityEnv(identity: GitIdentity, date?: string): Record<string, string> {
+  const env: Record<string, string> = {
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email,
+  };
+  if (date) {
+    env.GIT_AUTHOR_DATE = date;
+    env.GIT_COMMITTER_DATE = date;
+  }
+  return env;
+}
+
+export async function initBareRepository(
+  gitDir: string,
+  defaultBranch: string,
+  files: Record<string, string>,
+  identity: GitIdentity,
+): Promise<void> {
+  await mkdir(gitDir, { recursive: true });
+  await new Promise<void>((resolve, reject) => {
+    execFile("git", ["init", "--bare", "--quiet", "-b", defaultBranch, gitDir], (error) =>
+      error ? reject(error) : resolve(),
+    );
+  });
+  if (Object.keys(files).length === 0) return;
+  const tree = await writeTree(gitDir, files);
+  const sha = (
+    await git(gitDir, ["commit-tree", tree, "-m", "Initial commit"], { env: identityEnv(identity) })
+  ).trim();
+  await git(gitDir, ["update-ref", `refs/heads/${defaultBranch}`, sha]);
+}
+
+// Builds a (possibly nested) tree object from a flat path → content map.
+async function writeTree(gitDir: string, files: Record<string, string>): Promise<string> {
+  const direct: string[] = [];
+  const nested = new Map<string, Record<string, string>>();
+  for (const [path, content] of Object.entries(files)) {
+    const slash = path.indexOf("/");
+    if (slash === -1) {
+      const blob = (await git(gitDir, ["hash-object", "-w", "--stdin"], { input: content })).trim();
+      direct.push(`100644 blob ${blob}\t${path}`);
+    } else {
+      const dir = path.slice(0, slash);
+      const entries = nested.get(dir) ?? {};
+      entries[path.slice(slash + 1)] = content;
+      nested.set(dir, entries);
+    }
+  }
+  for (const [dir, entries] of nested) {
+    direct.push(`040000 tree ${await writeTree(gitDir, entries)}\t${dir}`);
+  }
+  return (await git(gitDir, ["mktree"], { input: direct.map((line) => `${line}\n`).join("") })).trim();
+}
+
+export interface BranchRef {
+  name: string;
+  sha: string;
+}
+
+export async function listBranches(gitDir: string): Promise<BranchRef[]> {
+  const out = await git(gitDir, ["for-each-ref", "--format=%(refname:strip=2) %(objectname)", "refs/heads"]);
+  return out
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => {
+      const space = line.lastIndexOf(" ");
+      return { name: line.slice(0, space), sha: line.slice(space + 1) };
+    });
+}
+
+export async function resolveCommit(gitDir: string, ref: string): Promise<string | null> {
+  if (ref.startsWith("-")) return null;
+  const result = await execGit(gitDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
+    allowFailure: true,
+  });
+  return result.code === 0 ? result.stdout.toString().trim() : null;
+}
+
+export async function branchSha(gitDir: string, branch: string): Promise<string | null> {
+  return resolveCommit(gitDir, `refs/heads/${branch}`);
+}
+
+export interface TreeEntry {
+  name: string;
+  path: string;
+  type: "file" | "dir" | "submodule" | "symlink";
+  sha: string;
+  size: number;
+}
+
+export type PathContent =
+  | { type: "file"; sha: string; size: number; content: Buffer; path: string; name: string }
+  | { type: "dir"; entries: TreeEntry[] };
+
+function entryType(mode: string, kind: string): TreeEntry["type"] {
+  if (kind === "tree") return "dir";
+  if (kind === "commit") return "submodule";
+  return mode === "120000" ? "symlink" : "file";
+}
+
+function parseLsTree(out: string): TreeEntry[] {
+  return out
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => {
+      const [meta = "", path = ""] = line.split("\t");
+      const [mode = "", kind = "", sha = "", size = "-"] = meta.split(/\s+/);
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      return { name, path, type: entryType(mode, kind), sha, size: size === "-" ? 0 : Number(size) };
+    });
+}
+
+export async function readPath(gitDir: string, commit: string, path: string): Promise<PathContent | null> {
+  const clean = path.replace(/^\/+|\/+$/g, "");
+  if (clean === "") {
+    return { type: "dir", entries: parseLsTree(await git(gitDir, ["ls-tree", "-l", commit])) };
+  }
+  const self = parseLsTree(await git(gitDir, ["ls-tree", "-l", commit, "--", clean]));
+  const entry = self.find((candidate) => candidate.path === clean);
+  if (!entry) return null;
+  if (entry.type === "dir") {
+    return {
+      type: "dir",
+      entries: parseLsTree(await git(gitDir, ["ls-tree", "-l", commit, "--", `${clean}/`])),
+    };
+  }
+  const content = (await execGit(gitDir, ["cat-file", "blob", entry.sha])).stdout;
+  return { type: "file", sha: entry.sha, size: entry.size, content, path: clean, name: entry.name };
+}
+
+export interface CommitInfo {
+  sha: string;
+  tree: string;
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  authorDate: string;
+  committerName: string;
+  committerEmail: string;
+  committerDate: string;
+  message: string;
+}
+
+const commitFormat = "%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x1e";
+
+function parseCommits(out: string): CommitInfo[] {
+  return out
+    .split("\x1e")
+    .map((chunk) => chunk.replace(/^\n/, ""))
+    .filter((chunk) => chunk.length > 0)
+    .map((chunk) => {
+      const [
+        sha = "",
+        tree = "",
+        parents = "",
+        an = "",
+        ae = "",
+        ad = "",
+        cn = "",
+        ce = "",
+        cd = "",
+        message = "",
+      ] = chunk.split("\x00");
+      return {
+        sha,
+        tree,
+        parents: parents.split(" ").filter((parent) => parent.length > 0),
+        authorName: an,
+        authorEmail: ae,
+        authorDate: toUtc(ad),
+        committerName: cn,
+        committerEmail: ce,
+        committerDate: toUtc(cd),
+        message: message.replace(/\n$/, ""),
+      };
+    });
+}
+
+function toUtc(date: string): string {
+  return new Date(date).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+export async function commitInfo(gitDir: string, sha: string): Promise<CommitInfo | null> {
+  const resolved = await resolveCommit(gitDir, sha);
+  if (!resolved) return null;
+  return parseCommits(await git(gitDir, ["log", "-1", `--format=${commitFormat}`, resolved]))[0] ?? null;
+}
+
+// Commits reachable from head but not from base, oldest first (what a PR's commits tab lists).
+export async function commitsBetween(gitDir: string, base: string, head: string): Promise<CommitInfo[]> {
+  return parseCommits(
+    await git(gitDir, ["log", "--reverse", `--format=${commitFormat}`, `${base}..${head}`]),
+  );
+}
+
+export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | null> {
+  const result = await execGit(gitDir, ["merge-base", a, b], { allowFailure: true });
+  return result.code === 0 ? result.stdout.toString().trim() : null;
+}
+
+export async function isAncestor(gitDir: string, ancestor: string, descendant: string): Promise<boolean> {
+  const result = await execGit(gitDir, ["merge-base", "--is-ancestor", ancestor, descendant], {
+    allowFailure: true,
+  });
+  return result.code === 0;
+}
+
+// `git diff base...head`: the changes on head since it forked from base, which is what GitHub shows for a PR.
+export async function threeDotDiff(gitDir: string, base: string, head: string): Promise<string> {
+  return git(gitDir, ["diff", "--no-color", "--no-ext-diff", "--no-renames", `${base}...${head}`]);
+}
+
+export interface RawChange {
+  path: string;
+  status: "added" | "removed" | "modified";
+  sha: string;
+}
+
+export async function rawChanges(gitDir: string, base: string, head: string): Promise<RawChange[]> {
+  const out = await git(gitDir, ["diff", "--raw", "--no-abbrev", "--no-renames", `${base}...${head}`]);
+  return out
+    .split("\n")
+    .filter((line) => line.startsWith(":"))
+    .map((line) => {
+      const [meta = "", path = ""] = line.split("\t");
+      const [, , oldSha = "", newSha = "", letter = ""] = meta.split(" ");
+      const status = letter === "A" ? "added" : letter === "D" ? "removed" : "modified";
+      return { path, status, sha: status === "removed" ? oldSha : newSha };
+    });
+}
+
+export async function updateRef(gitDir: string, ref: string, sha: string): Promise<void> {
+  await git(gitDir, ["update-ref", ref, sha]);
+}
+
+export async function deleteRef(gitDir: string, ref: string): Promise<void> {
+  await git(gitDir, ["update-ref", "-d", ref]);
+}
+
+export type MergeMethod = "merge" | "squash" | "rebase";
+
+// Creates the merge (or squash) commit without a worktree; null when the branches conflict.
+export async function createMergeCommit(
+  gitDir: string,
+  baseSha: string,
+  headSha: string,
+  method: "merge" | "squash",
+  message: string,
+  identity: GitIdentity,
+  date: string,
+): Promise<string | null> {
+  const merged = await execGit(gitDir, ["merge-tree", "--write-tree", baseSha, headSha], {
+    allowFailure: true,
+  });
+  if (merged.code !== 0) return null;
+  const tree = merged.stdout.toString().split("\n")[0]?.trim() ?? "";
+  const parents = method === "merge" ? ["-p", baseSha, "-p", headSha] : ["-p", baseSha];
+  const sha = await git(gitDir, ["commit-tree", tree, ...parents, "-m", message], {
+    env: identityEnv(identity, date),
+  });
+  return sha.trim();
+}

@@ -1,0 +1,87 @@
+import { execute, GraphQLError, Kind, parse, validate } from "graphql";
+import type { DocumentNode, ExecutionResult } from "graphql";
+import type { SimCore } from "./core.ts";
+import { githubGraphqlSchema } from "./graphql-schema.ts";
+import { rootValue } from "./graphql-resolvers.ts";
+import type { User } from "./model.ts";
+import type { Bucket } from "./rate-limit.ts";
+
+interface GraphqlRequest {
+  query: string;
+  variables: Record<string, unknown> | undefined;
+  operationName: string | undefined;
+}
+
+function asRequest(body: unknown): GraphqlRequest | null {
+  if (typeof body !== "object" || body === null) return null;
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (typeof query !== "string") return null;
+  return {
+    query,
+    variables:
+      typeof variables === "object" && variables !== null
+        ? (variables as Record<string, unknown>)
+        : undefined,
+    operationName: typeof operationName === "string" ? operationName : undefined,
+  };
+}
+
+function parseQuietly(query: string): DocumentNode | null {
+  try {
+    return parse(query);
+  } catch {
+    return null;
+  }
+}
+
+// The operation name for the request log: the explicit one, else the first named operation in the document.
+export function graphqlOperationName(body: unknown): string | null {
+  const request = asRequest(body);
+  if (!request) return null;
+  if (request.operationName) return request.operationName;
+  const document = parseQuietly(request.query);
+  for (const definition of document?.definitions ?? []) {
+    if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) return definition.name.value;
+  }
+  return null;
+}
+
+// GitHub reports errors with a top-level `type` (NOT_FOUND, ...) rather than inside `extensions`.
+function formatError(error: GraphQLError): Record<string, unknown> {
+  const json: Record<string, unknown> = { message: error.message };
+  if (typeof error.extensions.type === "string") json.type = error.extensions.type;
+  if (error.path) json.path = error.path;
+  if (error.locations) json.locations = error.locations;
+  const extensions = Object.fromEntries(Object.entries(error.extensions).filter(([key]) => key !== "type"));
+  if (Object.keys(extensions).length > 0) json.extensions = extensions;
+  return json;
+}
+
+export async function executeGraphql(
+  core: SimCore,
+  viewer: User,
+  bucket: Bucket,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const request = asRequest(body);
+  if (!request) return { errors: [{ message: "A query attribute must be specified and must be a string." }] };
+  let document: DocumentNode;
+  try {
+    document = parse(request.query);
+  } catch (error) {
+    return { errors: [formatError(error instanceof GraphQLError ? error : new GraphQLError(String(error)))] };
+  }
+  const { schema } = githubGraphqlSchema();
+  const validationErrors = validate(schema, document);
+  if (validationErrors.length > 0) return { errors: validationErrors.map(formatError) };
+  const result: ExecutionResult = await execute({
+    schema,
+    document,
+    rootValue: rootValue({ core, viewer, bucket }),
+    variableValues: request.variables,
+    operationName: request.operationName,
+  });
+  const json: Record<string, unknown> = { data: result.data ?? null };
+  if (result.errors) json.errors = result.errors.map(formatError);
+  return json;
+}

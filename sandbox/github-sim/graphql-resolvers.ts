@@ -1,0 +1,341 @@
+import { GraphQLError } from "graphql";
+import type { SimCore } from "./core.ts";
+import { branchSha } from "./git.ts";
+import type { Issue, IssueComment, Milestone, Repo, ReviewComment, User } from "./model.ts";
+import type { Bucket } from "./rate-limit.ts";
+import { nodeId } from "./serialize-user.ts";
+import { ensureUser, findMilestone, findRepo, issueLabels, milestoneById, permissionOf } from "./store.ts";
+
+// Plain objects whose properties are named after GraphQL fields; graphql-js's default resolver
+// reads them, calling function properties with the field's arguments.
+
+export interface GraphqlContext {
+  core: SimCore;
+  viewer: User;
+  bucket: Bucket;
+}
+
+type Args = Record<string, unknown>;
+
+function encodeCursor(index: number): string {
+  return Buffer.from(`cursor:v2:${index}`).toString("base64");
+}
+
+function decodeCursor(cursor: unknown): number {
+  if (typeof cursor !== "string") return -1;
+  const match = /^cursor:v2:(\d+)$/.exec(Buffer.from(cursor, "base64").toString("utf8"));
+  if (!match)
+    throw new GraphQLError(`\`${cursor}\` does not appear to be a valid cursor.`, {
+      extensions: { type: "INVALID_CURSOR_ARGUMENTS" },
+    });
+  return Number(match[1]);
+}
+
+// GitHub's connection rules: first or last is mandatory and at most 100.
+function connection<T>(
+  name: string,
+  items: T[],
+  args: Args,
+  render: (item: T) => unknown,
+): Record<string, unknown> {
+  const first = typeof args.first === "number" ? args.first : undefined;
+  const last = typeof args.last === "number" ? args.last : undefined;
+  if (first === undefined && last === undefined) {
+    throw new GraphQLError(
+      `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`,
+      { extensions: { type: "MISSING_PAGINATION_BOUNDARIES" } },
+    );
+  }
+  for (const [label, value] of [
+    ["first", first],
+    ["last", last],
+  ] as const) {
+    if (value !== undefined && (value < 0 || value > 100)) {
+      throw new GraphQLError(
+        `Requesting ${value} records on the \`${name}\` connection exceeds the \`${label}\` limit of 100 records.`,
+        { extensions: { type: "EXCESSIVE_PAGINATION" } },
+      );
+    }
+  }
+  let start = args.after === undefined || args.after === null ? 0 : decodeCursor(args.after) + 1;
+  let end = args.before === undefined || args.before === null ? items.length : decodeCursor(args.before);
+  if (first !== undefined) end = Math.min(end, start + first);
+  if (last !== undefined) start = Math.max(start, end - last);
+  const slice = items.slice(start, end).map((item, offset) => ({ item, index: start + offset }));
+  return {
+    totalCount: items.length,
+    nodes: slice.map(({ item }) => render(item)),
+    edges: slice.map(({ item, index }) => ({ cursor: encodeCursor(index), node: render(item) })),
+    pageInfo: {
+      hasNextPage: end < items.length,
+      hasPreviousPage: start > 0,
+      startCursor: slice.length > 0 ? encodeCursor(start) : null,
+      endCursor: slice.length > 0 ? encodeCursor(end - 1) : null,
+    },
+  };
+}
+
+function actorNode(core: SimCore, login: string): Record<string, unknown> {
+  const user = ensureUser(core.store, login);
+  return {
+    __typename: user.type === "Bot" ? "Bot" : "User",
+    id: nodeId(user.type === "Bot" ? "BOT" : "U", user.id),
+    databaseId: user.id,
+    login: user.type === "Bot" ? user.login.replace(/\[bot\]$/, "") : user.login,
+    url: `${core.urls.web}/${user.login}`,
+    avatarUrl: `${core.urls.web}/avatars/${user.login}`,
+    name: user.name,
+  };
+}
+
+function upper(state: string): string {
+  return state.toUpperCase();
+}
+
+function stateFilter(args: Args): string[] | null {
+  return Array.isArray(args.states) && args.states.length > 0 ? args.states.map(String) : null;
+}
+
+function labelsConnection(repo: Repo, issue: Issue, args: Args): Record<string, unknown> {
+  return connection("labels", issueLabels(repo, issue), args, (label) => ({
+    id: nodeId("LA", label.id),
+    name: label.name,
+    color: label.color,
+    description: label.description,
+    isDefault: label.isDefault,
+  }));
+}
+
+function commentNode(core: SimCore, repo: Repo, comment: IssueComment): Record<string, unknown> {
+  return {
+    id: nodeId("IC", comment.id),
+    databaseId: comment.id,
+    body: comment.body,
+    author: actorNode(core, comment.author),
+    createdAt: comment.createdAt,
+    updatedAt: comment.updatedAt,
+    url: `${core.urls.web}/${repo.owner}/${repo.name}/issues/${comment.issueNumber}#issuecomment-${comment.id}`,
+  };
+}
+
+function issueFields(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
+  const milestone = milestoneById(repo, issue.milestoneId);
+  return {
+    id: nodeId(issue.pull ? "PR" : "I", issue.id),
+    databaseId: issue.id,
+    number: issue.number,
+    title: issue.title,
+    body: issue.body ?? "",
+    url: `${core.urls.web}/${repo.owner}/${repo.name}/${issue.pull ? "pull" : "issues"}/${issue.number}`,
+    createdAt: issue.createdAt,
+    updatedAt: issue.updatedAt,
+    closedAt: issue.closedAt,
+    closed: issue.state === "closed",
+    author: actorNode(core, issue.author),
+    labels: (args: Args) => labelsConnection(repo, issue, args),
+    milestone: milestone ? milestoneNode(core, repo, milestone) : null,
+    assignees: (args: Args) =>
+      connection("assignees", issue.assignees, args, (login) => actorNode(core, login)),
+    comments: (args: Args) =>
+      connection(
+        "comments",
+        repo.comments.filter((comment) => comment.issueNumber === issue.number),
+        args,
+        (comment) => commentNode(core, repo, comment),
+      ),
+  };
+}
+
+function issueNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
+  return {
+    __typename: "Issue",
+    ...issueFields(core, repo, issue),
+    state: upper(issue.state),
+    stateReason: issue.stateReason ? upper(issue.stateReason) : null,
+  };
+}
+
+function reviewCommentNode(core: SimCore, comment: ReviewComment): Record<string, unknown> {
+  return {
+    id: nodeId("PRRC", comment.id),
+    databaseId: comment.id,
+    body: comment.body,
+    path: comment.path,
+    line: comment.line,
+    originalLine: comment.line,
+    diffHunk: comment.diffHunk,
+    author: actorNode(core, comment.author),
+    createdAt: comment.createdAt,
+    updatedAt: comment.updatedAt,
+  };
+}
+
+function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
+  const pull = issue.pull;
+  if (!pull) return issueNode(core, repo, issue);
+  const comments = repo.reviewComments.filter((comment) => comment.pullNumber === issue.number);
+  const threads = comments.filter((comment) => comment.inReplyTo === null);
+  return {
+    __typename: "PullRequest",
+    ...issueFields(core, repo, issue),
+    state: pull.merged ? "MERGED" : upper(issue.state),
+    isDraft: pull.draft,
+    merged: pull.merged,
+    mergedAt: pull.mergedAt,
+    headRefName: pull.head,
+    baseRefName: pull.base,
+    headRefOid: async () => (await branchSha(repo.gitDir, pull.head)) ?? pull.headShaAtClose,
+    reviewThreads: (args: Args) =>
+      connection("reviewThreads", threads, args, (root) => ({
+        id: nodeId("PRRT", root.id),
+        isResolved: root.resolved,
+        isOutdated: false,
+        path: root.path,
+        line: root.line,
+        diffSide: root.side,
+        comments: (inner: Args) =>
+          connection(
+            "comments",
+            comments.filter((comment) => comment.id === root.id || comment.inReplyTo === root.id),
+            inner,
+            (comment) => reviewCommentNode(core, comment),
+          ),
+      })),
+    reviews: (args: Args) => {
+      const states = stateFilter(args);
+      const reviews = repo.reviews.filter(
+        (review) => review.pullNumber === issue.number && (!states || states.includes(review.state)),
+      );
+      return connection("reviews", reviews, args, (review) => ({
+        id: nodeId("PRR", review.id),
+        databaseId: review.id,
+        state: review.state,
+        body: review.body,
+        author: actorNode(core, review.author),
+        submittedAt: review.submittedAt,
+        createdAt: review.submittedAt,
+      }));
+    },
+  };
+}
+
+function milestoneNode(core: SimCore, repo: Repo, milestone: Milestone): Record<string, unknown> {
+  const issuesOf = (args: Args, pulls: boolean): Issue[] => {
+    const states = stateFilter(args);
+    return [...repo.issues.values()]
+      .filter((issue) => issue.milestoneId === milestone.id && Boolean(issue.pull) === pulls)
+      .filter(
+        (issue) => !states || states.includes(pulls && issue.pull?.merged ? "MERGED" : upper(issue.state)),
+      )
+      .sort((a, b) => a.number - b.number);
+  };
+  return {
+    id: nodeId("MI", milestone.id),
+    number: milestone.number,
+    title: milestone.title,
+    description: milestone.description,
+    state: upper(milestone.state),
+    closed: milestone.state === "closed",
+    dueOn: milestone.dueOn,
+    createdAt: milestone.createdAt,
+    updatedAt: milestone.updatedAt,
+    closedAt: milestone.closedAt,
+    url: `${core.urls.web}/${repo.owner}/${repo.name}/milestone/${milestone.number}`,
+    creator: actorNode(core, milestone.creator),
+    issues: (args: Args) =>
+      connection("issues", issuesOf(args, false), args, (issue) => issueNode(core, repo, issue)),
+    pullRequests: (args: Args) =>
+      connection("pullRequests", issuesOf(args, true), args, (issue) => pullNode(core, repo, issue)),
+  };
+}
+
+function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
+  const all = (): Issue[] => [...repo.issues.values()].sort((a, b) => a.number - b.number);
+  return {
+    id: nodeId("R", repo.id),
+    databaseId: repo.id,
+    name: repo.name,
+    nameWithOwner: `${repo.owner}/${repo.name}`,
+    owner: actorNode(core, repo.owner),
+    url: `${core.urls.web}/${repo.owner}/${repo.name}`,
+    isPrivate: repo.isPrivate,
+    defaultBranchRef: { name: repo.defaultBranch, prefix: "refs/heads/" },
+    milestone: (args: Args) => {
+      const milestone = findMilestone(repo, Number(args.number));
+      return milestone ? milestoneNode(core, repo, milestone) : null;
+    },
+    milestones: (args: Args) => {
+      const states = stateFilter(args);
+      return connection(
+        "milestones",
+        repo.milestones.filter((milestone) => !states || states.includes(upper(milestone.state))),
+        args,
+        (milestone) => milestoneNode(core, repo, milestone),
+      );
+    },
+    issue: (args: Args) => {
+      const issue = repo.issues.get(Number(args.number));
+      return issue && !issue.pull ? issueNode(core, repo, issue) : null;
+    },
+    pullRequest: (args: Args) => {
+      const issue = repo.issues.get(Number(args.number));
+      return issue?.pull ? pullNode(core, repo, issue) : null;
+    },
+    issueOrPullRequest: (args: Args) => {
+      const issue = repo.issues.get(Number(args.number));
+      if (!issue) return null;
+      return issue.pull ? pullNode(core, repo, issue) : issueNode(core, repo, issue);
+    },
+    issues: (args: Args) => {
+      const states = stateFilter(args);
+      const labels = Array.isArray(args.labels) ? args.labels.map(String) : null;
+      const issues = all().filter(
+        (issue) =>
+          !issue.pull &&
+          (!states || states.includes(upper(issue.state))) &&
+          (!labels || issueLabels(repo, issue).some((label) => labels.includes(label.name))),
+      );
+      return connection("issues", issues, args, (issue) => issueNode(core, repo, issue));
+    },
+    pullRequests: (args: Args) => {
+      const states = stateFilter(args);
+      const pulls = all().filter(
+        (issue) =>
+          issue.pull && (!states || states.includes(issue.pull.merged ? "MERGED" : upper(issue.state))),
+      );
+      return connection("pullRequests", pulls, args, (issue) => pullNode(core, repo, issue));
+    },
+    labels: (args: Args) =>
+      connection("labels", repo.labels, args, (label) => ({
+        id: nodeId("LA", label.id),
+        name: label.name,
+        color: label.color,
+        description: label.description,
+      })),
+  };
+}
+
+export function rootValue(context: GraphqlContext): Record<string, unknown> {
+  const { core, viewer, bucket } = context;
+  return {
+    repository: (args: Args) => {
+      const repo = findRepo(core.store, String(args.owner), String(args.name));
+      if (!repo || permissionOf(core.store, repo, viewer.login) === "none") {
+        throw new GraphQLError(
+          `Could not resolve to a Repository with the name '${String(args.owner)}/${String(args.name)}'.`,
+          { extensions: { type: "NOT_FOUND" } },
+        );
+      }
+      return repositoryNode(core, repo);
+    },
+    viewer: () => actorNode(core, viewer.login),
+    rateLimit: () => ({
+      cost: 1,
+      limit: bucket.limit,
+      remaining: bucket.limit - bucket.used,
+      used: bucket.used,
+      resetAt: new Date(bucket.reset * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+      nodeCount: 0,
+    }),
+  };
+}

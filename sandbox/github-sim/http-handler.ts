@@ -1,0 +1,284 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AppKeys } from "./app-auth.ts";
+import { tokenExpired, verifyAppJwt } from "./app-auth.ts";
+import type { Actor, RequestContext, RouteResult, SimCore } from "./core.ts";
+import type { FaultRegistry } from "./faults.ts";
+import { executeGraphql, graphqlOperationName } from "./graphql-endpoint.ts";
+import {
+  HttpError,
+  badCredentials,
+  badRequest,
+  notFound,
+  primaryRateLimit,
+  requiresAuthentication,
+  secondaryRateLimit,
+  serverError,
+} from "./http-error.ts";
+import type { RateLimiter, RateResource } from "./rate-limit.ts";
+import { rateLimitHeaders } from "./rate-limit.ts";
+import { matchRoute } from "./router.ts";
+import { routes } from "./routes.ts";
+import { findUser } from "./store.ts";
+
+export interface Exchange {
+  requestId: string;
+  method: string;
+  // Path without the /api/v3 prefix and without the query string.
+  path: string;
+  // The route template that served the request, e.g. /repos/{owner}/{repo}/issues; null for unknown routes and GraphQL.
+  template: string | null;
+  query: URLSearchParams;
+  requestHeaders: IncomingMessage["headers"];
+  requestBody: unknown;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseBody: unknown;
+  graphql: boolean;
+  operationName: string | null;
+  // True when fault injection produced the response rather than the simulated GitHub.
+  injected: boolean;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  operationName: string | null;
+  login: string | null;
+}
+
+export interface HandlerDeps {
+  core: SimCore;
+  keys: AppKeys;
+  limiter: RateLimiter;
+  faults: FaultRegistry;
+  delay: (ms: number) => Promise<void>;
+  log: RequestLogEntry[];
+  observe: ((exchange: Exchange) => void) | undefined;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(raw: string): unknown {
+  if (raw.trim() === "") return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw badRequest("Problems parsing JSON");
+  }
+}
+
+function credentials(req: IncomingMessage): { scheme: string; value: string } | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const [scheme = "", value = ""] = header.trim().split(/\s+/, 2);
+  return { scheme: scheme.toLowerCase(), value };
+}
+
+function tokenActor(deps: HandlerDeps, value: string): Actor {
+  const record = deps.core.store.tokens.get(value);
+  if (!record || tokenExpired(deps.core.store, record)) throw badCredentials();
+  const user = findUser(deps.core.store, record.login);
+  if (!user) throw badCredentials();
+  return { user, token: record };
+}
+
+function looksLikeJwt(value: string): boolean {
+  return value.split(".").length === 3 && value.startsWith("eyJ");
+}
+
+export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(deps, req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }));
+      }
+    });
+  };
+}
+
+async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = randomUUID().toUpperCase();
+  const url = new URL(req.url ?? "/", deps.core.urls.web);
+  const method = (req.method ?? "GET").toUpperCase();
+  const prefixed = url.pathname.startsWith("/api/v3/") || url.pathname === "/api/v3";
+  const path = prefixed ? url.pathname.slice("/api/v3".length) || "/" : url.pathname;
+  const isGraphql = url.pathname === "/graphql" || url.pathname === "/api/graphql";
+  const requestBase = `${deps.core.urls.web}${prefixed ? "/api/v3" : ""}`;
+  const raw = await readBody(req);
+  let requestBody: unknown = undefined;
+  let operationName: string | null = null;
+  let login: string | null = null;
+  let template: string | null = null;
+  let injected = false;
+
+  const finish = (
+    result: RouteResult,
+    resource: RateResource,
+    extraHeaders: Record<string, string>,
+  ): void => {
+    const headers: Record<string, string> = {
+      "x-github-request-id": requestId,
+      "x-github-api-version-selected": "2022-11-28",
+      "x-github-media-type": "github.v3; format=json",
+      ...extraHeaders,
+      ...result.headers,
+    };
+    let payload = "";
+    if (result.text !== undefined) {
+      payload = result.text;
+      headers["content-type"] = result.contentType ?? "text/plain; charset=utf-8";
+    } else if (result.body !== undefined && result.status !== 204 && result.status !== 304) {
+      payload = JSON.stringify(result.body);
+      headers["content-type"] = "application/json; charset=utf-8";
+    }
+    res.writeHead(result.status, headers);
+    res.end(payload);
+    deps.log.push({
+      method,
+      path: isGraphql ? url.pathname : path,
+      status: result.status,
+      operationName,
+      login,
+    });
+    deps.observe?.({
+      requestId,
+      method,
+      path,
+      template,
+      query: url.searchParams,
+      requestHeaders: req.headers,
+      requestBody,
+      status: result.status,
+      responseHeaders: headers,
+      responseBody: result.text ?? result.body,
+      graphql: isGraphql,
+      operationName,
+      injected,
+    });
+    void resource;
+  };
+
+  const resource: RateResource = isGraphql ? "graphql" : "core";
+  try {
+    requestBody = parseJson(raw);
+    if (isGraphql) operationName = graphqlOperationName(requestBody);
+    for (const fault of deps.faults.take(method, isGraphql ? url.pathname : path, operationName)) {
+      if (fault.kind === "latency") {
+        await deps.delay(fault.ms);
+        continue;
+      }
+      injected = true;
+      if (fault.kind === "drop") {
+        deps.log.push({ method, path: isGraphql ? url.pathname : path, status: 0, operationName, login });
+        req.socket.destroy();
+        return;
+      }
+      throw fault.kind === "status" ? serverError(fault.status) : secondaryRateLimit(fault.retryAfter);
+    }
+
+    if (isGraphql) {
+      if (method !== "POST") throw notFound();
+      const actor = authenticate(deps, req, "token");
+      login = actor.user.login;
+      const bucket = checkRate(deps, actor, resource);
+      const result = await executeGraphql(deps.core, actor.user, bucket, requestBody);
+      deps.limiter.consume(rateKey(actor), resource, 1);
+      finish(
+        { status: 200, body: result },
+        resource,
+        rateLimitHeaders(deps.limiter.peek(rateKey(actor), resource), resource),
+      );
+      return;
+    }
+
+    const match = matchRoute(routes, method, path);
+    if (match === null || match === "method-not-allowed") throw notFound();
+    template = match.route.template;
+    const actor = authenticate(deps, req, match.route.auth);
+    login = actor.user.login;
+    const countsAgainstLimit = template !== "/rate_limit" && match.route.auth !== "jwt";
+    const bucket = countsAgainstLimit
+      ? checkRate(deps, actor, resource)
+      : deps.limiter.peek(rateKey(actor), resource);
+    const ctx: RequestContext = {
+      core: deps.core,
+      method,
+      path,
+      params: match.params,
+      query: url.searchParams,
+      body: requestBody,
+      headers: req.headers,
+      actor,
+      requestBase,
+    };
+    const result = await match.route.handler(ctx);
+    const conditional = method === "GET" && result.status === 200 ? withEtag(req, result) : result;
+    // GitHub does not charge 304s against the rate limit.
+    if (countsAgainstLimit && conditional.status !== 304) deps.limiter.consume(rateKey(actor), resource, 1);
+    finish(conditional, resource, rateLimitHeaders(bucket, resource));
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const actorKey = login ?? "anonymous";
+    finish(
+      { status: error.status, body: error.body, headers: error.headers },
+      resource,
+      rateLimitHeaders(deps.limiter.peek(actorKey, resource), resource),
+    );
+  }
+}
+
+function rateKey(actor: Actor): string {
+  return actor.token?.token ?? actor.user.login;
+}
+
+function checkRate(deps: HandlerDeps, actor: Actor, resource: RateResource) {
+  const bucket = deps.limiter.peek(rateKey(actor), resource);
+  if (bucket.used >= bucket.limit) {
+    throw new HttpError(403, primaryRateLimit(actor.user.login).body, rateLimitHeaders(bucket, resource));
+  }
+  return bucket;
+}
+
+function authenticate(deps: HandlerDeps, req: IncomingMessage, mode: "token" | "jwt" | "any"): Actor {
+  const auth = credentials(req);
+  if (!auth) throw requiresAuthentication();
+  if (auth.scheme !== "token" && auth.scheme !== "bearer") throw badCredentials();
+  if (mode === "jwt" || (mode === "any" && looksLikeJwt(auth.value))) {
+    if (!looksLikeJwt(auth.value)) {
+      throw new HttpError(401, {
+        message: "A JSON web token could not be decoded",
+        documentation_url: "https://docs.github.com/rest",
+        status: "401",
+      });
+    }
+    verifyAppJwt(auth.value, deps.keys, deps.core.store.app.id, deps.core.store.now());
+    const bot = findUser(deps.core.store, deps.core.store.app.botLogin);
+    if (!bot) throw badCredentials();
+    return { user: bot, token: null };
+  }
+  return tokenActor(deps, auth.value);
+}
+
+function withEtag(req: IncomingMessage, result: RouteResult): RouteResult {
+  const payload = result.text ?? JSON.stringify(result.body);
+  const etag = `W/"${createHash("sha256").update(payload).digest("hex").slice(0, 32)}"`;
+  const headers = { ...result.headers, etag };
+  const ifNoneMatch = req.headers["if-none-match"];
+  if (
+    ifNoneMatch &&
+    ifNoneMatch.split(",").some((tag) => tag.trim() === etag || tag.trim() === etag.slice(2))
+  ) {
+    return { status: 304, headers };
+  }
+  return { ...result, headers };
+}

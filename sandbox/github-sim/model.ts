@@ -1,0 +1,214 @@
+// The simulator's in-memory state. Git data (branches, commits, files) is not
+// here: it lives in each repository's bare git directory and is read on demand.
+
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+export type UserType = "User" | "Bot" | "Organization";
+
+export interface User {
+  id: number;
+  login: string;
+  type: UserType;
+  name: string | null;
+  email: string | null;
+  createdAt: string;
+}
+
+export interface Label {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+  isDefault: boolean;
+}
+
+export interface Milestone {
+  id: number;
+  number: number;
+  title: string;
+  description: string | null;
+  state: "open" | "closed";
+  creator: string;
+  dueOn: string | null;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
+export interface PullData {
+  head: string;
+  base: string;
+  draft: boolean;
+  merged: boolean;
+  mergedAt: string | null;
+  mergedBy: string | null;
+  mergeCommitSha: string | null;
+  // Head sha at merge/close time so a closed PR keeps its shape after the branch is deleted.
+  headShaAtClose: string | null;
+  maintainerCanModify: boolean;
+}
+
+export interface Issue {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  state: "open" | "closed";
+  stateReason: "completed" | "not_planned" | "reopened" | null;
+  author: string;
+  labelIds: number[];
+  milestoneId: number | null;
+  assignees: string[];
+  locked: boolean;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedBy: string | null;
+  pull: PullData | null;
+}
+
+export interface IssueComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
+
+export interface Reaction {
+  id: number;
+  subject: { kind: "issue"; number: number } | { kind: "comment"; id: number };
+  content: ReactionContent;
+  user: string;
+  createdAt: string;
+}
+
+export type ReviewState = "COMMENTED" | "APPROVED" | "CHANGES_REQUESTED";
+
+export interface Review {
+  id: number;
+  pullNumber: number;
+  author: string;
+  body: string;
+  state: ReviewState;
+  commitId: string;
+  submittedAt: string;
+}
+
+export type DiffSide = "LEFT" | "RIGHT";
+
+export interface ReviewComment {
+  id: number;
+  reviewId: number;
+  pullNumber: number;
+  path: string;
+  line: number;
+  side: DiffSide;
+  body: string;
+  author: string;
+  commitId: string;
+  diffHunk: string;
+  inReplyTo: number | null;
+  resolved: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RunStatus = "queued" | "in_progress" | "completed";
+export type RunConclusion = "success" | "failure" | "cancelled" | "skipped" | "timed_out" | "neutral";
+
+export interface WorkflowRun {
+  id: number;
+  runNumber: number;
+  workflowId: number;
+  workflowPath: string;
+  name: string;
+  displayTitle: string;
+  event: "workflow_dispatch";
+  status: RunStatus;
+  conclusion: RunConclusion | null;
+  headBranch: string;
+  headSha: string;
+  inputs: Record<string, string>;
+  actor: string;
+  createdAt: string;
+  updatedAt: string;
+  runStartedAt: string;
+}
+
+export interface Workflow {
+  id: number;
+  name: string;
+  path: string;
+}
+
+export interface Repo {
+  id: number;
+  owner: string;
+  name: string;
+  gitDir: string;
+  defaultBranch: string;
+  isPrivate: boolean;
+  description: string | null;
+  createdAt: string;
+  labels: Label[];
+  issues: Map<number, Issue>;
+  milestones: Milestone[];
+  comments: IssueComment[];
+  reactions: Reaction[];
+  reviews: Review[];
+  reviewComments: ReviewComment[];
+  workflows: Workflow[];
+  runs: WorkflowRun[];
+  collaborators: Map<string, Permission>;
+  nextIssueNumber: number;
+  nextMilestoneNumber: number;
+}
+
+export interface Installation {
+  id: number;
+  account: string;
+  createdAt: string;
+}
+
+export type TokenKind = "installation" | "user";
+
+export interface TokenRecord {
+  token: string;
+  kind: TokenKind;
+  login: string;
+  installationId: number | null;
+  expiresAt: string | null;
+}
+
+export interface AppInfo {
+  id: number;
+  slug: string;
+  name: string;
+  ownerLogin: string;
+  botLogin: string;
+}
+
+export interface Store {
+  app: AppInfo;
+  users: Map<string, User>;
+  repos: Map<string, Repo>;
+  installations: Map<number, Installation>;
+  tokens: Map<string, TokenRecord>;
+  now: () => Date;
+  nextId: () => number;
+}
+
+export function repoKey(owner: string, name: string): string {
+  return `${owner}/${name}`.toLowerCase();
+}
+
+// GitHub timestamps are second precision with a Z suffix.
+export function isoNow(store: Store): string {
+  return store
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z");
+}

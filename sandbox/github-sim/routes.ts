@@ -1,0 +1,24 @@
+import type { Route } from "./core.ts";
+import { actionRoutes } from "./routes-actions.ts";
+import { appRoutes } from "./routes-app.ts";
+import { commentRoutes } from "./routes-comments.ts";
+import { issueRoutes } from "./routes-issues.ts";
+import { labelRoutes } from "./routes-labels.ts";
+import { milestoneRoutes } from "./routes-milestones.ts";
+import { pullRoutes } from "./routes-pulls.ts";
+import { repoRoutes } from "./routes-repos.ts";
+import { compileRoutes } from "./router.ts";
+import type { CompiledRoute } from "./router.ts";
+
+const allRoutes: Route[] = [
+  ...appRoutes,
+  ...repoRoutes,
+  ...labelRoutes,
+  ...issueRoutes,
+  ...commentRoutes,
+  ...milestoneRoutes,
+  ...pullRoutes,
+  ...actionRoutes,
+];
+
+export const routes: CompiledRoute[] = compileRoutes(allRoutes);

@@ -1,0 +1,152 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadAppKeys, mintUserToken } from "./app-auth.ts";
+import type { SimCore, SimUrls } from "./core.ts";
+import { createFaultRegistry } from "./faults.ts";
+import type { FaultRegistry } from "./faults.ts";
+import { createRequestHandler } from "./http-handler.ts";
+import type { Exchange, RequestLogEntry } from "./http-handler.ts";
+import type { AppInfo, Store } from "./model.ts";
+import { createRateLimiter } from "./rate-limit.ts";
+import type { RateLimitOptions } from "./rate-limit.ts";
+import { envelope } from "./route-helpers.ts";
+import { createRunController } from "./runs.ts";
+import type { RunController, WorkflowRunner } from "./runs.ts";
+import { createSeeder } from "./seed.ts";
+import type { Seeder } from "./seed.ts";
+import { createStore, ensureUser } from "./store.ts";
+import { createWebhookQueue } from "./webhooks.ts";
+import type { WebhookDelivery, WebhookQueue } from "./webhooks.ts";
+import { installationFor } from "./store.ts";
+
+export interface GitHubSimulatorOptions {
+  // 0 (default) picks a free port on 127.0.0.1.
+  port?: number;
+  app?: {
+    id?: number;
+    slug?: string;
+    name?: string;
+    owner?: string;
+    // Without it the simulator generates a key pair and exposes the private key as `appPrivateKey`.
+    publicKeyPem?: string;
+  };
+  // Extra personal access tokens accepted as `Authorization: token <pat>`: token → login.
+  personalAccessTokens?: Record<string, string>;
+  webhooks?: { url?: string; secret?: string; onDelivery?: (delivery: WebhookDelivery) => void };
+  runner?: WorkflowRunner;
+  rateLimit?: RateLimitOptions;
+  now?: () => Date;
+  // Used by latency faults; tests inject an instant one to avoid real sleeps.
+  delay?: (ms: number) => Promise<void>;
+  // Directory for bare repositories the simulator creates (default: a fresh temp dir, removed on close).
+  workDir?: string;
+  // Sees every HTTP exchange after the response is written (used by the OpenAPI conformance checks).
+  observe?: (exchange: Exchange) => void;
+}
+
+export interface GitHubSimulator {
+  url: string;
+  apiUrl: string;
+  graphqlUrl: string;
+  store: Store;
+  app: AppInfo;
+  appPrivateKey: string | null;
+  webhooks: WebhookQueue;
+  faults: FaultRegistry;
+  requestLog: RequestLogEntry[];
+  runs: RunController;
+  seed: Seeder;
+  // A token acting as `login` (created if unknown), for tests that play a human.
+  as: (login: string) => string;
+  // Waits for runner executions and webhook deliveries in flight.
+  settle: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export async function startGitHubSimulator(options: GitHubSimulatorOptions = {}): Promise<GitHubSimulator> {
+  const slug = options.app?.slug ?? "locus";
+  const app: AppInfo = {
+    id: options.app?.id ?? 1,
+    slug,
+    name: options.app?.name ?? slug,
+    ownerLogin: options.app?.owner ?? "locus-dev",
+    botLogin: `${slug}[bot]`,
+  };
+  const now = options.now ?? (() => new Date());
+  const store = createStore({ app, now });
+  const keys = loadAppKeys(options.app?.publicKeyPem);
+  for (const [token, login] of Object.entries(options.personalAccessTokens ?? {})) {
+    ensureUser(store, login);
+    store.tokens.set(token, { token, kind: "user", login, installationId: null, expiresAt: null });
+  }
+  const ownWorkDir = options.workDir === undefined;
+  const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), "github-sim-")));
+  const webhooks = createWebhookQueue(options.webhooks ?? {});
+  const faults = createFaultRegistry();
+  const limiter = createRateLimiter(options.rateLimit ?? {}, now);
+  const requestLog: RequestLogEntry[] = [];
+  const urls: SimUrls = { web: "", api: "" };
+  const core: SimCore = {
+    store,
+    urls,
+    emit(event, payload, emitOptions) {
+      const installation = emitOptions.repo ? installationFor(store, emitOptions.repo.owner) : undefined;
+      webhooks.enqueue(
+        event,
+        envelope({ core }, emitOptions.repo, emitOptions.sender, payload),
+        installation?.id ?? app.id,
+      );
+    },
+    startRun: (repo, runId) => runs.start(repo, runId),
+    cancelRun: (repo, runId, by) => runs.cancel(repo, runId, by),
+    rateLimit: (key, resource) => limiter.peek(key, resource),
+  };
+  const runs = createRunController(() => core, options.runner);
+  const server = createServer(
+    createRequestHandler({
+      core,
+      keys,
+      limiter,
+      faults,
+      delay: options.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      log: requestLog,
+      observe: options.observe,
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  urls.web = `http://127.0.0.1:${port}`;
+  urls.api = `${urls.web}/api/v3`;
+  return {
+    url: urls.web,
+    apiUrl: urls.api,
+    graphqlUrl: `${urls.web}/api/graphql`,
+    store,
+    app,
+    appPrivateKey: keys.privateKeyPem,
+    webhooks,
+    faults,
+    requestLog,
+    runs,
+    seed: createSeeder(core, workDir),
+    as(login) {
+      ensureUser(store, login);
+      return mintUserToken(store, login).token;
+    },
+    async settle() {
+      await runs.settle();
+      await webhooks.drain();
+      await runs.settle();
+    },
+    async close() {
+      await runs.settle();
+      await webhooks.drain();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (ownWorkDir) await rm(workDir, { recursive: true, force: true });
+    },
+  };
+}
