@@ -14,6 +14,7 @@ import { hiddenByInlineSpans } from "./inline-spans.ts";
  * because ignoring it silently would be worse than running it.
  */
 
+/** Lines as Markdown sees them: CRLF, CR and LF all end one. */
 export function splitLines(body: string): string[] {
   return body.split(/\r\n|\r|\n/);
 }

@@ -137,6 +137,6 @@ function ignoredNotes(ignored: readonly string[]): string[] {
 }
 
 function summarize(line: string): string {
-  const flat = line.slice(0, 200).trim().replace(/\s+/g, " ");
+  const flat = line.trimStart().slice(0, 200).trimEnd().replace(/\s+/g, " ");
   return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }

@@ -334,6 +334,14 @@ describe("parseCommand: several command lines", () => {
     });
   });
 
+  it("shows an ignored line without its indentation", () => {
+    expect(parseCommand(`/locus run\ntext\n${" ".repeat(300)}/locus   review`)).toStrictEqual({
+      kind: "command",
+      command: { name: "run" },
+      notes: ["Only the first /locus command is run; ignored: /locus review"],
+    });
+  });
+
   it("shortens a long ignored line", () => {
     const result = parseCommand(`/locus run\n/locus iterate ${"word ".repeat(100)}`);
     if (result.kind !== "command") throw new Error("expected a command");
