@@ -384,9 +384,10 @@ async function createReview(ctx: RequestContext): Promise<RouteResult> {
       pull_request: pullRequest,
     });
   }
+  // Webhook payloads spell review states in lower case, unlike the REST API.
   emitRepoEvent(ctx, repo, "pull_request_review", {
     action: "submitted",
-    review: reviewJson(ctx.core, repo, review),
+    review: { ...reviewJson(ctx.core, repo, review), state: review.state.toLowerCase() },
     pull_request: pullRequest,
   });
   return { status: 200, body: reviewJson(ctx.core, repo, review) };
