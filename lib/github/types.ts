@@ -202,23 +202,31 @@ export type GitHubGateway = {
   rateLimits(): RateLimitState[];
 
   getDefaultBranch(): Promise<string>;
+  /** The user's role on the repository; "none" for someone GitHub does not know as a collaborator. */
   getCollaboratorPermission(user: string): Promise<Permission>;
+  /** A file's text at `ref` (default branch when omitted); null when there is no such file. */
   getFileContent(path: string, ref?: string): Promise<string | null>;
 
+  /** One list (paged past 100 labels), then a create per missing label and an update per label whose colour or description differs. Names match case-insensitively. */
   ensureLabels(defs: LabelDef[]): Promise<EnsureLabelsResult>;
   createLabel(def: LabelDef): Promise<"created" | "exists">;
+  /** Replaces the issue's whole label set in one PUT; answers the labels it now has. */
   setLabels(issue: number, names: string[]): Promise<string[]>;
 
+  /** The issue (or PR, as an issue) with all its comments; null when it does not exist. */
   getIssue(issue: number): Promise<IssueWithComments | null>;
   listIssues(filter?: IssueFilter): Promise<Issue[]>;
   createIssue(issue: NewIssue): Promise<Issue>;
   updateIssue(issue: number, patch: IssuePatch): Promise<Issue>;
+  /** Every issue of the milestone, open and closed, one GraphQL request per 100; null when the milestone does not exist. */
   listMilestoneIssues(milestone: number): Promise<MilestoneIssue[] | null>;
 
   listIssueComments(issue: number, opts?: { since?: string }): Promise<Comment[]>;
   createComment(issue: number, body: string): Promise<Comment>;
   updateComment(commentId: number, body: string): Promise<Comment>;
+  /** The first comment whose body starts with `<!-- marker -->`. */
   findCommentByMarker(issue: number, marker: string): Promise<Comment | null>;
+  /** The sticky comment keyed by `marker`: created, edited in place, or left alone when its body is already `body`. */
   upsertComment(issue: number, marker: string, body: string): Promise<UpsertResult>;
   addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
 
@@ -231,12 +239,14 @@ export type GitHubGateway = {
   findPullRequestByHead(branch: string, opts?: { state?: IssueState | "all" }): Promise<PullRequest | null>;
   getPullRequest(pr: number): Promise<PullRequest | null>;
   updatePullRequest(pr: number, patch: PullRequestPatch): Promise<PullRequest>;
+  /** The unified diff, as GitHub renders it for the PR. */
   getPullRequestDiff(pr: number): Promise<string>;
   listReviewComments(pr: number, opts?: { since?: string }): Promise<ReviewComment[]>;
   listReviews(pr: number): Promise<Review[]>;
   createReview(pr: number, review: NewReview): Promise<Review>;
 
   dispatchWorkflow(workflow: string, ref: string, inputs: Record<string, string>): Promise<void>;
+  /** The newest runs of the workflow (one page, 100 by default): enough to find live or recent runs. */
   listWorkflowRuns(workflow: string, filter?: WorkflowRunFilter): Promise<WorkflowRun[]>;
   cancelWorkflowRun(runId: number): Promise<"cancelled" | "already-finished">;
 };
