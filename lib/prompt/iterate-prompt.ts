@@ -1,0 +1,49 @@
+/** The task part of an iterate round: the PR as it is, and the feedback still open. */
+import { truncateHead } from "./budget.ts";
+import type { SelectedFeedback } from "./feedback.ts";
+import { quoteUntrusted, sanitizeUntrusted } from "./sanitize.ts";
+import { BUDGETS, type PromptIssue, renderIssue } from "./task-prompt.ts";
+
+export interface IteratePromptInput {
+  readonly issue: PromptIssue;
+  readonly pr: { readonly number: number; readonly diff: string };
+  readonly feedback: SelectedFeedback;
+  readonly note: string;
+}
+
+export function renderIterateTask(input: IteratePromptInput): string {
+  const diff = truncateHead(input.pr.diff, BUDGETS.prDiff, "PR diff", "Read the files for the rest.");
+  const feedback: string[] = [];
+  for (const thread of input.feedback.threads) {
+    const where = thread.line === null ? thread.path : `${thread.path}:${thread.line}`;
+    const said = thread.comments
+      .map((c) => quoteUntrusted(`@${c.author}`, sanitizeUntrusted(c.body)))
+      .join("\n\n");
+    feedback.push(`#### ${where}\n\n\`\`\`diff\n${thread.diffHunk}\n\`\`\`\n\n${said}`);
+  }
+  for (const review of input.feedback.reviews) {
+    const verdict = review.state === "CHANGES_REQUESTED" ? "requested changes" : review.state.toLowerCase();
+    feedback.push(
+      `#### Review by @${review.author} (${verdict})\n\n${quoteUntrusted(`@${review.author}`, sanitizeUntrusted(review.body))}`,
+    );
+  }
+  for (const comment of input.feedback.comments) {
+    feedback.push(
+      `#### Comment by @${comment.author}\n\n${quoteUntrusted(`@${comment.author}`, sanitizeUntrusted(comment.body))}`,
+    );
+  }
+  const note = input.note.trim()
+    ? `### Note with the request\n\n${quoteUntrusted("the requester", sanitizeUntrusted(input.note))}`
+    : "";
+  return [
+    renderIssue(input.issue),
+    `## Pull request #${input.pr.number} (your earlier work)\n\n\`\`\`diff\n${diff.text}\n\`\`\``,
+    feedback.length > 0
+      ? `## Review feedback to address\n\n${truncateHead(feedback.join("\n\n"), BUDGETS.feedback, "feedback").text}`
+      : "",
+    note,
+    "Address this feedback; do not rewrite from scratch. Keep what reviewers did not ask to change.",
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+}
