@@ -31,12 +31,14 @@ function chunks(text: string, parts: number): string[] {
   return out;
 }
 
-export function buildMessage(response: FakeResponse, ids: { message: string; toolUse: () => string }): BuiltMessage {
-  const content = response.content.map(
-    (block: FakeBlock): ContentBlock =>
-      block.type === "text"
-        ? { type: "text", text: block.text }
-        : { type: "tool_use", id: block.id ?? ids.toolUse(), name: block.name, input: block.input },
+export function buildMessage(
+  response: FakeResponse,
+  ids: { message: string; toolUse: () => string },
+): BuiltMessage {
+  const content = response.content.map((block: FakeBlock): ContentBlock =>
+    block.type === "text"
+      ? { type: "text", text: block.text }
+      : { type: "tool_use", id: block.id ?? ids.toolUse(), name: block.name, input: block.input },
   );
   const stopReason =
     response.stopReason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
@@ -58,7 +60,11 @@ function usageOf(usage: CacheUsage, outputTokens: number): Record<string, unknow
   };
 }
 
-export function messageJson(message: BuiltMessage, model: string, usage: CacheUsage): Record<string, unknown> {
+export function messageJson(
+  message: BuiltMessage,
+  model: string,
+  usage: CacheUsage,
+): Record<string, unknown> {
   return {
     id: message.id,
     type: "message",

@@ -110,7 +110,8 @@ export function createPromptCache(options: PromptCacheOptions = {}): PromptCache
     if (readAt >= 0) entries.set(keys[readAt] ?? "", expiry);
     for (const breakpoint of breakpoints) {
       if (breakpoint <= readAt) continue;
-      if (approximateTokens(prefixBytes[breakpoint] ?? 0) >= minTokens) entries.set(keys[breakpoint] ?? "", expiry);
+      if (approximateTokens(prefixBytes[breakpoint] ?? 0) >= minTokens)
+        entries.set(keys[breakpoint] ?? "", expiry);
     }
     const written = approximateTokens(prefixBytes[last] ?? 0) - read;
     return {

@@ -96,7 +96,12 @@ export async function startAnthropicFake(options: AnthropicFakeOptions = {}): Pr
     };
   }
 
-  function sendError(res: ServerResponse, record: RecordedRequest, requestId: string, fault: HttpFault): void {
+  function sendError(
+    res: ServerResponse,
+    record: RecordedRequest,
+    requestId: string,
+    fault: HttpFault,
+  ): void {
     record.status = fault.status;
     const headers: Record<string, string> = {
       ...baseHeaders(requestId),
@@ -122,19 +127,31 @@ export async function startAnthropicFake(options: AnthropicFakeOptions = {}): Pr
       body = undefined;
     }
     const headers = headerMap(req);
-    const stream = typeof body === "object" && body !== null && (body as { stream?: unknown }).stream === true;
-    const record: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers, body, stream, status: 0 };
+    const stream =
+      typeof body === "object" && body !== null && (body as { stream?: unknown }).stream === true;
+    const record: RecordedRequest = {
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers,
+      body,
+      stream,
+      status: 0,
+    };
     requests.push(record);
     const requestId = nextId("req");
     const fail = (status: number, message?: string) =>
       sendError(res, record, requestId, { status, body: errorBody(status, requestId, message) });
 
     const path = (req.url ?? "").split("?")[0];
-    if (req.method !== "POST" || path !== "/v1/messages") return fail(404, `Not found: ${req.method} ${path}`);
+    if (req.method !== "POST" || path !== "/v1/messages")
+      return fail(404, `Not found: ${req.method} ${path}`);
     if (!headers["x-api-key"] && !headers["authorization"]) return fail(401, "x-api-key header is required");
     if (!headers["anthropic-version"]) return fail(400, "anthropic-version: header is required");
     if (body === undefined) {
-      return fail(400, "There was an error parsing the body of your request. Please make sure it is valid JSON.");
+      return fail(
+        400,
+        "There was an error parsing the body of your request. Please make sure it is valid JSON.",
+      );
     }
     const problem = validateRequest(body);
     if (problem) return fail(400, problem);

@@ -4,7 +4,8 @@
  * fake validates what a client sent rather than trusting a type.
  */
 
-export type FakeStopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "pause_turn" | "refusal";
+export type FakeStopReason =
+  "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "pause_turn" | "refusal";
 
 export type FakeBlock =
   | { readonly type: "text"; readonly text: string }

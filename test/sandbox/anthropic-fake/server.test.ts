@@ -73,13 +73,20 @@ describe("anthropic fake: replies", () => {
     expect(response.headers.get("anthropic-ratelimit-requests-limit")).toBe("4000");
     expect(names[0]).toBe("message_start");
     expect(names).toContain("ping");
-    expect(names.slice(-4)).toEqual(["content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+    expect(names.slice(-4)).toEqual([
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
     expect(names.filter((n) => n === "content_block_delta").length).toBeGreaterThan(1);
   });
 
   it("answers a non-streaming request with a Message and records it", async () => {
     fake = await startAnthropicFake({
-      script: [(request) => ({ content: [{ type: "text", text: `seen ${request.headers["authorization"]}` }] })],
+      script: [
+        (request) => ({ content: [{ type: "text", text: `seen ${request.headers["authorization"]}` }] }),
+      ],
     });
     const message = await client().messages.create({
       model: "claude-sonnet-4-5",
@@ -99,7 +106,11 @@ describe("anthropic fake: faults", () => {
   it("answers 529 overloaded_error in Anthropic's envelope", async () => {
     fake = await startAnthropicFake({ script: [{ status: 529 }] });
     const error = await client()
-      .messages.create({ model: "claude-sonnet-4-5", max_tokens: 8, messages: [{ role: "user", content: "hi" }] })
+      .messages.create({
+        model: "claude-sonnet-4-5",
+        max_tokens: 8,
+        messages: [{ role: "user", content: "hi" }],
+      })
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(Anthropic.APIError);
@@ -110,7 +121,9 @@ describe("anthropic fake: faults", () => {
   });
 
   it("answers 429 with retry-after and 500 with api_error", async () => {
-    fake = await startAnthropicFake({ script: [{ status: 429, headers: { "retry-after": "7" } }, { status: 500 }] });
+    fake = await startAnthropicFake({
+      script: [{ status: 429, headers: { "retry-after": "7" } }, { status: 500 }],
+    });
     const first = (await client()
       .messages.create({ model: "m", max_tokens: 8, messages: [{ role: "user", content: "hi" }] })
       .catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
@@ -127,7 +140,9 @@ describe("anthropic fake: faults", () => {
 
   it("cuts a stream after n events: the SDK fails with the partial text received", async () => {
     fake = await startAnthropicFake({
-      script: [{ dropAfterEvents: 5, response: { content: [{ type: "text", text: "abcdefghijklmnopqrstuvwxyz" }] } }],
+      script: [
+        { dropAfterEvents: 5, response: { content: [{ type: "text", text: "abcdefghijklmnopqrstuvwxyz" }] } },
+      ],
     });
     const deltas: string[] = [];
     const stream = client().messages.stream({
@@ -148,7 +163,11 @@ describe("anthropic fake: faults", () => {
       script: [{ streamErrorAfterEvents: 2, error: { type: "overloaded_error", message: "Overloaded" } }],
     });
     const error = await client()
-      .messages.stream({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
+      .messages.stream({
+        model: "claude-sonnet-4-5",
+        max_tokens: 64,
+        messages: [{ role: "user", content: "hi" }],
+      })
       .finalMessage()
       .catch((e: unknown) => e);
 
@@ -256,7 +275,9 @@ describe("anthropic fake: prompt cache accounting", () => {
     });
     const first = await client().messages.create(request([{ role: "user", content: "task" }]));
     const second = await client().messages.create(request([{ role: "user", content: "other task" }]));
-    const systemTokens = Math.ceil(Buffer.byteLength(JSON.stringify(["system", { type: "text", text: big }])) / 4);
+    const systemTokens = Math.ceil(
+      Buffer.byteLength(JSON.stringify(["system", { type: "text", text: big }])) / 4,
+    );
 
     expect(first.usage.cache_creation_input_tokens).toBe(systemTokens);
     expect(first.usage.cache_read_input_tokens).toBe(0);

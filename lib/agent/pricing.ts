@@ -1,0 +1,58 @@
+/**
+ * List prices of Claude models in US dollars per million tokens, from Anthropic's pricing page
+ * (platform.claude.com/docs/en/about-claude/pricing). Cache writes (5-minute TTL, the only kind
+ * Locus uses) cost 1.25× input and cache reads 0.1× input, except where the page lists another
+ * cache-hit price. A model missing here has no known price: its cost is reported as 0 with a
+ * warning rather than guessed.
+ */
+import type { Usage } from "./usage.ts";
+
+export interface ModelPrice {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+}
+
+function price(input: number, output: number, cacheRead = input * 0.1): ModelPrice {
+  return { input, output, cacheWrite: input * 1.25, cacheRead };
+}
+
+// Keys are model ids without a date suffix; `claude-sonnet-4-5-20250929` is priced as `claude-sonnet-4-5`.
+const PRICES: Readonly<Record<string, ModelPrice>> = {
+  "claude-fable-5-1": price(10, 50, 0.25),
+  "claude-mythos-5-1": price(10, 50, 0.25),
+  "claude-fable-5": price(10, 50),
+  "claude-mythos-5": price(10, 50),
+  "claude-opus-5-5": price(4, 20),
+  "claude-opus-5": price(5, 25),
+  "claude-opus-4-8": price(5, 25),
+  "claude-opus-4-7": price(5, 25),
+  "claude-opus-4-6": price(5, 25),
+  "claude-opus-4-5": price(5, 25),
+  "claude-opus-4-1": price(15, 75),
+  "claude-opus-4": price(15, 75),
+  "claude-sonnet-5-5": price(2, 10),
+  "claude-sonnet-5": price(2, 10),
+  "claude-sonnet-4-6": price(3, 15),
+  "claude-sonnet-4-5": price(3, 15),
+  "claude-sonnet-4": price(3, 15),
+  "claude-haiku-4-5": price(1, 5),
+};
+
+export function modelPrice(model: string): ModelPrice | undefined {
+  const base = model.replace(/-\d{8}$/, "");
+  return PRICES[base];
+}
+
+/** Dollars for `usage` on `model`, or undefined when the model's price is not known. */
+export function costUsd(model: string, usage: Usage): number | undefined {
+  const p = modelPrice(model);
+  if (!p) return undefined;
+  const dollars =
+    usage.inputTokens * p.input +
+    usage.outputTokens * p.output +
+    usage.cacheWriteTokens * p.cacheWrite +
+    usage.cacheReadTokens * p.cacheRead;
+  return dollars / 1_000_000;
+}

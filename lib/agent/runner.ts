@@ -1,0 +1,93 @@
+/**
+ * The one interface every agent provider implements — the built-in tool loop and the Claude Code
+ * and Codex CLIs run as subprocesses — and the factory that picks one from config.
+ */
+import type { EditHook, ShellPolicy } from "./tool.ts";
+import type { AgentEventListener } from "./events.ts";
+import type { Usage } from "./usage.ts";
+import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
+import { createClaudeCodeRunner } from "./runners/claude-code-runner.ts";
+import { createCodexRunner } from "./runners/codex-runner.ts";
+
+export { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
+
+export type Provider = "builtin" | "claude-code" | "codex";
+
+export interface RunnerPrompt {
+  /** Rules and instructions (LOCUS.md / AGENTS.md, learnings): stable across tasks. */
+  readonly system: string;
+  /** Repository context (file tree, recent log): stable within a task. */
+  readonly context: string;
+  /** The task itself: issue, sprint position, feedback. */
+  readonly task: string;
+}
+
+export interface ExecuteOptions {
+  readonly prompt: RunnerPrompt;
+  /** Absolute path of the worktree the agent works in. */
+  readonly cwd: string;
+  readonly model: string;
+  readonly maxTurns: number;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: AgentEventListener;
+  /** Spend limit in US dollars; the task stops cleanly once a turn reaches it. */
+  readonly maxCostUsd?: number;
+  /** Wall-clock limit for the whole task. */
+  readonly timeLimitMs?: number;
+  /** Plan, review and ask modes get read-only tools. */
+  readonly readOnly?: boolean;
+}
+
+export interface ToolCallRecord {
+  readonly name: string;
+  /** What it acted on: a path, a command, a search pattern. */
+  readonly target: string;
+  readonly ok: boolean;
+  readonly summary: string;
+}
+
+export type StopReason =
+  "finished" | "end_turn" | "max_turns" | "time_limit" | "cost_limit" | "aborted" | "api_error" | "failed";
+
+export interface RunResult {
+  readonly success: boolean;
+  readonly summary: string;
+  readonly error?: string;
+  readonly stop: StopReason;
+  readonly turns: number;
+  readonly usage: Usage;
+  /** 0 when the model's price is unknown (a `warning` event says so). */
+  readonly costUsd: number;
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Paths written, relative to the worktree. */
+  readonly filesChanged: readonly string[];
+  /** Questions the agent asked (`ask_user`); unattended runs put them in the status comment. */
+  readonly questions: readonly string[];
+}
+
+export interface AgentRunner {
+  readonly name: Provider;
+  isAvailable(): Promise<boolean>;
+  version(): Promise<string>;
+  /** Rejects only with ProviderUnavailableError; every other failure is a result with `success: false`. */
+  execute(options: ExecuteOptions): Promise<RunResult>;
+}
+
+/** What every provider needs from config and the environment. */
+export interface RunnerOptions {
+  /** Environment read for API keys and PATH; child processes get it stripped of secrets. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly shell: ShellPolicy;
+  readonly hooks?: readonly EditHook[];
+}
+
+export function createRunner(provider: Provider, options: BuiltinRunnerOptions): AgentRunner {
+  switch (provider) {
+    case "builtin":
+      return createBuiltinRunner(options);
+    case "claude-code":
+      return createClaudeCodeRunner(options);
+    case "codex":
+      return createCodexRunner(options);
+  }
+}
