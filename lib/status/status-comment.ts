@@ -7,7 +7,9 @@
 import { z } from "zod";
 import { formatUsd } from "../render/markdown.ts";
 
-export const STATUS_MARKER = "<!-- locus:status -->";
+/** The sticky-comment key: the gateway puts `<!-- locus:status -->` on the comment's first line. */
+export const STATUS_MARKER = "locus:status";
+const STATUS_LINE = `<!-- ${STATUS_MARKER} -->`;
 const STATE_OPEN = "<!-- locus:state ";
 const STATE_CLOSE = " -->";
 /** Enough to dedupe redeliveries of recent events without growing forever. */
@@ -27,10 +29,10 @@ export type StatusState = z.infer<typeof stateSchema>;
 export const EMPTY_STATE: StatusState = { deliveries: [], attempts: 0 };
 
 export function isStatusComment(body: string): boolean {
-  return body.startsWith(STATUS_MARKER);
+  return body.startsWith(STATUS_LINE);
 }
 
-/** The state in a status comment; a missing or damaged marker reads as empty. */
+/** The state in a status comment (with or without its marker line); a missing or damaged marker reads as empty. */
 export function readStatusState(body: string | undefined): StatusState {
   if (!body) return EMPTY_STATE;
   const start = body.indexOf(STATE_OPEN);
@@ -60,10 +62,11 @@ export interface StatusView {
   readonly details?: readonly string[];
 }
 
+/** The comment's body below the marker line, which the gateway's sticky-comment upsert adds. */
 export function renderStatusComment(view: StatusView, state: StatusState): string {
   // JSON cannot contain "-->" once "-" and ">" are escaped inside strings.
   const json = JSON.stringify(state).replace(/-->/g, "--\\u003e");
-  const lines = [STATUS_MARKER, `**Locus:** ${view.headline}`];
+  const lines = [`**Locus:** ${view.headline}`];
   for (const detail of view.details ?? []) lines.push(`- ${detail}`);
   const facts: string[] = [];
   if (state.runUrl) facts.push(`[workflow run](${state.runUrl})`);

@@ -19,7 +19,8 @@ describe("status comment", () => {
       costUsd: 0.5,
     };
     const body = renderStatusComment({ headline: "PR #12 opened", details: ["3 files changed"] }, state);
-    expect(isStatusComment(body)).toBe(true);
+    expect(isStatusComment(body)).toBe(false);
+    expect(isStatusComment(`<!-- locus:status -->\n${body}`)).toBe(true);
     expect(body).toContain("**Locus:** PR #12 opened\n- 3 files changed");
     expect(body).toContain(
       "[workflow run](https://github.com/o/r/actions/runs/7) · PR #12 · cost $0.5000 · attempt 2",
@@ -49,7 +50,7 @@ describe("status comment", () => {
         const state = { deliveries, attempts: 1, lastError: error };
         const body = renderStatusComment({ headline: "Failed" }, state);
         expect(readStatusState(body)).toEqual(state);
-        expect(body.split("-->")).toHaveLength(3);
+        expect(body.split("-->")).toHaveLength(2);
       }),
     );
   });
