@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildSchema } from "graphql";
 import type { GraphQLSchema } from "graphql";
 
@@ -10,7 +10,8 @@ let cached: { schema: GraphQLSchema; loadMs: number } | undefined;
 export function githubGraphqlSchema(): { schema: GraphQLSchema; loadMs: number } {
   if (cached) return cached;
   const started = performance.now();
-  const packageEntry = createRequire(import.meta.url).resolve("@octokit/graphql-schema");
+  // The package exports only an ESM entry (which also parses a large JSON copy eagerly), so read the SDL beside it.
+  const packageEntry = fileURLToPath(import.meta.resolve("@octokit/graphql-schema"));
   const sdl = readFileSync(join(dirname(packageEntry), "schema.graphql"), "utf8");
   const schema = buildSchema(sdl, { assumeValidSDL: true });
   cached = { schema, loadMs: performance.now() - started };

@@ -172,7 +172,10 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   try {
     requestBody = parseJson(raw);
     if (isGraphql) operationName = graphqlOperationName(requestBody);
-    for (const fault of deps.faults.take(method, isGraphql ? url.pathname : path, operationName)) {
+    const faults = deps.faults.take(method, isGraphql ? url.pathname : path, operationName);
+    // Latency applies before whatever else fires, so a delayed request can still fail.
+    faults.sort((a, b) => Number(b.kind === "latency") - Number(a.kind === "latency"));
+    for (const fault of faults) {
       if (fault.kind === "latency") {
         await deps.delay(fault.ms);
         continue;
