@@ -14,7 +14,7 @@ export interface ModelPrice {
   readonly cacheRead: number;
 }
 
-function price(input: number, output: number, cacheRead = input * 0.1): ModelPrice {
+function price(input: number, output: number, cacheRead = input / 10): ModelPrice {
   return { input, output, cacheWrite: input * 1.25, cacheRead };
 }
 
