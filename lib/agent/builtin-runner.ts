@@ -5,17 +5,15 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { VERSION } from "@anthropic-ai/sdk/version";
 import { setTimeout as delay } from "node:timers/promises";
-import { runAgentLoop, type Toolbox } from "./agent-loop.ts";
+import { runAgentLoop } from "./agent-loop.ts";
 import { DEFAULT_TRIM_POLICY, type TrimPolicy } from "./context-trim.ts";
+import { registryToolbox } from "./registry-toolbox.ts";
 import type { Sleep } from "./request-with-retries.ts";
 import type { AgentRunner, RunnerOptions } from "./runner.ts";
 import { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
+import { scrubEnvironment } from "./tools/environment.ts";
 
 export interface BuiltinRunnerOptions extends RunnerOptions {
-  /** The tools for a task: read-only ones for plan, review and ask modes. */
-  readonly toolbox: (readOnly: boolean) => Toolbox;
-  /** Environment handed to tools' child processes, already stripped of secrets. */
-  readonly toolEnv: Readonly<Record<string, string>>;
   /** A ready client (tests); otherwise one is built from `env`. */
   readonly client?: Anthropic;
   readonly maxTokens?: number;
@@ -51,10 +49,10 @@ export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner 
       runAgentLoop(
         {
           client: client(),
-          toolbox: options.toolbox(execute.readOnly ?? false),
+          toolbox: registryToolbox(execute.readOnly ?? false),
           shell: options.shell,
           hooks: options.hooks ?? [],
-          env: options.toolEnv,
+          env: scrubEnvironment(options.env),
           maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
           trim: { ...DEFAULT_TRIM_POLICY, ...options.trim },
           sleep: options.sleep ?? defaultSleep,
