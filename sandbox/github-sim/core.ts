@@ -50,7 +50,8 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-export type RouteAuth = "token" | "jwt" | "any";
+// "jwt": the app's own endpoints; "token": installation tokens and user tokens.
+export type RouteAuth = "token" | "jwt";
 
 export interface Route {
   method: string;

@@ -67,11 +67,15 @@ export function parseDiff(diff: string): FilePatch[] {
 }
 
 // GitHub's diff_hunk for a comment: from the enclosing hunk header down to the commented line.
-export function diffHunkFor(file: FilePatch, side: DiffSide, line: number): string | null {
+export function diffHunkFor(
+  file: FilePatch,
+  side: DiffSide,
+  line: number,
+): { hunk: string; position: number } | null {
   const index = file.anchors.get(`${side}:${line}`);
   if (index === undefined) return null;
   const lines = file.patch.split("\n");
   let start = index;
   while (start > 0 && !lines[start]?.startsWith("@@")) start -= 1;
-  return lines.slice(start, index + 1).join("\n");
+  return { hunk: lines.slice(start, index + 1).join("\n"), position: index };
 }

@@ -66,7 +66,7 @@ export async function initBareRepository(
   await mkdir(gitDir, { recursive: true });
   await new Promise<void>((resolve, reject) => {
     execFile("git", ["init", "--bare", "--quiet", "-b", defaultBranch, gitDir], (error) =>
-      error ? reject(error) : resolve(),
+      error ? reject(new Error(`git init failed: ${error.message}`)) : resolve(),
     );
   });
   if (Object.keys(files).length === 0) return;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppKeys } from "./app-auth.ts";
 import { tokenExpired, verifyAppJwt } from "./app-auth.ts";
-import type { Actor, RequestContext, RouteResult, SimCore } from "./core.ts";
+import type { Actor, RequestContext, RouteAuth, RouteResult, SimCore } from "./core.ts";
 import type { FaultRegistry } from "./faults.ts";
 import { executeGraphql, graphqlOperationName } from "./graphql-endpoint.ts";
 import {
@@ -121,11 +121,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   let template: string | null = null;
   let injected = false;
 
-  const finish = (
-    result: RouteResult,
-    resource: RateResource,
-    extraHeaders: Record<string, string>,
-  ): void => {
+  const finish = (result: RouteResult, extraHeaders: Record<string, string>): void => {
     const headers: Record<string, string> = {
       "x-github-request-id": requestId,
       "x-github-api-version-selected": "2022-11-28",
@@ -165,7 +161,6 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       operationName,
       injected,
     });
-    void resource;
   };
 
   const resource: RateResource = isGraphql ? "graphql" : "core";
@@ -198,7 +193,6 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       deps.limiter.consume(rateKey(actor), resource, 1);
       finish(
         { status: 200, body: result },
-        resource,
         rateLimitHeaders(deps.limiter.peek(rateKey(actor), resource), resource),
       );
       return;
@@ -228,13 +222,12 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     const conditional = method === "GET" && result.status === 200 ? withEtag(req, result) : result;
     // GitHub does not charge 304s against the rate limit.
     if (countsAgainstLimit && conditional.status !== 304) deps.limiter.consume(rateKey(actor), resource, 1);
-    finish(conditional, resource, rateLimitHeaders(bucket, resource));
+    finish(conditional, rateLimitHeaders(bucket, resource));
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     const actorKey = login ?? "anonymous";
     finish(
       { status: error.status, body: error.body, headers: error.headers },
-      resource,
       rateLimitHeaders(deps.limiter.peek(actorKey, resource), resource),
     );
   }
@@ -252,11 +245,11 @@ function checkRate(deps: HandlerDeps, actor: Actor, resource: RateResource) {
   return bucket;
 }
 
-function authenticate(deps: HandlerDeps, req: IncomingMessage, mode: "token" | "jwt" | "any"): Actor {
+function authenticate(deps: HandlerDeps, req: IncomingMessage, mode: RouteAuth): Actor {
   const auth = credentials(req);
   if (!auth) throw requiresAuthentication();
   if (auth.scheme !== "token" && auth.scheme !== "bearer") throw badCredentials();
-  if (mode === "jwt" || (mode === "any" && looksLikeJwt(auth.value))) {
+  if (mode === "jwt") {
     if (!looksLikeJwt(auth.value)) {
       throw new HttpError(401, {
         message: "A JSON web token could not be decoded",

@@ -106,6 +106,8 @@ export interface ReviewComment {
   path: string;
   line: number;
   side: DiffSide;
+  // Line index below the file's first hunk header (GitHub's legacy "position").
+  position: number;
   body: string;
   author: string;
   commitId: string;

@@ -303,6 +303,7 @@ interface DraftComment {
   path: string;
   line: number;
   side: DiffSide;
+  position: number;
   body: string;
   diffHunk: string;
 }
@@ -319,9 +320,16 @@ function reviewDraftComments(body: Record<string, unknown>, files: FilePatch[]):
     const side: DiffSide = item.side === "LEFT" ? "LEFT" : "RIGHT";
     const file = files.find((candidate) => candidate.path === path);
     if (!file) throw unprocessable(["Path could not be resolved"]);
-    const hunk = diffHunkFor(file, side, line);
-    if (hunk === null) throw unprocessable(["Line could not be resolved"]);
-    return { path, line, side, body: typeof item.body === "string" ? item.body : "", diffHunk: hunk };
+    const anchor = diffHunkFor(file, side, line);
+    if (anchor === null) throw unprocessable(["Line could not be resolved"]);
+    return {
+      path,
+      line,
+      side,
+      body: typeof item.body === "string" ? item.body : "",
+      diffHunk: anchor.hunk,
+      position: anchor.position,
+    };
   });
 }
 
@@ -366,6 +374,7 @@ async function createReview(ctx: RequestContext): Promise<RouteResult> {
     path: draft.path,
     line: draft.line,
     side: draft.side,
+    position: draft.position,
     body: draft.body,
     author: user.login,
     commitId: review.commitId,
@@ -454,7 +463,16 @@ async function createReviewComment(ctx: RequestContext): Promise<RouteResult> {
   if (replyTo !== null && !parent) throw notFound();
   const { files, head } = await pullPatches(repo, pull);
   const [draft] = parent
-    ? [{ path: parent.path, line: parent.line, side: parent.side, body: text, diffHunk: parent.diffHunk }]
+    ? [
+        {
+          path: parent.path,
+          line: parent.line,
+          side: parent.side,
+          body: text,
+          diffHunk: parent.diffHunk,
+          position: parent.position,
+        },
+      ]
     : reviewDraftComments(
         { comments: [{ path: body.path, line: body.line, side: body.side, body: text }] },
         files,

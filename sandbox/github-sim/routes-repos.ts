@@ -32,7 +32,7 @@ function legacyPermission(role: Permission): string {
   return role;
 }
 
-async function getRepo(ctx: RequestContext): Promise<RouteResult> {
+function getRepo(ctx: RequestContext): RouteResult {
   const repo = requireRepo(ctx);
   const role = permissionOf(ctx.core.store, repo, actorUser(ctx).login);
   const permissions = {

@@ -112,6 +112,7 @@ export function issueJson(core: SimCore, repo: Repo, issue: Issue): Record<strin
     timeline_url: `${url}/timeline`,
     performed_via_github_app: null,
   };
+  json.draft = false;
   if (issue.pull) {
     const pullUrl = `${repoApi(core, repo)}/pulls/${issue.number}`;
     json.draft = issue.pull.draft;

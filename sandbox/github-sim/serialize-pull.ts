@@ -15,12 +15,7 @@ export async function pullHeadSha(repo: Repo, issue: PullIssue): Promise<string>
   return (await branchSha(repo.gitDir, issue.pull.head)) ?? issue.pull.headShaAtClose ?? "";
 }
 
-async function branchJson(
-  core: SimCore,
-  repo: Repo,
-  branch: string,
-  sha: string,
-): Promise<Record<string, unknown>> {
+function branchJson(core: SimCore, repo: Repo, branch: string, sha: string): Record<string, unknown> {
   return {
     label: `${repo.owner}:${branch}`,
     ref: branch,
@@ -74,8 +69,8 @@ export async function pullJson(
     assignees,
     requested_reviewers: [],
     requested_teams: [],
-    head: await branchJson(core, repo, issue.pull.head, headSha),
-    base: await branchJson(core, repo, issue.pull.base, baseSha),
+    head: branchJson(core, repo, issue.pull.head, headSha),
+    base: branchJson(core, repo, issue.pull.base, baseSha),
     _links: {
       self: { href: url },
       html: { href: web },
@@ -160,6 +155,8 @@ export function reviewCommentJson(
     id: comment.id,
     node_id: nodeId("PRRC", comment.id),
     diff_hunk: comment.diffHunk,
+    position: comment.position,
+    original_position: comment.position,
     path: comment.path,
     commit_id: comment.commitId,
     original_commit_id: comment.commitId,

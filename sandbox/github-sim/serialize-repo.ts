@@ -100,6 +100,7 @@ export function repoJson(core: SimCore, repo: Repo): Record<string, unknown> {
     allow_forking: true,
     web_commit_signoff_required: false,
     license: null,
+    custom_properties: {},
     network_count: 0,
     subscribers_count: 0,
   };

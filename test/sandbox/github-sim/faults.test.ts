@@ -8,7 +8,13 @@ describe("fault injection, rate limits and conditional requests", () => {
 
   beforeEach(async () => {
     delays.length = 0;
-    t = await startTestSim({ delay: (ms) => { delays.push(ms); return Promise.resolve(); }, rateLimit: { core: 10 } });
+    t = await startTestSim({
+      delay: (ms) => {
+        delays.push(ms);
+        return Promise.resolve();
+      },
+      rateLimit: { core: 10 },
+    });
     await t.sim.seed.repo("octocat/hello");
   });
   afterEach(() => t.close());
@@ -19,9 +25,16 @@ describe("fault injection, rate limits and conditional requests", () => {
 
   it("fails a route with 5xx a fixed number of times, then recovers", async () => {
     const token = t.sim.as("octocat");
-    const fault = t.sim.faults.add({ method: "GET", path: "/repos/{owner}/{repo}", kind: "status", status: 502, times: 2 });
+    const fault = t.sim.faults.add({
+      method: "GET",
+      path: "/repos/{owner}/{repo}",
+      kind: "status",
+      status: 502,
+      times: 2,
+    });
     const statuses = [];
-    for (let attempt = 0; attempt < 3; attempt += 1) statuses.push((await get("/repos/octocat/hello", token)).status);
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      statuses.push((await get("/repos/octocat/hello", token)).status);
     expect(statuses).toEqual([502, 502, 200]);
     expect(fault.remaining).toBe(0);
     expect(t.sim.requestLog.map((entry) => entry.status)).toEqual([502, 502, 200]);
@@ -70,6 +83,10 @@ describe("fault injection, rate limits and conditional requests", () => {
     expect(anonymous.status).toBe(401);
     const bad = await get("/repos/octocat/hello", "ghs_not-a-token");
     expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" });
+    expect(await bad.json()).toEqual({
+      message: "Bad credentials",
+      documentation_url: "https://docs.github.com/rest",
+      status: "401",
+    });
   });
 });

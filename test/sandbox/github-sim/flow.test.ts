@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunnerRequest } from "../../../sandbox/github-sim/index.ts";
 import { appJwt, pushBranch, startTestSim } from "./harness.ts";
+import { missingWebhookKeys } from "./webhook-shapes.ts";
 import type { TestSim } from "./harness.ts";
 
 interface Received {
@@ -37,7 +38,11 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/webhooks`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe("end-to-end flow through the HTTP API", () => {
@@ -53,7 +58,10 @@ describe("end-to-end flow through the HTTP API", () => {
       webhooks: { url: receiver.url, secret },
       runner: (request) => {
         runnerCalls.push(request);
-        return { conclusion: "success", displayTitle: `Locus ${request.inputs.mode ?? "?"} #${request.inputs.issue ?? "?"} (${request.inputs.delivery ?? "?"})` };
+        return {
+          conclusion: "success",
+          displayTitle: `Locus ${request.inputs.mode ?? "?"} #${request.inputs.issue ?? "?"} (${request.inputs.delivery ?? "?"})`,
+        };
       },
     });
   });
@@ -65,7 +73,9 @@ describe("end-to-end flow through the HTTP API", () => {
 
   it("runs app auth → labels → dispatch → push → PR → review → merge with webhooks", async () => {
     const { sim } = t;
-    const seeded = await sim.seed.repo("octocat/hello", { files: { "src/greet.js": "export const greet = () => 'hi';\n" } });
+    const seeded = await sim.seed.repo("octocat/hello", {
+      files: { "src/greet.js": "export const greet = () => 'hi';\n" },
+    });
     seeded.collaborator("alice", "write");
     const issue = await seeded.issue({ title: "Add a farewell", body: "Please" });
 
@@ -75,20 +85,39 @@ describe("end-to-end flow through the HTTP API", () => {
     const installation = await appClient.rest.apps.getRepoInstallation({ owner: "octocat", repo: "hello" });
     const installations = await appClient.rest.apps.listInstallations();
     expect(installations.data.map((entry) => entry.id)).toEqual([installation.data.id]);
-    const token = await appClient.rest.apps.createInstallationAccessToken({ installation_id: installation.data.id });
+    const token = await appClient.rest.apps.createInstallationAccessToken({
+      installation_id: installation.data.id,
+    });
     expect(token.status).toBe(201);
     expect(token.data.token).toMatch(/^ghs_/);
     expect(Date.parse(token.data.expires_at)).toBeGreaterThan(Date.now());
     const bot = t.client(token.data.token);
 
-    await bot.rest.issues.createLabel({ owner: "octocat", repo: "hello", name: "locus:queued", color: "0e8a16" });
-    await bot.rest.issues.createLabel({ owner: "octocat", repo: "hello", name: "locus:in-progress", color: "1d76db" });
+    await bot.rest.issues.createLabel({
+      owner: "octocat",
+      repo: "hello",
+      name: "locus:queued",
+      color: "0e8a16",
+    });
+    await bot.rest.issues.createLabel({
+      owner: "octocat",
+      repo: "hello",
+      name: "locus:in-progress",
+      color: "1d76db",
+    });
 
     // A human labels the issue: the webhook's sender is that human.
     const alice = t.client(sim.as("alice"));
-    await alice.rest.issues.addLabels({ owner: "octocat", repo: "hello", issue_number: issue.number, labels: ["locus:queued"] });
+    await alice.rest.issues.addLabels({
+      owner: "octocat",
+      repo: "hello",
+      issue_number: issue.number,
+      labels: ["locus:queued"],
+    });
     await sim.webhooks.drain();
-    const labeled = receiver.received.find((hook) => hook.event === "issues" && hook.payload.action === "labeled");
+    const labeled = receiver.received.find(
+      (hook) => hook.event === "issues" && hook.payload.action === "labeled",
+    );
     expect(labeled?.signatureValid).toBe(true);
     expect(labeled?.userAgent).toMatch(/^GitHub-Hookshot\//);
     expect(labeled?.payload).toMatchObject({
@@ -114,10 +143,17 @@ describe("end-to-end flow through the HTTP API", () => {
     expect(runnerCalls[0]?.inputs).toMatchObject({ mode: "issue", issue: String(issue.number) });
     const runs = await bot.rest.actions.listWorkflowRunsForRepo({ owner: "octocat", repo: "hello" });
     expect(runs.data.total_count).toBe(1);
-    expect(runs.data.workflow_runs[0]).toMatchObject({ status: "completed", conclusion: "success", event: "workflow_dispatch" });
+    expect(runs.data.workflow_runs[0]).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      event: "workflow_dispatch",
+    });
     const runHooks = receiver.received.filter((hook) => hook.event === "workflow_run");
     expect(runHooks.map((hook) => hook.payload.action)).toEqual(["requested", "in_progress", "completed"]);
-    expect(runHooks[2]?.payload.workflow_run).toMatchObject({ display_title: `Locus issue #${issue.number} (${labeled?.delivery ?? ""})`, conclusion: "success" });
+    expect(runHooks[2]?.payload.workflow_run).toMatchObject({
+      display_title: `Locus issue #${issue.number} (${labeled?.delivery ?? ""})`,
+      conclusion: "success",
+    });
 
     // The "agent" pushes a branch with real git; the simulator sees it without being told.
     const branch = `locus/issue-${issue.number}`;
@@ -127,7 +163,14 @@ describe("end-to-end flow through the HTTP API", () => {
     const ref = await bot.rest.git.getRef({ owner: "octocat", repo: "hello", ref: `heads/${branch}` });
     expect(ref.data.object.sha).toBe(headSha);
 
-    const pr = await bot.rest.pulls.create({ owner: "octocat", repo: "hello", head: branch, base: "main", title: "Add bye", body: `Closes #${issue.number}` });
+    const pr = await bot.rest.pulls.create({
+      owner: "octocat",
+      repo: "hello",
+      head: branch,
+      base: "main",
+      title: "Add bye",
+      body: `Closes #${issue.number}`,
+    });
     expect(pr.status).toBe(201);
     expect(pr.data.number).toBe(issue.number + 1);
     expect(pr.data.head.sha).toBe(headSha);
@@ -138,9 +181,15 @@ describe("end-to-end flow through the HTTP API", () => {
       pull_number: pr.data.number,
       mediaType: { format: "diff" },
     });
-    expect(String(diff.data)).toContain("+export const bye = () => 'bye';");
-    const files = await bot.rest.pulls.listFiles({ owner: "octocat", repo: "hello", pull_number: pr.data.number });
-    expect(files.data.map((file) => [file.filename, file.status, file.additions])).toEqual([["src/greet.js", "modified", 1]]);
+    expect(diff.data as unknown as string).toContain("+export const bye = () => 'bye';");
+    const files = await bot.rest.pulls.listFiles({
+      owner: "octocat",
+      repo: "hello",
+      pull_number: pr.data.number,
+    });
+    expect(files.data.map((file) => [file.filename, file.status, file.additions])).toEqual([
+      ["src/greet.js", "modified", 1],
+    ]);
 
     const review = await alice.rest.pulls.createReview({
       owner: "octocat",
@@ -151,11 +200,20 @@ describe("end-to-end flow through the HTTP API", () => {
       comments: [{ path: "src/greet.js", line: 2, side: "RIGHT", body: "Say goodbye properly" }],
     });
     expect(review.data.state).toBe("CHANGES_REQUESTED");
-    const reviewComments = await bot.rest.pulls.listReviewComments({ owner: "octocat", repo: "hello", pull_number: pr.data.number });
+    const reviewComments = await bot.rest.pulls.listReviewComments({
+      owner: "octocat",
+      repo: "hello",
+      pull_number: pr.data.number,
+    });
     expect(reviewComments.data[0]).toMatchObject({ path: "src/greet.js", line: 2, side: "RIGHT" });
     expect(reviewComments.data[0]?.diff_hunk).toMatch(/^@@ .*\n.*\n\+export const bye/);
 
-    const merged = await alice.rest.pulls.merge({ owner: "octocat", repo: "hello", pull_number: pr.data.number, merge_method: "squash" });
+    const merged = await alice.rest.pulls.merge({
+      owner: "octocat",
+      repo: "hello",
+      pull_number: pr.data.number,
+      merge_method: "squash",
+    });
     expect(merged.data.merged).toBe(true);
     const main = await bot.rest.repos.getBranch({ owner: "octocat", repo: "hello", branch: "main" });
     expect(main.data.commit.sha).toBe(merged.data.sha);
@@ -164,11 +222,17 @@ describe("end-to-end flow through the HTTP API", () => {
     expect(after.data.merged_at).not.toBeNull();
 
     await sim.webhooks.drain();
-    const closed = receiver.received.find((hook) => hook.event === "pull_request" && hook.payload.action === "closed");
-    expect(closed?.payload).toMatchObject({ pull_request: { merged: true, number: pr.data.number }, sender: { login: "alice" } });
+    const closed = receiver.received.find(
+      (hook) => hook.event === "pull_request" && hook.payload.action === "closed",
+    );
+    expect(closed?.payload).toMatchObject({
+      pull_request: { merged: true, number: pr.data.number },
+      sender: { login: "alice" },
+    });
     const submitted = receiver.received.find((hook) => hook.event === "pull_request_review");
     expect(submitted?.payload).toMatchObject({ action: "submitted", review: { state: "changes_requested" } });
     expect(receiver.received.every((hook) => hook.signatureValid)).toBe(true);
     expect(sim.webhooks.deliveries.every((delivery) => delivery.status === 202)).toBe(true);
+    expect(sim.webhooks.deliveries.flatMap(missingWebhookKeys)).toEqual([]);
   });
 });

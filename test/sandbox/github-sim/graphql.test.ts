@@ -46,7 +46,11 @@ describe("GraphQL endpoint", () => {
   afterEach(() => t.close());
 
   async function post(body: unknown, path = "/api/graphql"): Promise<Response> {
-    return fetch(`${t.sim.url}${path}`, { method: "POST", headers: { authorization: `bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    return fetch(`${t.sim.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   }
 
   it("reads a 150-issue milestone in two pages of 100 and counts the requests by operation name", async () => {
@@ -54,7 +58,12 @@ describe("GraphQL endpoint", () => {
     repo.label("p:high");
     const milestone = await repo.milestone({ title: "Sprint 1", description: "locus: active" });
     for (let index = 1; index <= 150; index += 1) {
-      await repo.issue({ title: `Task ${index}`, milestone: milestone.number, labels: index % 2 === 0 ? ["p:high"] : [], state: index === 3 ? "closed" : "open" });
+      await repo.issue({
+        title: `Task ${index}`,
+        milestone: milestone.number,
+        labels: index % 2 === 0 ? ["p:high"] : [],
+        state: index === 3 ? "closed" : "open",
+      });
     }
     const variables = { owner: "octocat", name: "hello", number: milestone.number };
     const first = (await (await post({ query: milestoneQuery, variables })).json()) as MilestonePage;
@@ -65,9 +74,13 @@ describe("GraphQL endpoint", () => {
     expect(page1.pageInfo.hasNextPage).toBe(true);
     expect(page1.nodes[1]?.labels.nodes).toEqual([{ name: "p:high" }]);
     expect(page1.nodes[2]?.state).toBe("CLOSED");
-    const second = (await (await post({ query: milestoneQuery, variables: { ...variables, after: page1.pageInfo.endCursor } })).json()) as MilestonePage;
+    const second = (await (
+      await post({ query: milestoneQuery, variables: { ...variables, after: page1.pageInfo.endCursor } })
+    ).json()) as MilestonePage;
     const page2 = second.data.repository.milestone.issues;
-    expect(page2.nodes.map((node) => node.number)).toEqual(Array.from({ length: 50 }, (_, index) => index + 101));
+    expect(page2.nodes.map((node) => node.number)).toEqual(
+      Array.from({ length: 50 }, (_, index) => index + 101),
+    );
     expect(page2.pageInfo.hasNextPage).toBe(false);
     expect(second.data.rateLimit.remaining).toBe(first.data.rateLimit.remaining - 1);
     expect(t.sim.requestLog.filter((entry) => entry.operationName === "MilestoneIssues")).toHaveLength(2);
@@ -75,14 +88,25 @@ describe("GraphQL endpoint", () => {
 
   it("answers invalid queries with 200 and errors[], as GitHub does", async () => {
     await t.sim.seed.repo("octocat/hello");
-    const response = await post({ query: "query Broken { repository(owner: \"octocat\", name: \"hello\") { nonsense } }" });
+    const response = await post({
+      query: 'query Broken { repository(owner: "octocat", name: "hello") { nonsense } }',
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { data?: unknown; errors: { message: string }[] };
     expect(body.data).toBeUndefined();
     expect(body.errors[0]?.message).toBe('Cannot query field "nonsense" on type "Repository".');
-    const unpaginated = (await (await post({ query: "{ repository(owner: \"octocat\", name: \"hello\") { issues { totalCount } } }" }, "/graphql")).json()) as { errors: { message: string }[] };
-    expect(unpaginated.errors[0]?.message).toBe("You must provide a `first` or `last` value to properly paginate the `issues` connection.");
-    const missing = (await (await post({ query: "{ repository(owner: \"octocat\", name: \"nope\") { name } }" })).json()) as { errors: { type: string }[] };
+    const unpaginated = (await (
+      await post(
+        { query: '{ repository(owner: "octocat", name: "hello") { issues { totalCount } } }' },
+        "/graphql",
+      )
+    ).json()) as { errors: { message: string }[] };
+    expect(unpaginated.errors[0]?.message).toBe(
+      "You must provide a `first` or `last` value to properly paginate the `issues` connection.",
+    );
+    const missing = (await (
+      await post({ query: '{ repository(owner: "octocat", name: "nope") { name } }' })
+    ).json()) as { errors: { type: string }[] };
     expect(missing.errors[0]?.type).toBe("NOT_FOUND");
   });
 
@@ -92,8 +116,13 @@ describe("GraphQL endpoint", () => {
     expect(response.headers.get("x-ratelimit-limit")).toBe("5000");
     expect(response.headers.get("x-ratelimit-remaining")).toBe("4999");
     expect(response.headers.get("x-ratelimit-used")).toBe("1");
-    const anonymous = await fetch(`${t.sim.url}/graphql`, { method: "POST", body: JSON.stringify({ query: "{ viewer { login } }" }) });
+    const anonymous = await fetch(`${t.sim.url}/graphql`, {
+      method: "POST",
+      body: JSON.stringify({ query: "{ viewer { login } }" }),
+    });
     expect(anonymous.status).toBe(401);
-    console.log(`GitHub GraphQL schema built in ${Math.round(githubGraphqlSchema().loadMs)} ms (once per process)`);
+    console.log(
+      `GitHub GraphQL schema built in ${Math.round(githubGraphqlSchema().loadMs)} ms (once per process)`,
+    );
   });
 });

@@ -26,7 +26,11 @@ export interface TestSim {
 
 export async function startTestSim(options: GitHubSimulatorOptions = {}): Promise<TestSim> {
   const conformance = createConformanceChecker();
-  const sim = await startGitHubSimulator({ delay: () => Promise.resolve(), ...options, observe: conformance.observe });
+  const sim = await startGitHubSimulator({
+    delay: () => Promise.resolve(),
+    ...options,
+    observe: conformance.observe,
+  });
   const tempDir = await mkdtemp(join(tmpdir(), "github-sim-test-"));
   return {
     sim,
@@ -41,7 +45,11 @@ export async function startTestSim(options: GitHubSimulatorOptions = {}): Promis
   };
 }
 
-export function appJwt(appId: number, privateKeyPem: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+export function appJwt(
+  appId: number,
+  privateKeyPem: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): string {
   const encode = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url");
   const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({ iat: nowSeconds - 30, exp: nowSeconds + 540, iss: appId })}`;
   const signature = createSign("RSA-SHA256").update(unsigned).sign(privateKeyPem).toString("base64url");
@@ -63,7 +71,13 @@ export async function git(cwd: string, args: string[]): Promise<string> {
 }
 
 // Clones the bare repository, commits `files` on a new branch and pushes it with real git.
-export async function pushBranch(gitDir: string, workDir: string, branch: string, files: Record<string, string>, message = "change"): Promise<string> {
+export async function pushBranch(
+  gitDir: string,
+  workDir: string,
+  branch: string,
+  files: Record<string, string>,
+  message = "change",
+): Promise<string> {
   const clone = await mkdtemp(join(workDir, "clone-"));
   await git(workDir, ["clone", "--quiet", gitDir, clone]);
   await git(clone, ["checkout", "--quiet", "-b", branch]);

@@ -45,9 +45,16 @@ export function loadSpec(): Spec {
   if (spec) return spec;
   const started = performance.now();
   const entry = createRequire(import.meta.url).resolve("@octokit/openapi/package.json");
-  const doc = JSON.parse(readFileSync(join(dirname(entry), "generated", "api.github.com.json"), "utf8")) as Json;
+  const doc = JSON.parse(
+    readFileSync(join(dirname(entry), "generated", "api.github.com.json"), "utf8"),
+  ) as Json;
   normaliseNullable(doc);
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, formats: { "repo.nwo": /^[^/]+\/[^/]+$/ } });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    formats: { "repo.nwo": /^[^/]+\/[^/]+$/ },
+  });
   const addFormats = addFormatsModule as unknown as (instance: Ajv) => void;
   addFormats(ajv);
   ajv.addSchema(doc, "api");
@@ -55,7 +62,9 @@ export function loadSpec(): Spec {
   for (const [template, item] of Object.entries(doc.paths as Record<string, Json>)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
-      const source = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, (name) => (name === "{path}" || name === "{ref}" ? "(.+)" : "([^/]+)"));
+      const source = template
+        .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+        .replace(/\{[^}]+\}/g, (name) => (name === "{path}" || name === "{ref}" ? "(.+)" : "([^/]+)"));
       operations.push({
         template,
         method: method.toUpperCase(),
@@ -94,8 +103,16 @@ function deref(doc: Json, value: Json): { value: Json; pointer: string | null } 
   const ref = value.$ref;
   if (typeof ref !== "string") return { value, pointer: null };
   let node: unknown = doc;
-  for (const part of ref.replace(/^#\//, "").split("/")) node = (node as Json)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
-  return { value: node as Json, pointer: `api#/${ref.replace(/^#\//, "").split("/").map((part) => encodeURIComponent(part)).join("/")}` };
+  for (const part of ref.replace(/^#\//, "").split("/"))
+    node = (node as Json)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  return {
+    value: node as Json,
+    pointer: `api#/${ref
+      .replace(/^#\//, "")
+      .split("/")
+      .map((part) => encodeURIComponent(part))
+      .join("/")}`,
+  };
 }
 
 function validator(key: string, pointer: string): ValidateFunction {
@@ -111,7 +128,10 @@ function validatorFor(key: string, schema: Json): ValidateFunction {
 }
 
 function describeErrors(validate: ValidateFunction): string {
-  return (validate.errors ?? []).slice(0, 8).map((error) => `${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`).join("; ");
+  return (validate.errors ?? [])
+    .slice(0, 8)
+    .map((error) => `${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`)
+    .join("; ");
 }
 
 interface Parameter {
@@ -121,11 +141,14 @@ interface Parameter {
 }
 
 function parameters(doc: Json, operation: Json): Parameter[] {
-  return ((operation.parameters as Json[] | undefined) ?? []).map((parameter) => deref(doc, parameter).value as unknown as Parameter);
+  return ((operation.parameters as Json[] | undefined) ?? []).map(
+    (parameter) => deref(doc, parameter).value as unknown as Parameter,
+  );
 }
 
 function coerce(value: string, schema: Json | undefined): unknown {
-  if (schema?.type === "integer" || schema?.type === "number") return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  if (schema?.type === "integer" || schema?.type === "number")
+    return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
   if (schema?.type === "boolean") return value === "true" ? true : value === "false" ? false : value;
   return value;
 }
@@ -144,7 +167,9 @@ export function createConformanceChecker(): ConformanceChecker {
   function check(exchange: Exchange): void {
     const { doc, operations, ajv } = loadSpec();
     const where = `${exchange.method} ${exchange.path}`;
-    const match = operations.find((candidate) => candidate.method === exchange.method && candidate.pattern.test(exchange.path));
+    const match = operations.find(
+      (candidate) => candidate.method === exchange.method && candidate.pattern.test(exchange.path),
+    );
     if (!match) {
       violations.push(`${where}: no such operation in GitHub's OpenAPI description`);
       return;
@@ -157,7 +182,10 @@ export function createConformanceChecker(): ConformanceChecker {
     pathNames.forEach((name, index) => {
       const declared = params.find((parameter) => parameter.in === "path" && parameter.name === name);
       if (!declared) violations.push(`${where}: path parameter ${name} is not declared`);
-      else if (declared.schema && !ajv.validate(declared.schema, coerce(decodeURIComponent(values[index] ?? ""), declared.schema))) {
+      else if (
+        declared.schema &&
+        !ajv.validate(declared.schema, coerce(decodeURIComponent(values[index] ?? ""), declared.schema))
+      ) {
         violations.push(`${where}: path parameter ${name}=${values[index] ?? ""} does not match its schema`);
       }
     });
@@ -174,19 +202,28 @@ export function createConformanceChecker(): ConformanceChecker {
       if (!content?.["application/json"]) {
         violations.push(`${where}: sends a JSON body but the operation takes none`);
       } else {
-        const validate = validator(`req ${match.pointer}`, `${match.pointer}/requestBody/content/application~1json/schema`);
-        if (!validate(exchange.requestBody)) violations.push(`${where}: request body invalid: ${describeErrors(validate)}`);
+        const validate = validator(
+          `req ${match.pointer}`,
+          `${match.pointer}/requestBody/content/application~1json/schema`,
+        );
+        if (!validate(exchange.requestBody))
+          violations.push(`${where}: request body invalid: ${describeErrors(validate)}`);
       }
     }
     if (exchange.injected) return;
     const responses = operation.responses as Record<string, Json>;
     const declared = responses[String(exchange.status)];
     // Conditional requests are documented once for the whole API rather than per operation.
-    const conditional = exchange.status === 304 && exchange.method === "GET" && (exchange.responseBody === undefined || exchange.responseBody === "");
+    const conditional =
+      exchange.status === 304 &&
+      exchange.method === "GET" &&
+      (exchange.responseBody === undefined || exchange.responseBody === "");
     if (!declared && conditional) return;
     if (!declared) {
-      if (exchange.status < 400) violations.push(`${where}: status ${exchange.status} is not a documented response`);
-      else if (!isErrorBody(exchange.responseBody)) violations.push(`${where}: error ${exchange.status} without GitHub's error body`);
+      if (exchange.status < 400)
+        violations.push(`${where}: status ${exchange.status} is not a documented response`);
+      else if (!isErrorBody(exchange.responseBody))
+        violations.push(`${where}: error ${exchange.status} without GitHub's error body`);
       return;
     }
     const resolved = deref(doc, declared);
@@ -208,7 +245,8 @@ export function createConformanceChecker(): ConformanceChecker {
     const validate = override
       ? validatorFor(`override ${match.method} ${match.template}`, override)
       : validator(`res ${basePointer}`, `${basePointer}/content/application~1json/schema`);
-    if (!validate(exchange.responseBody)) violations.push(`${where}: ${exchange.status} response invalid: ${describeErrors(validate)}`);
+    if (!validate(exchange.responseBody))
+      violations.push(`${where}: ${exchange.status} response invalid: ${describeErrors(validate)}`);
   }
 
   return {
@@ -219,7 +257,9 @@ export function createConformanceChecker(): ConformanceChecker {
       try {
         check(exchange);
       } catch (error) {
-        violations.push(`${exchange.method} ${exchange.path}: checker failed: ${error instanceof Error ? error.message : String(error)}`);
+        violations.push(
+          `${exchange.method} ${exchange.path}: checker failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     },
     assertClean() {
@@ -229,5 +269,10 @@ export function createConformanceChecker(): ConformanceChecker {
 }
 
 function isErrorBody(body: unknown): boolean {
-  return typeof body === "object" && body !== null && typeof (body as Json).message === "string" && typeof (body as Json).documentation_url === "string";
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    typeof (body as Json).message === "string" &&
+    typeof (body as Json).documentation_url === "string"
+  );
 }
