@@ -1,0 +1,45 @@
+/** issue_comment.created: a `/locus` command. Text that is no command causes no write at all. */
+import type { Context } from "probot";
+import type { AppContext } from "../../lib/app/app-context.ts";
+import { authorize } from "../../lib/app/authorize.ts";
+import { handleCommand, isReadOnlyCommand } from "../../lib/app/handle-command.ts";
+import { usageReply } from "../../lib/app/replies.ts";
+import { classifyActor } from "../../lib/auth/actor-policy.ts";
+import { parseCommand } from "../../lib/commands/index.ts";
+
+export async function onIssueComment(
+  ctx: AppContext,
+  context: Context<"issue_comment.created">,
+): Promise<void> {
+  const { comment, issue, sender } = context.payload;
+  const parsed = parseCommand(comment.body);
+  if (parsed.kind === "none") return;
+  const actor = classifyActor(sender, ctx.selfLogins, ctx.config.bots.allowed);
+  if (actor.kind === "self" || actor.kind === "ignored-bot") {
+    ctx.log.debug(`comment ${comment.id} ignored: ${actor.reason}`);
+    return;
+  }
+  if (parsed.kind === "error") {
+    await ctx.gateway.createComment(issue.number, usageReply(parsed.message));
+    return;
+  }
+  if (!isReadOnlyCommand(parsed.command)) {
+    const access = await authorize(ctx, sender);
+    if (!access.ok) {
+      if (access.refusal) await ctx.gateway.createComment(issue.number, access.refusal);
+      return;
+    }
+  }
+  await handleCommand(ctx, {
+    command: parsed.command,
+    notes: parsed.notes,
+    commentId: comment.id,
+    requester: sender.login,
+    target: {
+      number: issue.number,
+      isPullRequest: issue.pull_request !== undefined,
+      labels: (issue.labels ?? []).map((label) => label.name),
+      milestone: issue.milestone?.number ?? null,
+    },
+  });
+}

@@ -1,0 +1,45 @@
+/** issues.labeled (`locus:queued`) and issues.milestoned. */
+import type { Context } from "probot";
+import type { AppContext } from "../../lib/app/app-context.ts";
+import { assignOrder } from "../../lib/app/assign-order.ts";
+import { authorize } from "../../lib/app/authorize.ts";
+import { queueIssue } from "../../lib/app/queue-issue.ts";
+import { statusLabel } from "../../lib/labels/schema.ts";
+
+const QUEUED = statusLabel("queued");
+
+function labelsOf(issue: { labels?: ReadonlyArray<{ name?: string } | null> | undefined }): string[] {
+  return (issue.labels ?? []).flatMap((label) => (label?.name ? [label.name] : []));
+}
+
+export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.labeled">): Promise<void> {
+  const { issue, label, sender } = context.payload;
+  if (label?.name !== QUEUED) return;
+  const access = await authorize(ctx, sender);
+  if (!access.ok) {
+    ctx.log.debug(`#${issue.number} labelled queued, ignored: ${access.reason}`);
+    if (access.refusal) {
+      await ctx.gateway.setLabels(
+        issue.number,
+        labelsOf(issue).filter((name) => name !== QUEUED),
+      );
+      await ctx.gateway.createComment(issue.number, access.refusal);
+    }
+    return;
+  }
+  await queueIssue(ctx, {
+    number: issue.number,
+    labels: labelsOf(issue),
+    milestone: issue.milestone?.number ?? null,
+    isPullRequest: "pull_request" in issue && issue.pull_request !== undefined,
+  });
+}
+
+export async function onIssueMilestoned(
+  ctx: AppContext,
+  context: Context<"issues.milestoned">,
+): Promise<void> {
+  const { issue, milestone, sender } = context.payload;
+  if (ctx.selfLogins.includes(sender.login)) return;
+  await assignOrder(ctx, { number: issue.number, labels: labelsOf(issue) }, milestone.number);
+}

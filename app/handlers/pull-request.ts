@@ -1,0 +1,54 @@
+/** Pull request events on Locus PRs: merged, changes requested, opened. */
+import type { Context } from "probot";
+import type { AppContext } from "../../lib/app/app-context.ts";
+import { authorize } from "../../lib/app/authorize.ts";
+import {
+  onChangesRequested,
+  onLocusPullRequestOpened,
+  onPullRequestMerged,
+} from "../../lib/app/pull-request-events.ts";
+
+function slice(pr: {
+  number: number;
+  head: { ref: string; sha: string };
+  state: string;
+  merged?: boolean | null;
+}) {
+  return {
+    number: pr.number,
+    head: pr.head,
+    state: pr.state === "open" ? ("open" as const) : ("closed" as const),
+    merged: pr.merged === true,
+  };
+}
+
+export async function onPullRequestClosed(
+  ctx: AppContext,
+  context: Context<"pull_request.closed">,
+): Promise<void> {
+  const outcome = await onPullRequestMerged(ctx, slice(context.payload.pull_request));
+  ctx.log.debug(`PR #${context.payload.pull_request.number} closed: ${outcome}`);
+}
+
+export async function onPullRequestOpened(
+  ctx: AppContext,
+  context: Context<"pull_request.opened">,
+): Promise<void> {
+  // Locus opens its PRs itself: this is the one event of its own it acts on.
+  const outcome = await onLocusPullRequestOpened(ctx, slice(context.payload.pull_request));
+  ctx.log.debug(`PR #${context.payload.pull_request.number} opened: ${outcome}`);
+}
+
+export async function onReviewSubmitted(
+  ctx: AppContext,
+  context: Context<"pull_request_review.submitted">,
+): Promise<void> {
+  const { review, pull_request: pr } = context.payload;
+  if (review.state !== "changes_requested" || !review.user) return;
+  const access = await authorize(ctx, { login: review.user.login, type: review.user.type ?? "User" });
+  if (!access.ok) {
+    ctx.log.debug(`review on #${pr.number} ignored: ${access.reason}`);
+    return;
+  }
+  await onChangesRequested(ctx, slice(pr));
+}

@@ -1,0 +1,17 @@
+/** workflow_run.completed: a failed or cancelled Locus run marks its issue failed. */
+import type { Context } from "probot";
+import type { AppContext } from "../../lib/app/app-context.ts";
+import { onWorkflowRunCompleted } from "../../lib/app/workflow-run-events.ts";
+
+export async function onWorkflowRun(
+  ctx: AppContext,
+  context: Context<"workflow_run.completed">,
+): Promise<void> {
+  const run = context.payload.workflow_run;
+  const marked = await onWorkflowRunCompleted(ctx, {
+    displayTitle: run.display_title ?? "",
+    conclusion: run.conclusion,
+    url: run.html_url,
+  });
+  if (marked.length > 0) ctx.log.info(`run ${run.id} ${run.conclusion}: marked failed ${marked.join(", ")}`);
+}

@@ -1,0 +1,94 @@
+/**
+ * The Locus app: registers one thin handler per trigger of DESIGN.md. Every
+ * handler is acknowledged at once and its work runs on the work queue.
+ */
+import type { ApplicationFunction, Context, Probot } from "probot";
+import type { AppContext } from "../lib/app/app-context.ts";
+import { createPermissionCache } from "../lib/app/permission-cache.ts";
+import type { Permission } from "../lib/github/index.ts";
+import { onInstallation } from "./handlers/installation.ts";
+import { onIssueComment } from "./handlers/issue-comment.ts";
+import { onIssueLabeled, onIssueMilestoned } from "./handlers/issues.ts";
+import { onMilestoneChanged } from "./handlers/milestone.ts";
+import { onPullRequestClosed, onPullRequestOpened, onReviewSubmitted } from "./handlers/pull-request.ts";
+import { onWorkflowRun } from "./handlers/workflow-run.ts";
+import { buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
+import { logPort } from "./probot-log.ts";
+import { resolveSelfLogins } from "./self-logins.ts";
+import { createWorkQueue, type WorkQueue } from "./work-queue.ts";
+
+export interface LocusAppOptions {
+  readonly now?: () => Date;
+  /** How long a looked-up permission is trusted. */
+  readonly permissionTtlMs?: number;
+}
+
+export interface LocusApp {
+  readonly appFn: ApplicationFunction;
+  /** Work in flight; tests and shutdown wait on `drain()`. */
+  readonly work: WorkQueue;
+}
+
+function issueNumberOf(context: Context): number | undefined {
+  const payload = context.payload as { issue?: { number: number }; pull_request?: { number: number } };
+  return payload.issue?.number ?? payload.pull_request?.number;
+}
+
+export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
+  let work: WorkQueue | undefined;
+  const queue = (): WorkQueue => {
+    if (!work) throw new Error("the Locus app is not loaded");
+    return work;
+  };
+  const appFn: ApplicationFunction = (app: Probot) => {
+    const log = logPort(app.log);
+    work = createWorkQueue(log);
+    const now = options.now ?? (() => new Date());
+    const services: LocusServices = {
+      log,
+      now,
+      selfLogins: resolveSelfLogins(app, log),
+      permissions: createPermissionCache<Permission>({
+        ttlMs: options.permissionTtlMs ?? 60_000,
+        now: () => now().getTime(),
+      }),
+    };
+
+    function on<E extends Context>(handler: (ctx: AppContext, context: E) => Promise<void>) {
+      return (context: E) => {
+        queue().enqueue(`${context.name} ${context.id}`, async () => {
+          const built = await buildContext(context, services);
+          if (built.ok) return handler(built.ctx, context);
+          const issue = issueNumberOf(context);
+          if (issue !== undefined) await reportConfigErrors(built.gateway, issue, built.errors);
+          else
+            log.warn(
+              `${context.name} ${context.id}: invalid config: ${built.errors.map((e) => e.message).join("; ")}`,
+            );
+        });
+      };
+    }
+
+    app.on(["installation.created", "installation_repositories.added"], (context) => {
+      queue().enqueue(`${context.name} ${context.id}`, () => onInstallation(context, log));
+    });
+    app.on("issues.labeled", on(onIssueLabeled));
+    app.on("issues.milestoned", on(onIssueMilestoned));
+    app.on(["milestone.created", "milestone.edited"], on(onMilestoneChanged));
+    app.on("issue_comment.created", on(onIssueComment));
+    app.on("pull_request.closed", on(onPullRequestClosed));
+    app.on("pull_request.opened", on(onPullRequestOpened));
+    app.on("pull_request_review.submitted", on(onReviewSubmitted));
+    app.on("workflow_run.completed", on(onWorkflowRun));
+  };
+  return {
+    appFn,
+    work: {
+      enqueue: (l, w) => queue().enqueue(l, w),
+      drain: () => work?.drain() ?? Promise.resolve(),
+      get size() {
+        return work?.size ?? 0;
+      },
+    },
+  };
+}

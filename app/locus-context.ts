@@ -1,0 +1,70 @@
+/**
+ * Builds lib's AppContext from a Probot event context: one gateway for the
+ * event's repository, the repository's config, the delivery id, and who Locus
+ * is. The config file is read through the gateway (counted, retried, with
+ * line numbers kept for error messages), not with context.config.
+ */
+import type { Context } from "probot";
+import type { AppContext } from "../lib/app/app-context.ts";
+import type { PermissionCache } from "../lib/app/permission-cache.ts";
+import { loadConfig, type ConfigError } from "../lib/config/index.ts";
+import { createGateway, type GitHubGateway, type Log, type Permission } from "../lib/github/index.ts";
+
+export const CONFIG_PATH = ".github/locus.yml";
+
+export interface LocusServices {
+  readonly selfLogins: () => Promise<readonly string[]>;
+  readonly permissions: PermissionCache<Permission>;
+  readonly now: () => Date;
+  readonly log: Log;
+}
+
+export type ContextResult =
+  { ok: true; ctx: AppContext } | { ok: false; gateway: GitHubGateway; errors: readonly ConfigError[] };
+
+interface RepositoryPayload {
+  repository?: { name: string; owner: { login: string }; default_branch?: string };
+}
+
+export async function buildContext(context: Context, services: LocusServices): Promise<ContextResult> {
+  const repository = (context.payload as RepositoryPayload).repository;
+  if (!repository) throw new Error(`event ${context.name} has no repository`);
+  const repo = { owner: repository.owner.login, repo: repository.name };
+  const log = services.log;
+  const gateway = createGateway({ octokit: context.octokit, repo, log });
+  const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
+  if (!loaded.ok) return { ok: false, gateway, errors: loaded.errors };
+  for (const warning of loaded.warnings) log.debug(`${repo.owner}/${repo.repo} ${CONFIG_PATH}: ${warning}`);
+  const ctx: AppContext = {
+    gateway,
+    config: loaded.config,
+    delivery: context.id,
+    // Workflows are dispatched on the default branch, where the workflow file lives.
+    defaultBranch: repository.default_branch ?? (await gateway.getDefaultBranch()),
+    log,
+    selfLogins: await services.selfLogins(),
+    permissionOf: (login) =>
+      services.permissions.get(`${repo.owner}/${repo.repo}:${login}`, () =>
+        gateway.getCollaboratorPermission(login),
+      ),
+    now: services.now,
+  };
+  return { ok: true, ctx };
+}
+
+/** One comment per distinct problem: the sticky upsert writes nothing when the errors are unchanged. */
+export async function reportConfigErrors(
+  gateway: GitHubGateway,
+  issue: number,
+  errors: readonly ConfigError[],
+): Promise<void> {
+  const lines = errors.map((error) => `- ${error.message}`);
+  const body = [
+    `Locus did nothing because \`${CONFIG_PATH}\` is invalid:`,
+    "",
+    ...lines,
+    "",
+    "Fix the file on the default branch and try again.",
+  ].join("\n");
+  await gateway.upsertComment(issue, "locus:config-error", body);
+}

@@ -1,0 +1,21 @@
+/**
+ * What every piece of the app's work needs, built by `app/` from a webhook
+ * event: one repository's gateway, its config, the delivery being handled,
+ * and who Locus itself is. Nothing here knows about Probot.
+ */
+import type { LocusConfig } from "../config/index.ts";
+import type { GitHubGateway, Log, Permission } from "../github/index.ts";
+
+export interface AppContext {
+  readonly gateway: GitHubGateway;
+  readonly config: LocusConfig;
+  /** `X-GitHub-Delivery` of the event: the key that makes dispatch exactly-once. */
+  readonly delivery: string;
+  readonly defaultBranch: string;
+  readonly log: Log;
+  /** Logins Locus acts as (its app's bot user); their events never trigger Locus. */
+  readonly selfLogins: readonly string[];
+  /** The repository permission of a user, cached briefly by the caller. */
+  readonly permissionOf: (login: string) => Promise<Permission>;
+  readonly now: () => Date;
+}

@@ -1,0 +1,28 @@
+/**
+ * Exactly-once dispatch across restarts and replicas: the delivery id is
+ * looked up in the anchor issue's status comment before dispatching and
+ * recorded there after, so a redelivered event finds it and does nothing.
+ */
+import { dispatchInputs, type DispatchRequest } from "../dispatch/dispatch-inputs.ts";
+import { hasDelivery, withDelivery } from "../status/status-comment.ts";
+import type { AppContext } from "./app-context.ts";
+import { readStatus, writeStatus } from "./status-updates.ts";
+
+export type DispatchOutcome = "dispatched" | "duplicate";
+
+export async function dispatchOnce(
+  ctx: AppContext,
+  request: Omit<DispatchRequest, "delivery">,
+  anchorIssue: number,
+  headline: string,
+): Promise<DispatchOutcome> {
+  const record = await readStatus(ctx.gateway, anchorIssue);
+  if (hasDelivery(record.state, ctx.delivery)) {
+    ctx.log.info(`delivery ${ctx.delivery} already dispatched for #${anchorIssue}; ignoring the redelivery`);
+    return "duplicate";
+  }
+  const inputs = dispatchInputs({ ...request, delivery: ctx.delivery });
+  await ctx.gateway.dispatchWorkflow(ctx.config.workflow, ctx.defaultBranch, inputs);
+  await writeStatus(ctx.gateway, anchorIssue, record, { headline }, withDelivery(record.state, ctx.delivery));
+  return "dispatched";
+}

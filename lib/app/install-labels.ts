@@ -1,0 +1,9 @@
+/** On installation: create the missing Locus labels; never a duplicate, existing ones only updated. */
+import type { EnsureLabelsResult, GitHubGateway } from "../github/index.ts";
+import { LOCUS_LABELS } from "../labels/schema.ts";
+
+export function installLabels(gateway: GitHubGateway): Promise<EnsureLabelsResult> {
+  return gateway.ensureLabels(
+    LOCUS_LABELS.map(({ name, color, description }) => ({ name, color, description })),
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * GitHub never retries a failed delivery and a crash can drop work in flight,
+ * so the app also repairs a repository on a timer: a standalone issue left
+ * `queued` with no Locus run is dispatched again, and an issue left
+ * `in-progress` after its run failed is marked `failed`. Each repair is a
+ * status transition or a dispatch keyed by its own delivery id, so running
+ * the reconciler twice repairs nothing twice.
+ */
+import { parseRunName } from "../dispatch/dispatch-inputs.ts";
+import type { WorkflowRun } from "../github/index.ts";
+import { statusLabel } from "../labels/schema.ts";
+import type { AppContext } from "./app-context.ts";
+import { dispatchOnce } from "./dispatch-once.ts";
+import { readStatus } from "./status-updates.ts";
+import { onWorkflowRunCompleted } from "./workflow-run-events.ts";
+
+export interface ReconcileReport {
+  readonly redispatched: number[];
+  readonly markedFailed: number[];
+}
+
+export async function reconcileRepository(ctx: AppContext, graceMinutes: number): Promise<ReconcileReport> {
+  const [queued, runs] = await Promise.all([
+    ctx.gateway.listIssues({ state: "open", labels: [statusLabel("queued")] }),
+    ctx.gateway.listWorkflowRuns(ctx.config.workflow),
+  ]);
+  const latestRunOf = latestRunByTarget(runs);
+  const now = ctx.now().getTime();
+  const redispatched: number[] = [];
+  for (const issue of queued) {
+    if (issue.isPullRequest || issue.milestone !== null || latestRunOf.has(`issue:${issue.number}`)) continue;
+    const status = await readStatus(ctx.gateway, issue.number);
+    const since = status.comment ? Date.parse(status.comment.updatedAt) : 0;
+    if (now - since < graceMinutes * 60_000) continue;
+    const delivery = `reconcile-${Math.floor(now / 60_000)}-${issue.number}`;
+    const outcome = await dispatchOnce(
+      { ...ctx, delivery },
+      { mode: "issue", issues: [issue.number] },
+      issue.number,
+      "Queued again: no run had picked it up.",
+    );
+    if (outcome === "dispatched") redispatched.push(issue.number);
+  }
+  const markedFailed: number[] = [];
+  for (const run of latestRunOf.values()) {
+    if (run.status === "completed") markedFailed.push(...(await onWorkflowRunCompleted(ctx, run)));
+  }
+  return { redispatched, markedFailed };
+}
+
+/** The newest run per `mode:target`, from the newest-first list GitHub returns. */
+function latestRunByTarget(runs: readonly WorkflowRun[]): Map<string, WorkflowRun> {
+  const latest = new Map<string, WorkflowRun>();
+  for (const run of runs) {
+    const parsed = parseRunName(run.displayTitle);
+    if (!parsed || parsed.target === undefined) continue;
+    const key = `${parsed.mode}:${parsed.target}`;
+    if (!latest.has(key)) latest.set(key, run);
+  }
+  return latest;
+}

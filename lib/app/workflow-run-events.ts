@@ -1,0 +1,56 @@
+/**
+ * A Locus workflow run that failed or was cancelled: the issue it worked on
+ * becomes `failed`, with the run's link, unless the Action already recorded
+ * the failure itself (then the transition is not allowed and nothing happens).
+ */
+import { parseRunName } from "../dispatch/dispatch-inputs.ts";
+import type { WorkflowRun } from "../github/index.ts";
+import { statusOf, transition } from "../labels/status.ts";
+import { issueOfBranch } from "../naming/branches.ts";
+import type { AppContext } from "./app-context.ts";
+
+const FAILED_CONCLUSIONS = new Set(["failure", "cancelled", "timed_out", "startup_failure"]);
+
+export async function onWorkflowRunCompleted(
+  ctx: AppContext,
+  run: Pick<WorkflowRun, "displayTitle" | "conclusion" | "url">,
+): Promise<number[]> {
+  const parsed = parseRunName(run.displayTitle);
+  if (!parsed || !FAILED_CONCLUSIONS.has(run.conclusion ?? "") || parsed.target === undefined) return [];
+  const issues = await issuesOfRun(ctx, parsed.mode, parsed.target);
+  const marked: number[] = [];
+  for (const issue of issues) {
+    const failed = transition(issue.labels, "fail");
+    if (!failed.ok) continue;
+    await ctx.gateway.setLabels(issue.number, failed.labels);
+    await ctx.gateway.createComment(
+      issue.number,
+      `Locus's [workflow run](${run.url}) ended with \`${run.conclusion}\` before finishing this task. ` +
+        "Its saved work, if any, is on `locus/wip/issue-" +
+        String(issue.number) +
+        "`. Comment `/locus run` to try again.",
+    );
+    marked.push(issue.number);
+  }
+  return marked;
+}
+
+async function issuesOfRun(
+  ctx: AppContext,
+  mode: string,
+  target: number,
+): Promise<Array<{ number: number; labels: readonly string[] }>> {
+  if (mode === "sprint") {
+    const issues = (await ctx.gateway.listMilestoneIssues(target)) ?? [];
+    return issues.filter((issue) => issue.state === "open" && statusOf(issue.labels) === "in-progress");
+  }
+  if (mode === "iterate") {
+    const pr = await ctx.gateway.getPullRequest(target);
+    const number = pr ? issueOfBranch(pr.head.ref) : undefined;
+    const issue = number === undefined ? null : await ctx.gateway.getIssue(number);
+    return issue ? [issue] : [];
+  }
+  if (mode !== "issue") return [];
+  const issue = await ctx.gateway.getIssue(target);
+  return issue ? [issue] : [];
+}

@@ -1,0 +1,123 @@
+/**
+ * The real Locus app behind Probot's real HTTP server, with GitHub played by
+ * the simulator: webhooks arrive signed over loopback, and every call the app
+ * makes is answered (and logged) by the simulator.
+ */
+import { Octokit } from "@octokit/core";
+import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
+import { createServer, type AddressInfo } from "node:net";
+import { pino } from "pino";
+import { Probot, Server } from "probot";
+import { createLocusApp, type LocusApp } from "../../app/index.ts";
+import { locusOctokit } from "../../app/octokit.ts";
+import { runName, type Mode } from "../../lib/dispatch/dispatch-inputs.ts";
+import type { Log } from "../../lib/github/index.ts";
+import {
+  startGitHubSimulator,
+  type GitHubSimulator,
+  type RepoSeeder,
+  type RunnerResult,
+} from "../../sandbox/github-sim/index.ts";
+
+export const WEBHOOK_SECRET = "locus-test-webhook-secret-0123456789";
+
+const quiet: Log = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export interface AppHarness {
+  readonly sim: GitHubSimulator;
+  readonly locus: LocusApp;
+  readonly repo: RepoSeeder;
+  readonly webhookUrl: string;
+  /** A REST client acting as `login`, like a person in GitHub's web UI. */
+  as(login: string): InstanceType<typeof RestClient>;
+  /** Waits until webhooks, runs and the app's work have all finished. */
+  settle(): Promise<void>;
+  /** Sets what the next dispatched workflow runs conclude with. */
+  runsConclude(conclusion: RunnerResult["conclusion"]): void;
+  close(): Promise<void>;
+}
+
+const RestClient = Octokit.plugin(restEndpointMethods);
+
+export async function startAppHarness(options: { files?: Record<string, string> } = {}): Promise<AppHarness> {
+  let conclusion: RunnerResult["conclusion"] = "success";
+  const sim = await startGitHubSimulator({
+    webhooks: { secret: WEBHOOK_SECRET },
+    runner: (request) => {
+      const inputs = request.inputs;
+      const target = Number(inputs.milestone || inputs.pr || (inputs.issue ?? "").split(" ")[0]) || undefined;
+      return { conclusion, displayTitle: runName(inputs.mode as Mode, target, inputs.delivery ?? "") };
+    },
+  });
+  const locus = createLocusApp();
+  const silent = pino({ level: "silent" });
+  const server = new Server({
+    host: "127.0.0.1",
+    // Probot's Server treats port 0 as "use 3000", so pick a free port first.
+    port: await freePort(),
+    log: silent,
+    Probot: Probot.defaults({
+      appId: sim.app.id,
+      privateKey: sim.appPrivateKey ?? "",
+      secret: WEBHOOK_SECRET,
+      baseUrl: sim.apiUrl,
+      log: silent,
+      Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
+    }),
+  });
+  await server.load(locus.appFn);
+  const http = await server.start();
+  const webhookUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api/github/webhooks`;
+  sim.webhooks.url = webhookUrl;
+  const repo = await sim.seed.repo("octo/demo", {
+    files: options.files ?? { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
+  });
+  repo.collaborator("alice", "write").collaborator("eve", "read");
+
+  async function settle(): Promise<void> {
+    for (let round = 0; round < 50; round++) {
+      await sim.settle();
+      await locus.work.drain();
+      await sim.settle();
+      if (
+        locus.work.size === 0 &&
+        sim.webhooks.deliveries.every((d) => d.status !== null || d.error !== null)
+      )
+        return;
+    }
+    throw new Error("the app and the simulator did not settle");
+  }
+
+  return {
+    sim,
+    locus,
+    repo,
+    webhookUrl,
+    as: (login) => new RestClient({ auth: sim.as(login), baseUrl: sim.apiUrl }),
+    settle,
+    runsConclude: (next) => {
+      conclusion = next;
+    },
+    close: async () => {
+      await settle().catch(() => undefined);
+      await server.stop();
+      await sim.close();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
