@@ -1,0 +1,80 @@
+/** The Action's inputs (action.yml), parsed once with zod: every input named, every mode's required target checked. */
+import { z } from "zod";
+import { MODES } from "../lib/dispatch/dispatch-inputs.ts";
+import type { ModeRequest } from "../lib/action/run-mode.ts";
+
+export const INPUT_NAMES = [
+  "mode",
+  "issue",
+  "pr",
+  "milestone",
+  "command",
+  "delivery",
+  "github-token",
+  "anthropic-api-key",
+  "model",
+  "provider",
+  "max-turns",
+  "config-path",
+] as const;
+
+export type InputName = (typeof INPUT_NAMES)[number];
+
+const number = z
+  .string()
+  .trim()
+  .regex(/^[1-9][0-9]{0,9}$/, "expected a positive number")
+  .transform(Number);
+const optionalNumber = z.union([z.literal("").transform(() => undefined), number]);
+
+const schemas = {
+  mode: z.enum(MODES),
+  issue: z
+    .string()
+    .trim()
+    .transform((text) => (text === "" ? [] : text.split(/[\s,]+/)))
+    .pipe(z.array(number)),
+  pr: optionalNumber,
+  milestone: optionalNumber,
+  command: z.string().trim(),
+  delivery: z.string().trim().max(200),
+  "github-token": z.string().trim().min(1, "a token is required (default: github.token)"),
+  "anthropic-api-key": z.string().trim(),
+  model: z.string().trim(),
+  provider: z.enum(["builtin", "claude-code", "codex"]),
+  "max-turns": optionalNumber,
+  "config-path": z.string().trim().min(1),
+} satisfies Record<InputName, z.ZodType<unknown, string>>;
+
+export const inputSchema = z.object(schemas);
+
+export type Inputs = z.output<typeof inputSchema>;
+
+export function parseInputs(read: (name: InputName) => string): Inputs {
+  const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name)]));
+  const parsed = inputSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`);
+  throw new Error(`Invalid inputs: ${problems.join("; ")}`);
+}
+
+/** What to do, or why the inputs do not say it. */
+export function modeRequest(inputs: Inputs): ModeRequest {
+  switch (inputs.mode) {
+    case "issue":
+      if (inputs.issue.length === 0) throw new Error("mode issue needs the issue input");
+      return { mode: "issue", issues: [...new Set(inputs.issue)] };
+    case "sprint":
+      if (inputs.milestone === undefined) throw new Error("mode sprint needs the milestone input");
+      return { mode: "sprint", milestone: inputs.milestone };
+    case "iterate":
+      if (inputs.pr === undefined) throw new Error("mode iterate needs the pr input");
+      return { mode: "iterate", pr: inputs.pr };
+    case "stale":
+      return { mode: "stale" };
+    case "review":
+    case "plan":
+    case "ask":
+      throw new Error(`mode ${inputs.mode} is not implemented by this version of the Action`);
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The Action: inputs and environment in, one mode run, outputs and the job
+ * summary out. A task that failed and was recorded on its issue is a normal
+ * outcome (exit 0); only Locus's own faults — bad inputs, an unreadable
+ * config, an error outside a task — fail the step.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as core from "@actions/core";
+import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
+import type { ActionContext, ActionLog } from "../lib/action/context.ts";
+import { renderJobSummary } from "../lib/action/job-summary.ts";
+import { refuseRequester } from "../lib/action/requester.ts";
+import { runMode } from "../lib/action/run-mode.ts";
+import { createSecretMask } from "../lib/action/secret-mask.ts";
+import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
+import { loadConfig } from "../lib/config/index.ts";
+import { createGitClient } from "../lib/git/git-client.ts";
+import { pushAuthFor } from "../lib/git/push-auth.ts";
+import { assertRepoPath } from "../lib/git/ref-names.ts";
+import { createActionOctokit, createGateway } from "../lib/github/index.ts";
+import { createAgentRunner } from "./create-agent-runner.ts";
+import { readEnvironment } from "./environment.ts";
+import { modeRequest, parseInputs } from "./inputs.ts";
+
+const log: ActionLog = {
+  debug: (msg) => core.debug(msg),
+  info: (msg) => core.info(msg),
+  warn: (msg) => core.warning(msg),
+  error: (msg) => core.error(msg),
+  group: (name, fn) => core.group(name, fn),
+};
+
+// A loopback API is a local simulator: GitHub's one-write-a-second guidance does not apply.
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
+}
+
+async function readConfigText(workspace: string, path: string): Promise<string | null> {
+  try {
+    return await readFile(join(workspace, assertRepoPath(path)), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+function setOutputs(result: ModeResult): void {
+  const delivered = result.tasks.find((task) => task.pr);
+  const sum = (pick: (task: ModeResult["tasks"][number]) => number) =>
+    result.tasks.reduce((total, task) => total + pick(task), 0);
+  core.setOutput("status", overallStatus(result));
+  core.setOutput("pr-number", delivered?.pr ? String(delivered.pr.number) : "");
+  core.setOutput("pr-url", delivered?.pr?.url ?? "");
+  core.setOutput(
+    "input-tokens",
+    String(sum((task) => task.usage.inputTokens + task.usage.cacheReadTokens + task.usage.cacheWriteTokens)),
+  );
+  core.setOutput("output-tokens", String(sum((task) => task.usage.outputTokens)));
+  core.setOutput("cost-usd", sum((task) => task.costUsd).toFixed(4));
+}
+
+export async function run(): Promise<void> {
+  const abort = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    log.warn(`Received ${signal}: stopping the agent and saving its work.`);
+    abort.abort(new Error(`cancelled (${signal})`));
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  let mask = createSecretMask([]);
+  try {
+    const inputs = parseInputs((name) => core.getInput(name));
+    core.setSecret(inputs["github-token"]);
+    if (inputs["anthropic-api-key"]) core.setSecret(inputs["anthropic-api-key"]);
+    mask = createSecretMask([inputs["github-token"], inputs["anthropic-api-key"]]);
+    const request = modeRequest(inputs);
+    const env = readEnvironment(process.env);
+
+    const loaded = loadConfig(await readConfigText(env.workspace, inputs["config-path"]));
+    if (!loaded.ok) {
+      throw new Error(
+        `${inputs["config-path"]} is invalid: ${loaded.errors.map((e) => e.message).join("; ")}`,
+      );
+    }
+    for (const warning of loaded.warnings) log.warn(`${inputs["config-path"]}: ${warning}`);
+    const config = loaded.config;
+
+    const gateway = createGateway({
+      octokit: createActionOctokit({
+        token: inputs["github-token"],
+        baseUrl: env.apiUrl,
+        log,
+        ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
+      }),
+      repo: { owner: env.owner, repo: env.repo },
+      log,
+    });
+    const refusal = await refuseRequester(gateway, env.actor);
+    if (refusal) throw new Error(`Refused: ${refusal}`);
+
+    const gitEnv = scrubEnvironment(process.env);
+    const identity = { name: config.commit.name, email: config.commit.email };
+    const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
+    const git = createGitClient({
+      cwd: env.workspace,
+      identity,
+      env: gitEnv,
+      auth: pushAuthFor(await plainGit.remoteUrl(), inputs["github-token"]),
+    });
+
+    const ctx: ActionContext = {
+      gateway,
+      git,
+      runner: createAgentRunner(inputs.provider, config, process.env, inputs["anthropic-api-key"]),
+      clock: { now: () => new Date() },
+      log,
+      config,
+      run: {
+        id: env.runId,
+        ...(env.runUrl ? { url: env.runUrl } : {}),
+        worktreeRoot: env.worktreeRoot,
+        actor: env.actor,
+      },
+      model: inputs.model || config.agent.model,
+      maxTurns: inputs["max-turns"] ?? config.agent.maxTurns,
+      signal: abort.signal,
+      mask,
+      delivery: inputs.delivery,
+      command: inputs.command,
+    };
+    const result = await runMode(ctx, request);
+    setOutputs(result);
+    if (process.env["GITHUB_STEP_SUMMARY"]) {
+      await core.summary.addRaw(mask(renderJobSummary(request.mode, result))).write();
+    }
+    const faults = result.tasks.filter((task) => task.fault);
+    if (faults.length > 0) {
+      core.setFailed(
+        mask(`Locus failed on ${faults.map((task) => `#${task.issue}: ${task.reason}`).join("; ")}`),
+      );
+    }
+  } catch (error) {
+    core.setFailed(mask(error instanceof Error ? error.message : String(error)));
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+  }
+}

@@ -1,0 +1,56 @@
+/** Opens the task's pull request, or updates it when a retry finds one already open for the branch. */
+import type { RunResult } from "../agent/runner.ts";
+import type { FileStat } from "../git/git-client.ts";
+import type { Issue } from "../github/index.ts";
+import { MANAGED_LABEL } from "../labels/schema.ts";
+import { pullRequestTitle } from "../naming/commit.ts";
+import { renderPullRequestBody } from "../render/pull-request-body.ts";
+import type { ActionContext } from "./context.ts";
+
+export interface DeliveryInput {
+  readonly issue: Issue;
+  readonly branch: string;
+  readonly prBase: string;
+  readonly result: RunResult;
+  readonly files: readonly FileStat[];
+  readonly stackedOn?: number;
+}
+
+export async function deliverPullRequest(
+  ctx: ActionContext,
+  input: DeliveryInput,
+): Promise<{ number: number; url: string }> {
+  const { gateway } = ctx;
+  const { result } = input;
+  const body = ctx.mask(
+    renderPullRequestBody({
+      issue: input.issue.number,
+      summary: result.summary,
+      filesChanged: input.files,
+      toolCalls: result.toolCalls,
+      costUsd: result.costUsd,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      model: ctx.model,
+      ...(input.stackedOn === undefined ? {} : { stackedOn: input.stackedOn }),
+      ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+    }),
+  );
+  const title = pullRequestTitle(input.issue);
+  const existing = await gateway.findPullRequestByHead(input.branch, { state: "open" });
+  if (existing) {
+    const updated = await gateway.updatePullRequest(existing.number, { title, body, base: input.prBase });
+    const labels = (await gateway.getIssue(existing.number))?.labels ?? [];
+    if (!labels.includes(MANAGED_LABEL)) await gateway.setLabels(existing.number, [...labels, MANAGED_LABEL]);
+    return { number: updated.number, url: updated.url };
+  }
+  const created = await gateway.createPullRequest({
+    title,
+    body,
+    head: input.branch,
+    base: input.prBase,
+    draft: ctx.config.pr.draft,
+  });
+  await gateway.setLabels(created.number, [MANAGED_LABEL]);
+  return { number: created.number, url: created.url };
+}

@@ -1,0 +1,20 @@
+/** The comment a failed task leaves: what went wrong, where the work is, the end of the log, and what to do next. */
+import { codeBlock, details } from "../render/markdown.ts";
+
+export interface FailureCommentInput {
+  readonly reason: string;
+  readonly checkpoint?: string;
+  readonly logTail: string;
+  readonly runUrl?: string;
+}
+
+export function renderFailureComment(input: FailureCommentInput): string {
+  const parts = [`**Locus could not finish this task:** ${input.reason}`];
+  if (input.checkpoint) {
+    parts.push(`The work so far is saved on \`${input.checkpoint}\`; the next attempt continues from it.`);
+  }
+  if (input.logTail.trim()) parts.push(details("Last lines of the agent log", codeBlock(input.logTail)));
+  const run = input.runUrl ? ` ([workflow run](${input.runUrl}))` : "";
+  parts.push(`Comment \`/locus run\` to try again${run}.`);
+  return parts.join("\n\n");
+}

@@ -1,0 +1,26 @@
+/** The one place that maps a parsed request to its mode. */
+import type { ActionContext } from "./context.ts";
+import { runIssueMode } from "./modes/issue.ts";
+import { runIterateMode } from "./modes/iterate.ts";
+import { runSprintMode } from "./modes/sprint.ts";
+import { runStaleMode } from "./modes/stale.ts";
+import type { ModeResult } from "./task-report.ts";
+
+export type ModeRequest =
+  | { readonly mode: "issue"; readonly issues: readonly number[] }
+  | { readonly mode: "sprint"; readonly milestone: number }
+  | { readonly mode: "iterate"; readonly pr: number }
+  | { readonly mode: "stale" };
+
+export function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeResult> {
+  switch (request.mode) {
+    case "issue":
+      return runIssueMode(ctx, request.issues);
+    case "sprint":
+      return runSprintMode(ctx, request.milestone);
+    case "iterate":
+      return runIterateMode(ctx, request.pr);
+    case "stale":
+      return runStaleMode(ctx);
+  }
+}

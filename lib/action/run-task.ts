@@ -1,0 +1,238 @@
+/**
+ * One coding task, start to finish: labels → in-progress, the status comment,
+ * the prompt, the agent, then either a commit, a push and a pull request
+ * (labels → in-review) or a failure that keeps the work on the wip branch and
+ * says why (labels → failed). Issue mode runs it in a worktree per issue,
+ * sprint mode in one worktree, task after task.
+ */
+import type { RunResult } from "../agent/runner.ts";
+import { NO_USAGE } from "../agent/usage.ts";
+import type { GitClient } from "../git/git-client.ts";
+import type { IssueWithComments } from "../github/index.ts";
+import { transition } from "../labels/status.ts";
+import { issueBranch, wipBranch } from "../naming/branches.ts";
+import { taskCommitMessage } from "../naming/commit.ts";
+import { buildTaskPrompt, type SprintContext } from "../prompt/task-prompt.ts";
+import { saveCheckpoint } from "./checkpoint.ts";
+import type { ActionContext } from "./context.ts";
+import { deliverPullRequest } from "./deliver-pull-request.ts";
+import { renderFailureComment } from "./failure-comment.ts";
+import { promptIssue } from "./prompt-issue.ts";
+import { readRepositoryContext } from "./repository-context.ts";
+import type { StatusState } from "../status/status-comment.ts";
+import { readStatus, writeStatus } from "./status-updates.ts";
+import { describeStop } from "./stop-reason.ts";
+import { findTaskStart, type TaskStart } from "./task-start.ts";
+import type { TaskReport } from "./task-report.ts";
+import { createEventRecorder } from "./tool-cards.ts";
+
+export interface TaskPlan {
+  readonly issue: IssueWithComments;
+  /** The branch the PR targets: the base branch, or the previous sprint task's. */
+  readonly prBase: string;
+  /** The remote ref of `prBase`, already fetched: where a fresh attempt starts. */
+  readonly parentRef: string;
+  readonly sprint?: SprintContext;
+  /** The PR of the previous sprint task. */
+  readonly stackedOn?: number;
+  /** Puts `branch` at `ref` in a clean working directory and answers its git client. */
+  readonly checkout: (branch: string, ref: string) => Promise<GitClient>;
+  /** Sprint tasks retrying an existing branch rebase it onto a parent that moved. */
+  readonly rebaseOntoParent: boolean;
+  readonly triggeredAt: Date;
+  /** Serialises the steps that touch the shared repository (fetch, worktree add) across parallel tasks. */
+  readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+export interface TaskOutcome {
+  readonly report: TaskReport;
+  /** The worktree, for callers that clean up after success. */
+  readonly worktree?: GitClient;
+  /** Files a rebase before the task conflicted in (sprint mode reports them on the tracking issue). */
+  readonly conflicts?: readonly string[];
+}
+
+const LOG_TAIL_LINES = 30;
+
+export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskOutcome> {
+  const { gateway, log } = ctx;
+  const issue = plan.issue;
+  const branch = issueBranch(issue.number);
+  const started = ctx.clock.now().getTime();
+  const recorder = createEventRecorder((line) => log.info(ctx.mask(line)));
+  const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
+  const elapsed = () => ctx.clock.now().getTime() - started;
+
+  const starting = transition(issue.labels, "start");
+  if (!starting.ok) {
+    return { report: { ...base, status: "skipped", reason: starting.message, durationMs: 0, cards: [] } };
+  }
+  let labels = starting.labels;
+  if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
+  const state = await readStatus(gateway, issue.number);
+  let status: StatusState = { ...state, attempts: state.attempts + 1 };
+  delete status.lastError;
+  if (ctx.run.url) status.runUrl = ctx.run.url;
+  await writeStatus(gateway, issue.number, { headline: "Working on it." }, status);
+
+  let start: TaskStart | undefined;
+  let worktree: GitClient | undefined;
+  let result: RunResult | undefined;
+
+  async function fail(reason: string, fault = false, conflicts?: readonly string[]): Promise<TaskOutcome> {
+    const masked = ctx.mask(reason);
+    let checkpoint: string | undefined;
+    if (worktree && start) {
+      try {
+        checkpoint = await saveCheckpoint({
+          worktree,
+          issue,
+          reason: masked,
+          summary: ctx.mask(result?.summary ?? ""),
+          startSha: (await worktree.revParse(start.ref)) ?? "",
+          remoteWip: start.remoteWip,
+        });
+      } catch (error) {
+        log.error(ctx.mask(`Could not save a checkpoint: ${messageOf(error)}`));
+      }
+    }
+    const failing = transition(labels, "fail");
+    if (failing.ok && failing.changed) await gateway.setLabels(issue.number, failing.labels);
+    const cost = (state.costUsd ?? 0) + (result?.costUsd ?? 0);
+    status = { ...status, lastError: masked.slice(0, 500), costUsd: cost };
+    await writeStatus(gateway, issue.number, { headline: `Failed: ${masked}` }, status);
+    await gateway.createComment(
+      issue.number,
+      ctx.mask(
+        renderFailureComment({
+          reason: masked,
+          checkpoint,
+          logTail: recorder.tail(LOG_TAIL_LINES),
+          runUrl: ctx.run.url,
+        }),
+      ),
+    );
+    return {
+      report: {
+        ...base,
+        status: "failed",
+        reason: masked,
+        durationMs: elapsed(),
+        usage: result?.usage ?? NO_USAGE,
+        costUsd: result?.costUsd ?? 0,
+        cards: recorder.cards(),
+        ...(checkpoint ? { checkpoint } : {}),
+        ...(result?.summary ? { summary: ctx.mask(result.summary) } : {}),
+        ...(fault ? { fault } : {}),
+      },
+      worktree,
+      ...(conflicts ? { conflicts } : {}),
+    };
+  }
+
+  try {
+    const exclusive = plan.exclusive ?? ((fn) => fn());
+    [start, worktree] = await exclusive(async () => {
+      const found = await findTaskStart({
+        git: ctx.git,
+        issue: issue.number,
+        branch,
+        parentRef: plan.parentRef,
+        useCheckpoint: ctx.config.retry["fromCheckpoint"] !== false,
+      });
+      return [found, await plan.checkout(branch, found.ref)] as const;
+    });
+    if (plan.rebaseOntoParent && start.remoteBranch && !start.checkpoint) {
+      if (!(await worktree.isAncestor(plan.parentRef, "HEAD"))) {
+        const rebased = await worktree.rebase(plan.parentRef);
+        if (!rebased.ok) {
+          return await fail(conflictReason(plan.prBase, rebased.conflicts), false, rebased.conflicts);
+        }
+        start = {
+          ...start,
+          ref: "HEAD",
+          deliverFrom: (await worktree.revParse("HEAD")) ?? start.deliverFrom,
+        };
+      }
+    }
+    if (start.checkpoint) log.info(`Continuing from ${start.checkpoint.branch}: ${start.checkpoint.reason}`);
+
+    const prompt = buildTaskPrompt({
+      repository: await readRepositoryContext(worktree),
+      issue: promptIssue(issue, plan.triggeredAt),
+      ...(plan.sprint ? { sprint: plan.sprint } : {}),
+      ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
+    });
+    const cwd = worktree.cwd;
+    result = await log.group(`Agent: #${issue.number} ${issue.title}`, () =>
+      ctx.runner.execute({
+        prompt,
+        cwd,
+        model: ctx.model,
+        maxTurns: ctx.maxTurns,
+        signal: ctx.signal,
+        onEvent: recorder.onEvent,
+        maxCostUsd: ctx.config.agent.maxCostUsd,
+      }),
+    );
+    if (!result.success) return await fail(describeStop(result));
+
+    if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
+    if (await worktree.stageAll()) await worktree.commit(taskCommitMessage(issue));
+    if (!(await worktree.differs(plan.parentRef, "HEAD"))) {
+      return await fail("the agent made no change to the repository");
+    }
+    const pushed = await worktree.push(branch, { expect: start.remoteBranch });
+    if (!pushed.ok) {
+      return await fail(
+        pushed.rejected
+          ? `${branch} changed on GitHub while Locus worked on it, so Locus did not overwrite it`
+          : `pushing ${branch} failed: ${pushed.message}`,
+      );
+    }
+    const pr = await deliverPullRequest(ctx, {
+      issue,
+      branch,
+      prBase: plan.prBase,
+      result,
+      files: await worktree.diffStat(plan.parentRef, "HEAD"),
+      ...(plan.stackedOn === undefined ? {} : { stackedOn: plan.stackedOn }),
+    });
+    if (start.remoteWip) await worktree.deleteRemoteBranch(wipBranch(issue.number), start.remoteWip);
+    const delivering = transition(labels, "deliver");
+    if (delivering.ok && delivering.changed)
+      labels = await gateway.setLabels(issue.number, delivering.labels);
+    status = { ...status, pr: pr.number, costUsd: (state.costUsd ?? 0) + result.costUsd };
+    await writeStatus(
+      gateway,
+      issue.number,
+      { headline: `Pull request #${pr.number} is ready for review.` },
+      status,
+    );
+    return {
+      report: {
+        ...base,
+        status: "succeeded",
+        pr,
+        durationMs: elapsed(),
+        usage: result.usage,
+        costUsd: result.costUsd,
+        cards: recorder.cards(),
+        summary: ctx.mask(result.summary),
+      },
+      worktree,
+    };
+  } catch (error) {
+    log.error(ctx.mask(`Task #${issue.number} failed inside Locus: ${messageOf(error)}`));
+    return await fail(`Locus error: ${messageOf(error)}`, true);
+  }
+}
+
+function conflictReason(parent: string, files: readonly string[]): string {
+  const list = files.length > 0 ? files.map((file) => `\`${file}\``).join(", ") : "(unknown files)";
+  return `rebasing onto \`${parent}\` conflicts in ${list}. Resolve the conflict on the branch by hand, then comment \`/locus run\``;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,39 @@
+/** What a mode reports about each task it handled: the job summary, the outputs and the exit code read it. */
+import type { Usage } from "../agent/usage.ts";
+import type { ToolCard } from "./tool-cards.ts";
+
+export type TaskStatus = "succeeded" | "failed" | "no-changes" | "skipped";
+
+export interface TaskReport {
+  readonly issue: number;
+  readonly title: string;
+  readonly status: TaskStatus;
+  /** Why it failed, had nothing to do, or was skipped. */
+  readonly reason?: string;
+  readonly pr?: { readonly number: number; readonly url: string };
+  readonly durationMs: number;
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly cards: readonly ToolCard[];
+  /** Set when unfinished work was saved for the next attempt. */
+  readonly checkpoint?: string;
+  /** The agent's own summary of what it did. */
+  readonly summary?: string;
+  /** Locus itself failed (not the task): the job exits non-zero. */
+  readonly fault?: boolean;
+}
+
+export interface ModeResult {
+  readonly tasks: readonly TaskReport[];
+  /** A run with no task (nothing open to iterate, nothing stale) says why. */
+  readonly note?: string;
+}
+
+/** One word for the `status` output: any failure wins, then success, then no-changes. */
+export function overallStatus(result: ModeResult): TaskStatus {
+  const statuses = result.tasks.map((task) => task.status);
+  if (statuses.includes("failed")) return "failed";
+  if (statuses.includes("succeeded")) return "succeeded";
+  if (statuses.includes("no-changes")) return "no-changes";
+  return "skipped";
+}

@@ -1,0 +1,51 @@
+/**
+ * Where an attempt starts (DESIGN.md "Action contract", seed "Execution
+ * Recovery"): a saved checkpoint when it builds on the branch it would start
+ * from anyway, else the task's existing branch (a retry updates it), else the
+ * parent (the base branch, or the previous sprint task's branch).
+ */
+import type { GitClient } from "../git/git-client.ts";
+import { wipBranch } from "../naming/branches.ts";
+import type { Checkpoint } from "../prompt/task-prompt.ts";
+import { parseCheckpoint } from "./checkpoint.ts";
+
+export interface TaskStart {
+  /** The ref the work tree is reset to. */
+  readonly ref: string;
+  /** Where the delivered commit goes on top of: the checkpoint's commits are folded into it. */
+  readonly deliverFrom: string;
+  readonly checkpoint?: Checkpoint;
+  /** Remote shas seen now, for leases ("" when the branch does not exist). */
+  readonly remoteBranch: string;
+  readonly remoteWip: string;
+}
+
+export interface TaskStartInput {
+  readonly git: GitClient;
+  readonly issue: number;
+  readonly branch: string;
+  /** The remote ref a fresh attempt starts from. */
+  readonly parentRef: string;
+  readonly useCheckpoint: boolean;
+}
+
+export async function findTaskStart(input: TaskStartInput): Promise<TaskStart> {
+  const { git, branch } = input;
+  const wip = wipBranch(input.issue);
+  const remote = await git.remoteBranches([branch, wip]);
+  const remoteBranch = remote.get(branch) ?? "";
+  const remoteWip = remote.get(wip) ?? "";
+  await git.fetchBranches([...remote.keys()]);
+  const deliverFrom = remoteBranch ? git.remoteRef(branch) : input.parentRef;
+  if (input.useCheckpoint && remoteWip && (await git.isAncestor(deliverFrom, git.remoteRef(wip)))) {
+    const message = await git.commitMessage(git.remoteRef(wip));
+    return {
+      ref: git.remoteRef(wip),
+      deliverFrom,
+      checkpoint: parseCheckpoint(wip, message),
+      remoteBranch,
+      remoteWip,
+    };
+  }
+  return { ref: deliverFrom, deliverFrom, remoteBranch, remoteWip };
+}

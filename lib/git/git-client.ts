@@ -1,0 +1,231 @@
+/**
+ * Git behind a small interface, one client per working directory (the
+ * checkout or a worktree). Arguments are arrays (no shell), names are
+ * validated, prompts are off, and hooks are disabled: the agent can write
+ * files under `.git/hooks`, and Locus must not run them with a token in the
+ * environment. Credentials are added only to commands that reach the remote.
+ */
+import { execGit, type ExecGit } from "./exec-git.ts";
+import { NO_AUTH, type PushAuth } from "./push-auth.ts";
+import { assertRefName } from "./ref-names.ts";
+
+export interface GitIdentity {
+  readonly name: string;
+  readonly email: string;
+}
+
+export interface GitClientOptions {
+  readonly cwd: string;
+  readonly identity: GitIdentity;
+  /** The inherited environment (PATH, HOME); secrets are the caller's to leave out. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly auth?: PushAuth;
+  readonly remote?: string;
+  readonly exec?: ExecGit;
+}
+
+export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
+
+export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
+
+export interface FileStat {
+  readonly path: string;
+  readonly additions: number;
+  readonly deletions: number;
+}
+
+export interface GitClient {
+  readonly cwd: string;
+  /** The same repository in another directory (a worktree). */
+  at(cwd: string): GitClient;
+  remoteUrl(): Promise<string>;
+  /** Branches on the remote matching the patterns (`locus/issue-*`), name → sha. */
+  remoteBranches(patterns: readonly string[]): Promise<Map<string, string>>;
+  /** Fetches each branch to `refs/remotes/<remote>/<branch>`. */
+  fetchBranches(branches: readonly string[]): Promise<void>;
+  remoteRef(branch: string): string;
+  revParse(ref: string): Promise<string | null>;
+  worktreeAdd(path: string, branch: string, startPoint: string): Promise<GitClient>;
+  worktreeRemove(path: string): Promise<void>;
+  /** Points `branch` at `startPoint` and checks it out, discarding local changes. */
+  checkoutBranch(branch: string, startPoint: string): Promise<void>;
+  /** Stages everything and answers whether anything is staged. */
+  stageAll(): Promise<boolean>;
+  commit(message: string): Promise<string>;
+  /** Moves the branch to `ref`, keeping the files and the index as they are. */
+  resetSoft(ref: string): Promise<void>;
+  /** Whether two trees differ. */
+  differs(from: string, to: string): Promise<boolean>;
+  diff(from: string, to: string): Promise<string>;
+  diffStat(from: string, to: string): Promise<FileStat[]>;
+  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  commitMessage(ref: string): Promise<string>;
+  /** Committer date (ISO) of the newest commit in `range` by `email`, or null. */
+  lastCommitBy(email: string, range: string): Promise<string | null>;
+  listFiles(): Promise<string[]>;
+  recentLog(count: number): Promise<string>;
+  rebase(onto: string): Promise<RebaseResult>;
+  /** `HEAD` to `branch` on the remote; `expect` is a force-with-lease on the value last seen ("" = must not exist). */
+  push(branch: string, options?: { expect?: string; source?: string }): Promise<PushResult>;
+  deleteRemoteBranch(branch: string, expect: string): Promise<void>;
+}
+
+export function createGitClient(options: GitClientOptions): GitClient {
+  const exec = options.exec ?? execGit;
+  const remote = options.remote ?? "origin";
+  const auth = options.auth ?? NO_AUTH;
+  const baseEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.env)) {
+    if (value !== undefined && !name.startsWith("GIT_")) baseEnv[name] = value;
+  }
+  Object.assign(baseEnv, {
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: options.identity.name,
+    GIT_AUTHOR_EMAIL: options.identity.email,
+    GIT_COMMITTER_NAME: options.identity.name,
+    GIT_COMMITTER_EMAIL: options.identity.email,
+  });
+  const remoteEnv = { ...baseEnv, ...auth.env };
+  const SAFE = ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"];
+
+  function git(args: readonly string[], extra: { remote?: boolean; allowFailure?: boolean } = {}) {
+    return exec([...SAFE, ...args], {
+      cwd: options.cwd,
+      env: extra.remote ? remoteEnv : baseEnv,
+      allowFailure: extra.allowFailure,
+    });
+  }
+
+  const client: GitClient = {
+    cwd: options.cwd,
+    at: (cwd) => createGitClient({ ...options, cwd }),
+    async remoteUrl() {
+      return (await git(["remote", "get-url", remote])).stdout.trim();
+    },
+    async remoteBranches(patterns) {
+      const refs = patterns.map((pattern) => {
+        // Validate with the glob stars replaced: `*` is not a ref character but ls-remote matches it.
+        assertRefName(pattern.replace(/\*/g, "x"));
+        return `refs/heads/${pattern}`;
+      });
+      const { stdout } = await git(["ls-remote", "--heads", remote, ...refs], { remote: true });
+      const found = new Map<string, string>();
+      for (const line of stdout.split("\n")) {
+        const [sha, ref] = line.split("\t");
+        if (sha && ref?.startsWith("refs/heads/")) found.set(ref.slice("refs/heads/".length), sha);
+      }
+      return found;
+    },
+    async fetchBranches(branches) {
+      if (branches.length === 0) return;
+      const specs = branches.map(
+        (branch) => `+refs/heads/${assertRefName(branch)}:refs/remotes/${remote}/${branch}`,
+      );
+      await git(["fetch", "--no-tags", "--no-write-fetch-head", remote, ...specs], { remote: true });
+    },
+    remoteRef: (branch) => `refs/remotes/${remote}/${assertRefName(branch)}`,
+    async revParse(ref) {
+      const result = await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
+        allowFailure: true,
+      });
+      return result.exitCode === 0 ? result.stdout.trim() : null;
+    },
+    async worktreeAdd(path, branch, startPoint) {
+      await git(["worktree", "remove", "--force", path], { allowFailure: true });
+      await git(["worktree", "prune"]);
+      await git(["worktree", "add", "--force", "-B", assertRefName(branch), path, startPoint]);
+      return client.at(path);
+    },
+    async worktreeRemove(path) {
+      await git(["worktree", "remove", "--force", path], { allowFailure: true });
+    },
+    async checkoutBranch(branch, startPoint) {
+      await git(["checkout", "--force", "-B", assertRefName(branch), startPoint]);
+      await git(["clean", "-ffdq"]);
+    },
+    async stageAll() {
+      await git(["add", "--all"]);
+      const staged = await git(["diff", "--cached", "--quiet"], { allowFailure: true });
+      return staged.exitCode === 1;
+    },
+    async commit(message) {
+      await git(["commit", "--no-verify", "--no-gpg-sign", "--quiet", "-m", message]);
+      return (await git(["rev-parse", "HEAD"])).stdout.trim();
+    },
+    async resetSoft(ref) {
+      await git(["reset", "--soft", ref]);
+    },
+    async differs(from, to) {
+      return (await git(["diff", "--quiet", from, to, "--"], { allowFailure: true })).exitCode === 1;
+    },
+    async diff(from, to) {
+      return (await git(["diff", "--no-color", "--no-ext-diff", from, to, "--"])).stdout;
+    },
+    async diffStat(from, to) {
+      const { stdout } = await git(["diff", "--numstat", "--no-renames", from, to, "--"]);
+      return stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => {
+          const [added = "0", removed = "0", ...path] = line.split("\t");
+          return { path: path.join("\t"), additions: Number(added) || 0, deletions: Number(removed) || 0 };
+        });
+    },
+    async isAncestor(ancestor, descendant) {
+      const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], { allowFailure: true });
+      return result.exitCode === 0;
+    },
+    async commitMessage(ref) {
+      return (await git(["log", "-1", "--format=%B", ref])).stdout.trim();
+    },
+    async lastCommitBy(email, range) {
+      const { stdout } = await git([
+        "log",
+        "-1",
+        "--format=%cI",
+        "--fixed-strings",
+        `--author=<${email}>`,
+        range,
+      ]);
+      return stdout.trim() || null;
+    },
+    async listFiles() {
+      return (await git(["ls-files", "-z"])).stdout.split("\0").filter(Boolean);
+    },
+    async recentLog(count) {
+      return (await git(["log", `-${count}`, "--format=%h %s"], { allowFailure: true })).stdout.trim();
+    },
+    async rebase(onto) {
+      const result = await git(["rebase", "--no-autosquash", onto], { allowFailure: true });
+      if (result.exitCode === 0) return { ok: true };
+      const unmerged = await git(["diff", "--name-only", "--diff-filter=U"], { allowFailure: true });
+      await git(["rebase", "--abort"], { allowFailure: true });
+      return { ok: false, conflicts: unmerged.stdout.split("\n").filter(Boolean) };
+    },
+    async push(branch, pushOptions = {}) {
+      const target = `refs/heads/${assertRefName(branch)}`;
+      const lease =
+        pushOptions.expect === undefined ? [] : [`--force-with-lease=${target}:${pushOptions.expect}`];
+      const result = await git(
+        ["push", "--porcelain", "--no-verify", ...lease, remote, `${pushOptions.source ?? "HEAD"}:${target}`],
+        { remote: true, allowFailure: true },
+      );
+      if (result.exitCode === 0) return { ok: true };
+      const text = `${result.stdout}\n${result.stderr}`;
+      return {
+        ok: false,
+        rejected: /\[rejected\]|stale info|non-fast-forward|fetch first/.test(text),
+        message: text.trim(),
+      };
+    },
+    async deleteRemoteBranch(branch, expect) {
+      const target = `refs/heads/${assertRefName(branch)}`;
+      await git(["push", "--no-verify", `--force-with-lease=${target}:${expect}`, remote, `:${target}`], {
+        remote: true,
+        allowFailure: true,
+      });
+    },
+  };
+  return client;
+}

@@ -1,0 +1,203 @@
+/**
+ * Runs the bundled Action the way a runner does: a child process of
+ * `dist/action.js` with `INPUT_*` and the Actions environment, a fresh clone
+ * of the simulator's bare repository as `GITHUB_WORKSPACE` (origin is a local
+ * path), an empty HOME (no global git identity), the GitHub simulator and the
+ * Anthropic fake on 127.0.0.1.
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { buildAction } from "../../scripts/build.ts";
+import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-fake/server.ts";
+import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
+import {
+  startGitHubSimulator,
+  type GitHubSimulator,
+  type RepoSeeder,
+} from "../../sandbox/github-sim/index.ts";
+import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
+
+const exec = promisify(execFile);
+
+export const OWNER = "acme";
+export const REPO = "widgets";
+export const ANTHROPIC_KEY = "sk-ant-api03-testkeyDoNotLeak0123456789abcdefghij";
+
+export const PROJECT_FILES: Record<string, string> = {
+  "README.md": "# widgets\n",
+  "src/greet.js": 'export function greet(name) {\n  return "Hello, " + name;\n}\n',
+  "AGENTS.md": "Keep functions small.\n",
+};
+
+export interface ActionRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly outputs: Record<string, string>;
+  readonly summary: string;
+}
+
+export interface Harness {
+  readonly sim: GitHubSimulator;
+  readonly fake: AnthropicFake;
+  readonly repo: RepoSeeder;
+  readonly token: string;
+  readonly dir: string;
+  /** The gateway, as Locus itself, for arranging and checking state. */
+  readonly api: GitHubGateway;
+  /** The gateway acting as a person. */
+  as(login: string): GitHubGateway;
+  /** Runs the Action with these inputs (mode, issue, pr, …) and extra environment. */
+  run(inputs: Record<string, string>, env?: Record<string, string>): Promise<ActionRun>;
+  /** git in a scratch clone of the remote, as a human would use it. */
+  git(args: string[]): Promise<string>;
+  /** Files of `branch` on the remote. */
+  show(branch: string, path: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Builds the bundle once per file, into the file's own temp directory. */
+export async function startHarness(files: Record<string, string> = PROJECT_FILES): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
+  const bundle = join(dir, "action.js");
+  await buildAction(bundle);
+  const sim = await startGitHubSimulator({ delay: () => Promise.resolve(), workDir: join(dir, "sim") });
+  const fake = await startAnthropicFake();
+  const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files });
+  const installation = sim.seed.installation(OWNER);
+  const token = mintInstallationToken(sim.store, installation.id).token;
+  const home = join(dir, "home");
+  await mkdir(home, { recursive: true });
+  const scratch = join(dir, "scratch");
+  await exec("git", ["clone", "--quiet", repo.gitDir, scratch]);
+  let runs = 0;
+  const quiet = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => undefined,
+  };
+  const gatewayFor = (auth: string) =>
+    createGateway({
+      octokit: createActionOctokit({
+        token: auth,
+        baseUrl: sim.apiUrl,
+        log: quiet,
+        minWriteIntervalMs: 0,
+        retryUnitMs: 0,
+        maxRetries: 0,
+      }),
+      repo: { owner: OWNER, repo: REPO },
+      log: quiet,
+    });
+
+  const gitEnv = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: home,
+    GIT_AUTHOR_NAME: "Dana Developer",
+    GIT_AUTHOR_EMAIL: "dana@example.com",
+    GIT_COMMITTER_NAME: "Dana Developer",
+    GIT_COMMITTER_EMAIL: "dana@example.com",
+  };
+
+  async function git(args: string[]): Promise<string> {
+    const { stdout } = await exec("git", args, { cwd: scratch, env: gitEnv });
+    return stdout;
+  }
+
+  async function run(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
+    runs += 1;
+    const root = join(dir, `run-${runs}`);
+    const workspace = join(root, "workspace");
+    const temp = join(root, "temp");
+    await mkdir(temp, { recursive: true });
+    await exec("git", ["clone", "--quiet", repo.gitDir, workspace], { env: { ...gitEnv } });
+    const outputFile = join(root, "output");
+    const summaryFile = join(root, "summary.md");
+    await writeFile(outputFile, "");
+    await writeFile(summaryFile, "");
+    const defaults: Record<string, string> = {
+      mode: "",
+      issue: "",
+      pr: "",
+      milestone: "",
+      command: "",
+      delivery: `test-${runs}`,
+      "github-token": token,
+      "anthropic-api-key": ANTHROPIC_KEY,
+      model: "claude-sonnet-4-6",
+      provider: "builtin",
+      "max-turns": "",
+      "config-path": ".github/locus.yml",
+    };
+    const inputEnv: Record<string, string> = {};
+    for (const [name, value] of Object.entries({ ...defaults, ...inputs })) {
+      inputEnv[`INPUT_${name.toUpperCase()}`] = value;
+    }
+    const childEnv: Record<string, string> = {
+      PATH: process.env["PATH"] ?? "",
+      HOME: home,
+      GITHUB_ACTIONS: "true",
+      GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_API_URL: sim.apiUrl,
+      GITHUB_GRAPHQL_URL: sim.graphqlUrl,
+      GITHUB_SERVER_URL: sim.url,
+      GITHUB_RUN_ID: String(9000 + runs),
+      GITHUB_ACTOR: sim.app.botLogin,
+      RUNNER_TEMP: temp,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_OUTPUT: outputFile,
+      ANTHROPIC_BASE_URL: fake.url,
+      ...inputEnv,
+      ...env,
+    };
+    const child = spawn(process.execPath, [bundle], { cwd: workspace, env: childEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    return {
+      code,
+      stdout,
+      stderr,
+      outputs: parseOutputs(await readFile(outputFile, "utf8")),
+      summary: await readFile(summaryFile, "utf8"),
+    };
+  }
+
+  return {
+    sim,
+    fake,
+    repo,
+    token,
+    dir,
+    api: gatewayFor(token),
+    as: (login) => gatewayFor(sim.as(login)),
+    run,
+    git,
+    async show(branch, path) {
+      await git(["fetch", "--quiet", "origin", `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
+      return git(["show", `origin/${branch}:${path}`]);
+    },
+    async close() {
+      await fake.close();
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const pattern = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const match of text.matchAll(pattern)) {
+    if (match[1] !== undefined) outputs[match[1]] = match[3] ?? "";
+  }
+  return outputs;
+}
