@@ -188,8 +188,11 @@ async function searchWithRipgrep(
     });
     child.on("close", (code) => {
       context.signal.removeEventListener("abort", onAbort);
-      // ripgrep exits 1 for "no match" and 2 for errors (a bad regex, an unreadable file).
-      if (code === 2 && matches.length === 0 && stderr.trim() !== "") {
+      // ripgrep exits 1 for "no match" and 2 for errors (a bad regex, an unreadable file); an
+      // old ripgrep that lacks one of our flags is treated as absent.
+      if (code === 2 && /unexpected argument|Found argument|unrecognized/i.test(stderr)) {
+        resolve(undefined);
+      } else if (code === 2 && matches.length === 0 && stderr.trim() !== "") {
         resolve({ error: `ripgrep: ${stderr.trim().slice(0, 2000)}` });
       } else {
         resolve({ matches });

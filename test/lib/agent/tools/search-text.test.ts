@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { symlink } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSearchTextTool } from "../../../../lib/agent/tools/search-text.ts";
@@ -33,10 +33,15 @@ async function writeLongLine(): Promise<void> {
   await worktree.write("min.js", `var needle="${"z".repeat(1000)}";\n`);
 }
 
-const variants = [
-  { name: "JS fallback (forced)", tool: createSearchTextTool({ ripgrep: "never" }), env: {} },
+const unchangedEnv: Record<string, string> = {};
+const variants: ReadonlyArray<{
+  name: string;
+  tool: ReturnType<typeof createSearchTextTool>;
+  env: Record<string, string>;
+}> = [
+  { name: "JS fallback (forced)", tool: createSearchTextTool({ ripgrep: "never" }), env: unchangedEnv },
   { name: "JS fallback (no rg on PATH)", tool: createSearchTextTool(), env: { PATH: "/nonexistent" } },
-  ...(ripgrepAvailable() ? [{ name: "ripgrep", tool: createSearchTextTool(), env: {} }] : []),
+  ...(ripgrepAvailable() ? [{ name: "ripgrep", tool: createSearchTextTool(), env: unchangedEnv }] : []),
 ];
 
 describe.each(variants)("search_text with $name", ({ tool, env }) => {
@@ -46,7 +51,6 @@ describe.each(variants)("search_text with $name", ({ tool, env }) => {
   }
 
   it("finds literal matches, respecting .gitignore and skipping .git, binaries and symlinks", async () => {
-    const { writeFile } = await import("node:fs/promises");
     await writeFile(path.join(worktree.outside, "secret.txt"), "needle outside\n");
     const result = await tool.run({ pattern: "needle" }, context());
     const lines = result.content.split("\n");
