@@ -19,6 +19,7 @@ import type { ConversationMessage } from "./conversation.ts";
 import { withCacheBreakpoints } from "./cache-breakpoints.ts";
 import { trimContext, type TrimPolicy } from "./context-trim.ts";
 import type { AgentEvent } from "./events.ts";
+import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "./limit-messages.ts";
 import { costUsd } from "./pricing.ts";
 import { requestWithRetries, type Sleep } from "./request-with-retries.ts";
 import type { ExecuteOptions, RunResult, StopReason, ToolCallRecord } from "./runner.ts";
@@ -69,10 +70,6 @@ function asParams(content: readonly Anthropic.ContentBlock[]): Anthropic.Content
     // Server-tool blocks never occur: Locus offers only client tools.
     return [];
   });
-}
-
-function describeSeconds(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
 }
 
 export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptions): Promise<RunResult> {
@@ -130,7 +127,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
   function stopped(): RunResult {
     return controller.signal.reason === "time_limit"
       ? end("time_limit", "", {
-          message: `time limit of ${describeSeconds(timeLimitMs ?? 0)} reached`,
+          message: timeLimitMessage(timeLimitMs ?? 0),
           retryable: false,
         })
       : end("aborted", "", { message: "aborted", retryable: false });
@@ -163,7 +160,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     if (controller.signal.aborted) return stopped();
     if (turns >= maxTurns) {
       return end("max_turns", "", {
-        message: `stopped after ${maxTurns} turns (max turns) before finishing`,
+        message: maxTurnsMessage(maxTurns),
         retryable: false,
       });
     }
@@ -210,7 +207,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     const finishing = toolUses.some((block) => block.name === FINISH_TOOL);
     if (!finishing && priced && maxCostUsd !== undefined && cost >= maxCostUsd) {
       return end("cost_limit", "", {
-        message: `cost limit reached: $${cost.toFixed(4)} spent, limit $${maxCostUsd.toFixed(2)}`,
+        message: costLimitMessage(cost, maxCostUsd),
         retryable: false,
       });
     }

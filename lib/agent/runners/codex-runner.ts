@@ -1,4 +1,41 @@
+/**
+ * The `codex` provider: `codex exec --json` with the prompt on stdin (`-`). Codex has no system
+ * prompt flag nor a turn limit: Locus's rules lead the prompt, and the time and cost limits stop
+ * it instead. Writes are confined to the worktree by Codex's `workspace-write` sandbox
+ * (`--full-auto`); read-only modes use its `read-only` sandbox.
+ */
 import type { AgentRunner, RunnerOptions } from "../runner.ts";
-export function createCodexRunner(_options: RunnerOptions): AgentRunner {
-  throw new Error("later");
+import { withCredentials } from "./cli-environment.ts";
+import { codexStream } from "./codex-stream.ts";
+import { createSubprocessRunner } from "./subprocess-runner.ts";
+
+const CREDENTIALS = ["OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL"];
+
+export function createCodexRunner(options: RunnerOptions & { readonly now?: () => number }): AgentRunner {
+  const now = options.now ?? Date.now;
+  return createSubprocessRunner(
+    {
+      provider: "codex",
+      command: "codex",
+      install: "Codex CLI (npm i -g @openai/codex)",
+      args: (execute) => [
+        "exec",
+        "--json",
+        "--model",
+        execute.model,
+        "--cd",
+        execute.cwd,
+        "--skip-git-repo-check",
+        ...(execute.readOnly ? ["--sandbox", "read-only"] : ["--full-auto"]),
+        "-",
+      ],
+      stdin: (execute) =>
+        [execute.prompt.system, execute.prompt.context, execute.prompt.task]
+          .filter((part) => part.trim() !== "")
+          .join("\n\n"),
+      env: (env) => withCredentials(env, CREDENTIALS),
+      parser: (tally, execute) => codexStream(tally, { cwd: execute.cwd, now }),
+    },
+    { env: options.env, now },
+  );
 }

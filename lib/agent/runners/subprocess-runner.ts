@@ -1,0 +1,210 @@
+/**
+ * An AgentRunner that runs a coding-agent CLI (Claude Code, Codex) as a subprocess: PATH lookup,
+ * `--version`, spawning with the prompt on stdin, turning its JSON event stream into Locus events
+ * (through a per-CLI parser), limits and abort. The parser only maps the CLI's events; the tally
+ * it reports into keeps the counts every runner returns.
+ */
+import { execFile } from "node:child_process";
+import { relative, isAbsolute } from "node:path";
+import { promisify } from "node:util";
+import type { AgentEvent } from "../events.ts";
+import { costLimitMessage, timeLimitMessage } from "../limit-messages.ts";
+import { costUsd } from "../pricing.ts";
+import type {
+  AgentRunner,
+  ExecuteOptions,
+  Provider,
+  RunResult,
+  StopReason,
+  ToolCallRecord,
+} from "../runner.ts";
+import { addUsage, NO_USAGE, type Usage } from "../usage.ts";
+import { findExecutable } from "./find-executable.ts";
+import { runJsonLines, type JsonLinesOutcome } from "./json-lines-process.ts";
+import { commandNotFound } from "./provider-unavailable-error.ts";
+
+/** What a parser reports into while the CLI runs. */
+export interface RunTally {
+  emit(event: AgentEvent): void;
+  /** A model turn's usage; its cost from the price table unless the CLI reports one. */
+  turn(usage: Usage, reportedCostUsd?: number): void;
+  tool(call: ToolCallRecord): void;
+  fileChanged(path: string): void;
+  /** Stops the CLI (e.g. at the cost limit); the parser's `finish` still runs. */
+  stop(reason: StopReason, message: string): void;
+}
+
+export interface ParsedEnd {
+  readonly success: boolean;
+  readonly stop: StopReason;
+  readonly summary: string;
+  readonly error?: string;
+  /** Totals the CLI reports at the end; they replace the per-turn sums when present. */
+  readonly usage?: Usage;
+  readonly costUsd?: number;
+  readonly turns?: number;
+}
+
+export interface StreamParser {
+  onValue(value: unknown): void;
+  finish(outcome: JsonLinesOutcome): ParsedEnd;
+}
+
+export interface CliSpec {
+  readonly provider: Provider;
+  readonly command: string;
+  readonly install: string;
+  args(options: ExecuteOptions): string[];
+  stdin(options: ExecuteOptions): string;
+  /** The child's environment: scrubbed, plus the credentials the CLI itself needs. */
+  env(env: Readonly<Record<string, string | undefined>>): Record<string, string>;
+  parser(tally: RunTally, options: ExecuteOptions): StreamParser;
+}
+
+const run = promisify(execFile);
+
+/** A path the CLI reports (often absolute), relative to the worktree. */
+export function worktreePath(cwd: string, path: string): string {
+  return isAbsolute(path) ? relative(cwd, path) : path;
+}
+
+export function createSubprocessRunner(
+  spec: CliSpec,
+  options: { readonly env: Readonly<Record<string, string | undefined>>; readonly now?: () => number },
+): AgentRunner {
+  const now = options.now ?? Date.now;
+  const locate = () => findExecutable(spec.command, options.env["PATH"]);
+
+  async function execute(execute: ExecuteOptions): Promise<RunResult> {
+    const executable = await locate();
+    if (executable === undefined) throw commandNotFound(spec.provider, spec.command, spec.install);
+    const started = now();
+    const emit = (event: AgentEvent) => execute.onEvent?.(event);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    execute.signal?.addEventListener("abort", onAbort, { once: true });
+    if (execute.signal?.aborted) onAbort();
+    let stopped: { reason: StopReason; message: string } | undefined;
+    const timer =
+      execute.timeLimitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            stopped ??= {
+              reason: "time_limit",
+              message: timeLimitMessage(execute.timeLimitMs ?? 0),
+            };
+            controller.abort();
+          }, execute.timeLimitMs).unref();
+
+    let usage = NO_USAGE;
+    let cost = 0;
+    let turns = 0;
+    const toolCalls: ToolCallRecord[] = [];
+    const files = new Set<string>();
+    const priced = costUsd(execute.model, NO_USAGE) !== undefined;
+    const tally: RunTally = {
+      emit,
+      turn(turnUsage, reportedCostUsd) {
+        turns += 1;
+        usage = addUsage(usage, turnUsage);
+        const turnCost = reportedCostUsd ?? costUsd(execute.model, turnUsage) ?? 0;
+        cost += turnCost;
+        emit({ type: "turn", turn: turns, usage: turnUsage, costUsd: turnCost });
+        if (execute.maxCostUsd !== undefined && priced && cost >= execute.maxCostUsd) {
+          tally.stop("cost_limit", costLimitMessage(cost, execute.maxCostUsd));
+        }
+      },
+      tool: (call) => toolCalls.push(call),
+      fileChanged: (path) => files.add(path),
+      stop(reason, message) {
+        stopped ??= { reason, message };
+        controller.abort();
+      },
+    };
+
+    emit({
+      type: "start",
+      runner: spec.provider,
+      model: execute.model,
+      timestamp: new Date(started).toISOString(),
+    });
+    if (!priced) {
+      emit({
+        type: "warning",
+        message: `no price known for model ${execute.model}: cost is reported as 0 unless the CLI reports it`,
+      });
+    }
+    const parser = spec.parser(tally, execute);
+    const outcome = await runJsonLines({
+      executable,
+      args: spec.args(execute),
+      cwd: execute.cwd,
+      env: spec.env(options.env),
+      stdin: spec.stdin(execute),
+      signal: controller.signal,
+      onValue: (value) => parser.onValue(value),
+    });
+    clearTimeout(timer);
+    execute.signal?.removeEventListener("abort", onAbort);
+
+    const parsed = parser.finish(outcome);
+    const end: ParsedEnd = controller.signal.aborted
+      ? {
+          success: false,
+          stop: stopped?.reason ?? "aborted",
+          summary: "",
+          error: stopped?.message ?? "aborted",
+        }
+      : parsed;
+    const finalUsage = parsed.usage ?? usage;
+    const finalCost = parsed.costUsd ?? cost;
+    const finalTurns = parsed.turns ?? turns;
+    if (end.error !== undefined) emit({ type: "error", message: end.error, retryable: false });
+    const tokens =
+      finalUsage.inputTokens +
+      finalUsage.outputTokens +
+      finalUsage.cacheReadTokens +
+      finalUsage.cacheWriteTokens;
+    emit({
+      type: "done",
+      success: end.success,
+      stats: {
+        duration: now() - started,
+        turns: finalTurns,
+        tools: toolCalls.length,
+        tokens,
+        costUsd: finalCost,
+      },
+    });
+    return {
+      success: end.success,
+      summary: end.summary,
+      ...(end.error === undefined ? {} : { error: end.error }),
+      stop: end.stop,
+      turns: finalTurns,
+      usage: finalUsage,
+      costUsd: finalCost,
+      toolCalls,
+      filesChanged: [...files],
+      questions: [],
+    };
+  }
+
+  return {
+    name: spec.provider,
+    isAvailable: async () => (await locate()) !== undefined,
+    async version() {
+      const executable = await locate();
+      if (executable === undefined) throw commandNotFound(spec.provider, spec.command, spec.install);
+      const { stdout } = await run(executable, ["--version"], { env: spec.env(options.env) });
+      return stdout.trim().split("\n")[0] ?? "";
+    },
+    execute,
+  };
+}
+
+/** Exit status as a sentence, with the end of stderr: the error of a CLI that failed without saying why. */
+export function exitError(command: string, outcome: JsonLinesOutcome): string {
+  const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
+  return outcome.stderr === "" ? `${command} ${how}` : `${command} ${how}: ${outcome.stderr}`;
+}
