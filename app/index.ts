@@ -14,6 +14,7 @@ import { onPullRequestClosed, onPullRequestOpened, onReviewSubmitted } from "./h
 import { onWorkflowRun } from "./handlers/workflow-run.ts";
 import { buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
 import { logPort } from "./probot-log.ts";
+import { createRecentDeliveries } from "./recent-deliveries.ts";
 import { resolveSelfLogins } from "./self-logins.ts";
 import { createWorkQueue, type WorkQueue } from "./work-queue.ts";
 
@@ -54,8 +55,14 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
       }),
     };
 
+    const recent = createRecentDeliveries();
+
     function on<E extends Context>(handler: (ctx: AppContext, context: E) => Promise<void>) {
       return (context: E) => {
+        if (!recent.firstTime(context.id)) {
+          log.info(`${context.name} ${context.id} was already taken; ignoring the redelivery`);
+          return;
+        }
         queue().enqueue(`${context.name} ${context.id}`, async () => {
           const built = await buildContext(context, services);
           if (built.ok) return handler(built.ctx, context);

@@ -6,17 +6,27 @@
 import { dispatchInputs, type DispatchRequest } from "../dispatch/dispatch-inputs.ts";
 import { hasDelivery, withDelivery } from "../status/status-comment.ts";
 import type { AppContext } from "./app-context.ts";
-import { readStatus, writeStatus } from "./status-updates.ts";
+import { readStatus, writeStatus, type StatusRecord } from "./status-updates.ts";
 
 export type DispatchOutcome = "dispatched" | "duplicate";
+
+/** Whether this delivery was already acted on for the anchor issue; the record read is reused for the dispatch. */
+export async function readDeliveryRecord(
+  ctx: AppContext,
+  anchorIssue: number,
+): Promise<StatusRecord & { seen: boolean }> {
+  const record = await readStatus(ctx.gateway, anchorIssue);
+  return { ...record, seen: hasDelivery(record.state, ctx.delivery) };
+}
 
 export async function dispatchOnce(
   ctx: AppContext,
   request: Omit<DispatchRequest, "delivery">,
   anchorIssue: number,
   headline: string,
+  known?: StatusRecord,
 ): Promise<DispatchOutcome> {
-  const record = await readStatus(ctx.gateway, anchorIssue);
+  const record = known ?? (await readStatus(ctx.gateway, anchorIssue));
   if (hasDelivery(record.state, ctx.delivery)) {
     ctx.log.info(`delivery ${ctx.delivery} already dispatched for #${anchorIssue}; ignoring the redelivery`);
     return "duplicate";

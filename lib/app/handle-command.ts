@@ -35,7 +35,12 @@ export function isReadOnlyCommand(command: LocusCommand): boolean {
 }
 
 export async function handleCommand(ctx: AppContext, event: CommandEvent): Promise<void> {
-  await ctx.gateway.addReaction({ commentId: event.commentId }, "eyes");
+  // The reaction is a courtesy: a comment deleted meanwhile must not stop the command.
+  await ctx.gateway
+    .addReaction({ commentId: event.commentId }, "eyes")
+    .catch((error: unknown) =>
+      ctx.log.warn(`could not react to comment ${event.commentId}: ${String(error)}`),
+    );
   const reply = await run(ctx, event);
   const notes = event.notes.map((note) => `> ${note}`).join("\n");
   const text = [reply, notes].filter(Boolean).join("\n\n");

@@ -7,7 +7,7 @@ import type { Issue } from "../github/index.ts";
 import { statusLabel } from "../labels/schema.ts";
 import { sameLabelSet, statusOf, transition } from "../labels/status.ts";
 import type { AppContext } from "./app-context.ts";
-import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
+import { dispatchOnce, readDeliveryRecord, type DispatchOutcome } from "./dispatch-once.ts";
 
 export type QueueOutcome = DispatchOutcome | "refused";
 
@@ -28,6 +28,9 @@ export async function queueIssue(
     );
     return "refused";
   }
+  // A redelivered event stops here, before any write.
+  const record = await readDeliveryRecord(ctx, issue.number);
+  if (record.seen) return "duplicate";
   const before = issue.labels.filter((label) => label !== QUEUED);
   const result = transition(before, "queue");
   if (!result.ok) {
