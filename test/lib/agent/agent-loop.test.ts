@@ -333,7 +333,7 @@ describe("agent loop: resilience", () => {
     expect(events.at(-2)).not.toHaveProperty("attempt");
   });
 
-  it("honours a longer retry-after on 429 and retries 500 and network errors", async () => {
+  it("honours a longer retry-after on 429 and retries a 500", async () => {
     await script({ status: 429, headers: { "retry-after": "7" } }, { status: 500 }, reply(say("ok")));
 
     const result = await runAgentLoop(deps(), execute());
