@@ -29,6 +29,12 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** Polls until the process is gone: its pipes close a moment before the kernel marks it dead. */
+async function expectKilled(pid: number | undefined): Promise<void> {
+  expect(pid).toBeDefined();
+  await vi.waitFor(() => expect(isRunning(pid ?? 0)).toBe(false), { timeout: 5_000, interval: 10 });
+}
+
 async function pidsIn(file: string): Promise<number[]> {
   const text = await readFile(path.join(worktree.root, file), "utf8");
   return text
@@ -90,7 +96,7 @@ describe("run_shell", () => {
     );
     const pids = await pidsIn("pids");
     expect(pids).toHaveLength(3);
-    for (const pid of pids) expect(isRunning(pid)).toBe(false);
+    for (const pid of pids) await expectKilled(pid);
   });
 
   it("kills background processes left behind when the command exits", async () => {
@@ -100,8 +106,7 @@ describe("run_shell", () => {
     );
     expect(result.content).toBe("started\n[exit code 0]");
     const [pid] = await pidsIn("pids");
-    expect(pid).toBeDefined();
-    expect(isRunning(pid ?? 0)).toBe(false);
+    await expectKilled(pid);
   });
 
   it("stops when the run is aborted", async () => {
@@ -119,7 +124,7 @@ describe("run_shell", () => {
     expect(result.summary).toBe("Bash echo $$ > pids; echo ready; sleep 100 → aborted");
     expect(result.content).toContain("ready\n[The command aborted");
     const [pid] = await pidsIn("pids");
-    expect(isRunning(pid ?? 0)).toBe(false);
+    await expectKilled(pid);
   });
 
   it("does not start a command when the run is already aborted", async () => {
