@@ -79,7 +79,11 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   let worktree: GitClient | undefined;
   let result: RunResult | undefined;
 
-  async function fail(reason: string, fault = false, conflicts?: readonly string[]): Promise<TaskOutcome> {
+  async function fail(
+    reason: string,
+    options: { fault?: boolean; conflicts?: readonly string[]; noChanges?: boolean } = {},
+  ): Promise<TaskOutcome> {
+    const { fault, conflicts } = options;
     const masked = ctx.mask(reason);
     let checkpoint: string | undefined;
     if (worktree && start) {
@@ -115,7 +119,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     return {
       report: {
         ...base,
-        status: "failed",
+        status: options.noChanges ? "no-changes" : "failed",
         reason: masked,
         durationMs: elapsed(),
         usage: result?.usage ?? NO_USAGE,
@@ -146,7 +150,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       if (!(await worktree.isAncestor(plan.parentRef, "HEAD"))) {
         const rebased = await worktree.rebase(plan.parentRef);
         if (!rebased.ok) {
-          return await fail(conflictReason(plan.prBase, rebased.conflicts), false, rebased.conflicts);
+          return await fail(conflictReason(plan.prBase, rebased.conflicts), { conflicts: rebased.conflicts });
         }
         start = {
           ...start,
@@ -180,7 +184,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
     if (await worktree.stageAll()) await worktree.commit(taskCommitMessage(issue));
     if (!(await worktree.differs(plan.parentRef, "HEAD"))) {
-      return await fail("the agent made no change to the repository");
+      return await fail("the agent made no change to the repository", { noChanges: true });
     }
     const pushed = await worktree.push(branch, { expect: start.remoteBranch });
     if (!pushed.ok) {
@@ -224,7 +228,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     };
   } catch (error) {
     log.error(ctx.mask(`Task #${issue.number} failed inside Locus: ${messageOf(error)}`));
-    return await fail(`Locus error: ${messageOf(error)}`, true);
+    return await fail(`Locus error: ${messageOf(error)}`, { fault: true });
   }
 }
 

@@ -12,6 +12,7 @@ type PullOps = Pick<
   | "getPullRequestDiff"
   | "listReviewComments"
   | "listReviews"
+  | "replyToReviewComment"
   | "createReview"
 >;
 
@@ -58,6 +59,13 @@ export function pullOps(t: Transport): PullOps {
         "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
         { pull_number: pr },
         reviewSchema,
+      );
+    },
+    replyToReviewComment(pr, commentId, body) {
+      return t.rest(
+        "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
+        { pull_number: pr, body, in_reply_to: commentId },
+        reviewCommentSchema,
       );
     },
     createReview(pr, review) {

@@ -243,6 +243,8 @@ export type GitHubGateway = {
   getPullRequestDiff(pr: number): Promise<string>;
   listReviewComments(pr: number, opts?: { since?: string }): Promise<ReviewComment[]>;
   listReviews(pr: number): Promise<Review[]>;
+  /** A reply in the thread of review comment `commentId` (the thread's first comment). */
+  replyToReviewComment(pr: number, commentId: number, body: string): Promise<ReviewComment>;
   createReview(pr: number, review: NewReview): Promise<Review>;
 
   dispatchWorkflow(workflow: string, ref: string, inputs: Record<string, string>): Promise<void>;

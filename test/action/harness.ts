@@ -52,7 +52,7 @@ export interface Harness {
   as(login: string): GitHubGateway;
   /** Runs the Action with these inputs (mode, issue, pr, …) and extra environment. */
   run(inputs: Record<string, string>, env?: Record<string, string>): Promise<ActionRun>;
-  /** git in a scratch clone of the remote, as a human would use it. */
+  /** git in a scratch clone of the remote (fetched first), as a human would use it. */
   git(args: string[]): Promise<string>;
   /** Files of `branch` on the remote. */
   show(branch: string, path: string): Promise<string>;
@@ -104,6 +104,7 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
   };
 
   async function git(args: string[]): Promise<string> {
+    await exec("git", ["fetch", "--quiet", "--prune", "origin"], { cwd: scratch, env: gitEnv });
     const { stdout } = await exec("git", args, { cwd: scratch, env: gitEnv });
     return stdout;
   }
@@ -180,10 +181,7 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
     as: (login) => gatewayFor(sim.as(login)),
     run,
     git,
-    async show(branch, path) {
-      await git(["fetch", "--quiet", "origin", `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
-      return git(["show", `origin/${branch}:${path}`]);
-    },
+    show: (branch, path) => git(["show", `origin/${branch}:${path}`]),
     async close() {
       await fake.close();
       await sim.close();

@@ -1,6 +1,182 @@
+/**
+ * Mode `sprint`: a milestone's issues in `order:N` order, in one worktree,
+ * each task on `locus/issue-<N>` started from the previous task's branch and
+ * its PR based on it, so every PR shows only its own diff. Completed tasks
+ * are skipped, failed and interrupted ones retried (from their checkpoint),
+ * and the run stops at the first failure (config `sprint.stopOnFailure`); the
+ * next run resumes there. `locus/sprint-<slug>` follows the newest completed
+ * task. Labels are the truth; the tracking issue mirrors them.
+ */
+import { join } from "node:path";
+import type { GitClient } from "../../git/git-client.ts";
+import { isCompleted, statusOf } from "../../labels/status.ts";
+import { issueBranch, sprintBranch } from "../../naming/branches.ts";
+import type { SprintContext } from "../../prompt/task-prompt.ts";
+import { sortByOrder } from "../../sprint/order.ts";
+import { continuesAfter, planSprint } from "../../sprint/plan.ts";
+import { baseBranchOf } from "../base-branch.ts";
 import type { ActionContext } from "../context.ts";
-import type { ModeResult } from "../task-report.ts";
+import { runTask } from "../run-task.ts";
+import { readStatus } from "../status-updates.ts";
+import {
+  ensureTrackingIssue,
+  isTrackingIssue,
+  renderTrackingBody,
+  trackingTitle,
+  type SprintRunState,
+  type TrackedTask,
+} from "../sprint-tracking.ts";
+import type { ModeResult, TaskReport } from "../task-report.ts";
 
-export async function runSprintMode(_ctx: ActionContext, _milestone: number): Promise<ModeResult> {
-  return { tasks: [] };
+interface Parent {
+  readonly branch: string;
+  readonly ref: string;
+  readonly pr?: number;
+}
+
+/** The agent's summary from a Locus PR body, for later tasks' prompts. */
+function summaryOf(body: string | undefined): string {
+  const match = body ? /## Summary\n\n([\s\S]*?)(?:\n\n## |$)/.exec(body) : null;
+  return match?.[1]?.trim() ?? "";
+}
+
+function conflictMessage(issue: number, parent: string, files: readonly string[]): string {
+  return [
+    `Rebasing #${issue} onto \`${parent}\` conflicts in: ${files.map((file) => `\`${file}\``).join(", ") || "(unknown files)"}.`,
+    `Resolve it by hand: \`git fetch origin && git checkout ${issueBranch(issue)} && git rebase origin/${parent}\`,`,
+    "fix the files, `git rebase --continue`, push the branch, then comment `/locus run` on the issue.",
+  ].join("\n");
+}
+
+export async function runSprintMode(ctx: ActionContext, milestoneNumber: number): Promise<ModeResult> {
+  const { gateway, git } = ctx;
+  const triggeredAt = ctx.clock.now();
+  const milestone = await gateway.getMilestone(milestoneNumber);
+  if (!milestone || milestone.state !== "open") {
+    return { tasks: [], note: `Milestone ${milestoneNumber} is not an open milestone; nothing to do.` };
+  }
+  const tracking = await ensureTrackingIssue(gateway, milestone);
+  const title = trackingTitle(milestone);
+  const issues = ((await gateway.listMilestoneIssues(milestoneNumber)) ?? []).filter(
+    (issue) => !isTrackingIssue(issue, title),
+  );
+  const plan = planSprint(issues);
+  const { ordered: sequence, unordered } = sortByOrder(
+    issues.filter((issue) => issue.state === "open" || isCompleted(statusOf(issue.labels))),
+  );
+  const tracked = new Map<number, TrackedTask>([
+    ...sequence.map(({ issue, order }): [number, TrackedTask] => [issue.number, { ...issue, order }]),
+    ...unordered.map((issue): [number, TrackedTask] => [issue.number, { ...issue, order: undefined }]),
+  ]);
+  const show = (run: SprintRunState) =>
+    gateway.updateIssue(tracking.number, {
+      body: renderTrackingBody(milestone, [...tracked.values()], {
+        ...run,
+        ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+      }),
+    });
+
+  if (plan.unordered.length > 0) {
+    const message = `Issues without an order label: ${plan.unordered.map((n) => `#${n}`).join(", ")}. Give each an \`order:N\` label, then run the sprint again.`;
+    await show({ state: "stopped", message });
+    return { tasks: [], note: message };
+  }
+  if (plan.idle) {
+    await show({ state: "finished", message: plan.idle });
+    return { tasks: [], note: plan.idle };
+  }
+
+  const base = await baseBranchOf(ctx);
+  const pointer = sprintBranch(milestone);
+  const remote = await git.remoteBranches(["locus/issue-*", pointer]);
+  await git.fetchBranches([base, ...[...remote.keys()].filter((branch) => branch !== pointer)]);
+  let pointerSha = remote.get(pointer) ?? "";
+  const baseRef = git.remoteRef(base);
+  const worktreePath = join(ctx.run.worktreeRoot, "locus-worktrees", `sprint-${milestone.number}`);
+  let worktree: GitClient | undefined;
+  const checkout = async (branch: string, ref: string): Promise<GitClient> => {
+    if (worktree) await worktree.checkoutBranch(branch, ref);
+    else worktree = await git.worktreeAdd(worktreePath, branch, ref);
+    return worktree;
+  };
+
+  let parent: Parent = { branch: base, ref: baseRef };
+  const earlier: Array<SprintContext["earlierTasks"][number]> = [];
+  const reports: TaskReport[] = [];
+  const planned = new Map(plan.tasks.map((task) => [task.issue.number, task]));
+  let stop: SprintRunState | undefined;
+
+  for (const { issue } of sequence) {
+    const branch = issueBranch(issue.number);
+    if (isCompleted(statusOf(issue.labels))) {
+      // A merged task whose branch was deleted is already in the base branch.
+      if (!remote.has(branch)) continue;
+      const pr = await gateway.findPullRequestByHead(branch, { state: "all" });
+      parent = { branch, ref: git.remoteRef(branch), ...(pr ? { pr: pr.number } : {}) };
+      if (pr) tracked.set(issue.number, { ...(tracked.get(issue.number) as TrackedTask), pr: pr.number });
+      earlier.push({ number: issue.number, title: issue.title, summary: summaryOf(pr?.body) });
+      continue;
+    }
+    const task = planned.get(issue.number);
+    if (!task) continue;
+    if (ctx.signal.aborted) {
+      stop = { state: "stopped", message: "The run was cancelled; the next run resumes here." };
+      break;
+    }
+    const full = await gateway.getIssue(issue.number);
+    if (!full) continue;
+    await show({
+      state: "running",
+      message: `Working on #${issue.number} (task ${task.position} of ${plan.total}).`,
+    });
+    const outcome = await runTask(ctx, {
+      issue: full,
+      prBase: parent.branch,
+      parentRef: parent.ref,
+      sprint: {
+        name: milestone.title,
+        description: milestone.description,
+        position: task.position,
+        total: plan.total,
+        earlierTasks: [...earlier],
+        cumulativeDiff: await git.diff(baseRef, parent.ref),
+      },
+      ...(parent.pr === undefined ? {} : { stackedOn: parent.pr }),
+      checkout,
+      rebaseOntoParent: ctx.config.sprint.rebaseBeforeTask,
+      triggeredAt,
+    });
+    const report = outcome.report;
+    reports.push(report);
+    const after = await gateway.getIssue(issue.number);
+    tracked.set(issue.number, {
+      ...(tracked.get(issue.number) as TrackedTask),
+      labels: after?.labels ?? issue.labels,
+      ...(report.pr ? { pr: report.pr.number } : {}),
+      attempts: (await readStatus(gateway, issue.number)).attempts,
+    });
+    if (report.status === "succeeded" && report.pr && outcome.worktree) {
+      const head = (await outcome.worktree.revParse("HEAD")) ?? "";
+      const moved = await outcome.worktree.push(pointer, { expect: pointerSha });
+      if (moved.ok) pointerSha = head;
+      else ctx.log.warn(`Could not move ${pointer}: ${moved.message}`);
+      parent = { branch, ref: head, pr: report.pr.number };
+      earlier.push({ number: issue.number, title: issue.title, summary: report.summary ?? "" });
+      continue;
+    }
+    if (outcome.conflicts) {
+      stop = { state: "stopped", message: conflictMessage(issue.number, parent.branch, outcome.conflicts) };
+      break;
+    }
+    if (!continuesAfter("failed", ctx.config.sprint.stopOnFailure)) {
+      stop = {
+        state: "stopped",
+        message: `#${issue.number} failed: ${report.reason ?? "unknown"}. The next sprint run retries it (comment \`/locus run\` on it).`,
+      };
+      break;
+    }
+  }
+  await show(stop ?? { state: "finished", message: "Every task of this run is delivered." });
+  if (!stop && worktree) await git.worktreeRemove(worktreePath);
+  return { tasks: reports, ...(stop?.message ? { note: stop.message } : {}) };
 }

@@ -1,6 +1,108 @@
+/**
+ * Mode `stale` (the scheduled sweep): issues `in-progress` with no live Locus
+ * run whose status comment has not moved for `retry.staleAfterMinutes`, and
+ * `failed` issues still under the retry budget, go back to `queued` and are
+ * dispatched by this run itself — its own label change is a Locus event and
+ * triggers nothing. Exhausted budgets get one final comment and stay failed.
+ */
+import type { Issue } from "../../github/index.ts";
+import { statusLabel } from "../../labels/schema.ts";
+import { transition, type StatusEvent } from "../../labels/status.ts";
+import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
+import { withDelivery } from "../../status/status-comment.ts";
+import { NO_USAGE } from "../../agent/usage.ts";
 import type { ActionContext } from "../context.ts";
-import type { ModeResult } from "../task-report.ts";
+import { readStatus, statusUpdatedAt, writeStatus } from "../status-updates.ts";
+import type { ModeResult, TaskReport } from "../task-report.ts";
 
-export async function runStaleMode(_ctx: ActionContext): Promise<ModeResult> {
-  return { tasks: [] };
+const EXHAUSTED_MARKER = "locus:retry-exhausted";
+
+function report(issue: Issue, status: TaskReport["status"], reason: string): TaskReport {
+  return {
+    issue: issue.number,
+    title: issue.title,
+    status,
+    reason,
+    durationMs: 0,
+    usage: NO_USAGE,
+    costUsd: 0,
+    cards: [],
+  };
+}
+
+async function liveTargets(ctx: ActionContext): Promise<Set<string>> {
+  const runs = (
+    await Promise.all(
+      (["queued", "in_progress", "waiting", "pending"] as const).map((status) =>
+        ctx.gateway.listWorkflowRuns(ctx.config.workflow, { status }),
+      ),
+    )
+  ).flat();
+  const targets = new Set<string>();
+  for (const run of runs) {
+    const parsed = parseRunName(run.displayTitle);
+    if (parsed?.target !== undefined) targets.add(`${parsed.mode}:${parsed.target}`);
+  }
+  return targets;
+}
+
+export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
+  const { gateway, config } = ctx;
+  const now = ctx.clock.now().getTime();
+  const live = await liveTargets(ctx);
+  const defaultBranch = await gateway.getDefaultBranch();
+  const dispatchedSprints = new Set<number>();
+  const reports: TaskReport[] = [];
+
+  async function requeue(issue: Issue, event: StatusEvent, why: string): Promise<void> {
+    const next = transition(issue.labels, event);
+    if (!next.ok) return;
+    const delivery = `stale-${ctx.run.id}-${issue.number}`;
+    await gateway.setLabels(issue.number, next.labels);
+    const state = withDelivery(await readStatus(gateway, issue.number), delivery);
+    await writeStatus(gateway, issue.number, { headline: `Re-queued by the stale sweep: ${why}.` }, state);
+    const request: DispatchRequest =
+      issue.milestone === null
+        ? { mode: "issue", issues: [issue.number], delivery }
+        : { mode: "sprint", milestone: issue.milestone, delivery };
+    if (request.mode === "sprint" && request.milestone !== undefined) {
+      if (dispatchedSprints.has(request.milestone)) {
+        reports.push(report(issue, "succeeded", `re-queued (${why}); its sprint is already dispatched`));
+        return;
+      }
+      dispatchedSprints.add(request.milestone);
+    }
+    await gateway.dispatchWorkflow(config.workflow, defaultBranch, dispatchInputs(request));
+    reports.push(report(issue, "succeeded", `re-queued and dispatched (${why})`));
+  }
+
+  const staleMs = config.retry.staleAfterMinutes * 60_000;
+  for (const issue of await gateway.listIssues({ state: "open", labels: [statusLabel("in-progress")] })) {
+    if (issue.isPullRequest) continue;
+    if (
+      live.has(`issue:${issue.number}`) ||
+      (issue.milestone !== null && live.has(`sprint:${issue.milestone}`))
+    ) {
+      continue;
+    }
+    const updated = await statusUpdatedAt(gateway, issue.number);
+    if (updated !== null && now - Date.parse(updated) < staleMs) continue;
+    await requeue(issue, "requeue-stale", `no live Locus run for ${config.retry.staleAfterMinutes} minutes`);
+  }
+
+  for (const issue of await gateway.listIssues({ state: "open", labels: [statusLabel("failed")] })) {
+    if (issue.isPullRequest) continue;
+    const { attempts } = await readStatus(gateway, issue.number);
+    if (attempts <= config.retry.budget) {
+      await requeue(issue, "queue", `retry ${attempts} of ${config.retry.budget}`);
+      continue;
+    }
+    await gateway.upsertComment(
+      issue.number,
+      EXHAUSTED_MARKER,
+      `Locus tried this issue ${attempts} times and will not retry it on its own (retry budget ${config.retry.budget}). Comment \`/locus run\` to try again.`,
+    );
+    reports.push(report(issue, "skipped", `retry budget exhausted after ${attempts} attempts`));
+  }
+  return { tasks: reports, ...(reports.length === 0 ? { note: "Nothing stale or retryable." } : {}) };
 }
