@@ -27,6 +27,8 @@ export interface SimCore {
   startRun: (repo: Repo, runId: number) => void;
   cancelRun: (repo: Repo, runId: number, by: User) => void;
   rateLimit: (tokenKey: string, resource: RateResource) => Bucket;
+  // GitHub evaluates a workflow's `run-name` when the run is created; the simulator asks this.
+  runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
 }
 
 export interface RequestContext {

@@ -62,7 +62,7 @@ async function dispatch(ctx: RequestContext): Promise<RouteResult> {
     workflowId: workflow.id,
     workflowPath: workflow.path,
     name: workflow.name,
-    displayTitle: workflow.name,
+    displayTitle: ctx.core.runName?.({ workflowPath: workflow.path, inputs }) ?? workflow.name,
     event: "workflow_dispatch",
     status: "queued",
     conclusion: null,

@@ -37,6 +37,8 @@ export interface GitHubSimulatorOptions {
   personalAccessTokens?: Record<string, string>;
   webhooks?: { url?: string; secret?: string; onDelivery?: (delivery: WebhookDelivery) => void };
   runner?: WorkflowRunner;
+  // The display title of a dispatched run, as the workflow's `run-name` would give it (default: the workflow's name).
+  runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
   rateLimit?: RateLimitOptions;
   now?: () => Date;
   // Used by latency faults; tests inject an instant one to avoid real sleeps.
@@ -103,6 +105,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     startRun: (repo, runId) => runs.start(repo, runId),
     cancelRun: (repo, runId, by) => runs.cancel(repo, runId, by),
     rateLimit: (key, resource) => limiter.peek(key, resource),
+    runName: options.runName,
   };
   const runs = createRunController(() => core, options.runner);
   const server = createServer(

@@ -37,21 +37,29 @@ export interface AppHarness {
   as(login: string): InstanceType<typeof RestClient>;
   /** Waits until webhooks, runs and the app's work have all finished. */
   settle(): Promise<void>;
-  /** Sets what the next dispatched workflow runs conclude with. */
-  runsConclude(conclusion: RunnerResult["conclusion"]): void;
+  /** Sets what dispatched workflow runs conclude with; "hold" keeps them running until cancelled. */
+  runsConclude(conclusion: RunnerResult["conclusion"] | "hold"): void;
+  /** Like settle(), but leaves held workflow runs running. */
+  settleWebhooks(): Promise<void>;
   close(): Promise<void>;
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods);
 
 export async function startAppHarness(options: { files?: Record<string, string> } = {}): Promise<AppHarness> {
-  let conclusion: RunnerResult["conclusion"] = "success";
+  let conclusion: RunnerResult["conclusion"] | "hold" = "success";
   const sim = await startGitHubSimulator({
     webhooks: { secret: WEBHOOK_SECRET },
-    runner: (request) => {
-      const inputs = request.inputs;
+    // The reusable workflow's run-name: `Locus <mode> #<target> (<delivery>)`.
+    runName: ({ inputs }) => {
       const target = Number(inputs.milestone || inputs.pr || (inputs.issue ?? "").split(" ")[0]) || undefined;
-      return { conclusion, displayTitle: runName(inputs.mode as Mode, target, inputs.delivery ?? "") };
+      return runName(inputs.mode as Mode, target, inputs.delivery ?? "");
+    },
+    runner: (request) => {
+      if (conclusion !== "hold") return { conclusion };
+      return new Promise<RunnerResult>((resolve) => {
+        request.signal.addEventListener("abort", () => resolve({ conclusion: "cancelled" }));
+      });
     },
   });
   const locus = createLocusApp();
@@ -93,8 +101,22 @@ export async function startAppHarness(options: { files?: Record<string, string> 
     throw new Error("the app and the simulator did not settle");
   }
 
+  async function settleWebhooks(): Promise<void> {
+    for (let round = 0; round < 50; round++) {
+      await sim.webhooks.drain();
+      await locus.work.drain();
+      if (
+        locus.work.size === 0 &&
+        sim.webhooks.deliveries.every((d) => d.status !== null || d.error !== null)
+      )
+        return;
+    }
+    throw new Error("webhooks did not settle");
+  }
+
   return {
     sim,
+    settleWebhooks,
     locus,
     repo,
     webhookUrl,

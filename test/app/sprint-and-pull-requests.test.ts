@@ -1,0 +1,175 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { comment, commentsOf, labelsOf, newIssue, owner, repo, runs } from "./github-helpers.ts";
+import { startAppHarness, type AppHarness } from "./harness.ts";
+
+let h: AppHarness;
+beforeAll(async () => {
+  h = await startAppHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function milestone(title: string, description = ""): Promise<number> {
+  const { data } = await h.as("alice").rest.issues.createMilestone({ owner, repo, title, description });
+  await h.settle();
+  return data.number;
+}
+
+/** A branch `locus/issue-<N>` with one commit, as the Action would push it, and its PR. */
+async function locusPullRequest(issue: number): Promise<number> {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", h.repo.gitDir, ...args], { encoding: "utf8" }).trim();
+  const tree = git("rev-parse", "main^{tree}");
+  const commit = git("commit-tree", tree, "-p", "main", "-m", `feat: work (#${issue})`);
+  git("update-ref", `refs/heads/locus/issue-${issue}`, commit);
+  const { data } = await h.as("alice").rest.pulls.create({
+    owner,
+    repo,
+    title: `feat: work (#${issue})`,
+    head: `locus/issue-${issue}`,
+    base: "main",
+    body: `Closes #${issue}`,
+  });
+  await h.settle();
+  return data.number;
+}
+
+describe("sprints", () => {
+  it("gives issues added to a milestone order:max+1, keeping an existing order", async () => {
+    const m = await milestone("Ordering");
+    const first = await newIssue(h, "first", { milestone: m });
+    const pinned = await newIssue(h, "pinned", { milestone: m, labels: ["order:7"] });
+    const second = await newIssue(h, "second", { milestone: m });
+    expect(await labelsOf(h, first)).toEqual(["order:1"]);
+    expect(await labelsOf(h, pinned)).toEqual(["order:7"]);
+    expect(await labelsOf(h, second)).toEqual(["order:8"]);
+  });
+
+  it("runs the sprint when an issue in a milestone is queued", async () => {
+    const m = await milestone("Queued sprint");
+    const issue = await newIssue(h, "task", { milestone: m });
+    await h.as("alice").rest.issues.addLabels({ owner, repo, issue_number: issue, labels: ["locus:queued"] });
+    await h.settle();
+    const sprintRuns = runs(h).filter((run) => run.inputs.milestone === String(m));
+    expect(sprintRuns.map((run) => run.inputs.mode)).toEqual(["sprint"]);
+  });
+
+  it("activating a milestone queues its unfinished issues and dispatches the sprint once", async () => {
+    const m = await milestone("Active");
+    const a = await newIssue(h, "a", { milestone: m });
+    const done = await newIssue(h, "done", { milestone: m, labels: ["locus:done"] });
+    const failed = await newIssue(h, "failed", { milestone: m, labels: ["locus:failed"] });
+    await h
+      .as("alice")
+      .rest.issues.updateMilestone({ owner, repo, milestone_number: m, description: "Goals\nlocus: active" });
+    await h.settle();
+    expect(await labelsOf(h, a)).toEqual(["agent:managed", "locus:queued", "order:1"]);
+    expect(await labelsOf(h, done)).toEqual(["locus:done", "order:2"]);
+    expect(await labelsOf(h, failed)).toEqual(["agent:managed", "locus:queued", "order:3"]);
+    expect(
+      runs(h)
+        .filter((run) => run.inputs.milestone === String(m))
+        .map((run) => run.inputs.mode),
+    ).toEqual(["sprint"]);
+
+    await h
+      .as("alice")
+      .rest.issues.updateMilestone({
+        owner,
+        repo,
+        milestone_number: m,
+        description: "Goals\nlocus: active\nmore",
+      });
+    await h.settle();
+    expect(runs(h).filter((run) => run.inputs.milestone === String(m))).toHaveLength(1);
+  });
+
+  it("ignores activation by someone without write access", async () => {
+    const m = await milestone("Not yours");
+    await newIssue(h, "x", { milestone: m });
+    await h.sim.seed.repo("octo/demo").catch(() => undefined);
+    h.repo.collaborator("tria", "triage");
+    await h
+      .as("tria")
+      .rest.issues.updateMilestone({ owner, repo, milestone_number: m, description: "locus: active" });
+    await h.settle();
+    expect(runs(h).filter((run) => run.inputs.milestone === String(m))).toHaveLength(0);
+  });
+});
+
+describe("pull requests and runs", () => {
+  it("marks the issue done when its Locus PR merges", async () => {
+    const issue = await newIssue(h, "merge me", { labels: ["locus:in-review", "agent:managed"] });
+    const pr = await locusPullRequest(issue);
+    await h.as("alice").rest.pulls.merge({ owner, repo, pull_number: pr, merge_method: "squash" });
+    await h.settle();
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:done"]);
+  });
+
+  it("dispatches iterate on a changes-requested review and on /locus iterate, but not for a reader", async () => {
+    const issue = await newIssue(h, "review me", { labels: ["locus:in-review"] });
+    const pr = await locusPullRequest(issue);
+    h.repo.collaborator("bob", "write");
+    await h
+      .as("bob")
+      .rest.pulls.createReview({
+        owner,
+        repo,
+        pull_number: pr,
+        event: "REQUEST_CHANGES",
+        body: "Rename it.",
+      });
+    await h.settle();
+    await comment(h, "alice", pr, "/locus iterate use snake_case");
+    await comment(h, "eve", pr, "/locus iterate");
+    const iterations = runs(h).filter((run) => run.inputs.pr === String(pr));
+    expect(iterations.map((run) => [run.inputs.mode, run.inputs.command])).toEqual([
+      ["iterate", ""],
+      ["iterate", "use snake_case"],
+    ]);
+  });
+
+  it("refuses /locus iterate on a PR Locus did not open", async () => {
+    const issue = await newIssue(h, "human work");
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", h.repo.gitDir, ...args], { encoding: "utf8" }).trim();
+    const commit = git("commit-tree", git("rev-parse", "main^{tree}"), "-p", "main", "-m", "human");
+    git("update-ref", "refs/heads/feature/human", commit);
+    const { data: pr } = await h
+      .as("alice")
+      .rest.pulls.create({ owner, repo, title: "human", head: "feature/human", base: "main" });
+    await h.settle();
+    await comment(h, "alice", pr.number, "/locus iterate");
+    expect((await commentsOf(h, pr.number)).at(-1)).toContain("works on pull requests Locus opened");
+    expect(runs(h).filter((run) => run.inputs.pr === String(pr.number))).toHaveLength(0);
+    expect(issue).toBeGreaterThan(0);
+  });
+
+  it("marks the issue failed with the run's link when a Locus run fails", async () => {
+    const issue = await newIssue(h, "will fail");
+    h.runsConclude("failure");
+    await comment(h, "alice", issue, "/locus run");
+    h.runsConclude("success");
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:failed"]);
+    const last = (await commentsOf(h, issue)).at(-1) ?? "";
+    expect(last).toMatch(/Locus's \[workflow run\]\(http[^)]+\/actions\/runs\/\d+\) ended with `failure`/);
+  });
+});
+
+describe("installation", () => {
+  it("creates every Locus label in the repositories it is installed on", async () => {
+    const other = await h.sim.seed.repo("acme/site", { install: false });
+    h.sim.seed.installation("acme", { webhooks: true });
+    await h.settle();
+    const { data: labels } = await h
+      .as("acme")
+      .rest.issues.listLabelsForRepo({ owner: "acme", repo: "site", per_page: 100 });
+    expect(labels.map((label) => label.name)).toEqual(
+      expect.arrayContaining(["p:critical", "type:docs", "locus:queued", "locus:failed", "agent:managed"]),
+    );
+    expect(labels.some((label) => label.name.startsWith("order:"))).toBe(false);
+    expect(other.repo.name).toBe("site");
+  });
+});
