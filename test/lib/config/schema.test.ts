@@ -12,7 +12,7 @@ describe("defaultConfig", () => {
     expect(defaultConfig()).toEqual({
       version: 3,
       workflow: "locus.yml",
-      agent: { provider: "builtin", model: "claude-sonnet-4-5", maxTurns: 40, maxParallel: 3, maxCostUsd: 5 },
+      agent: { provider: "builtin", model: "claude-sonnet-5-5", maxTurns: 40, maxParallel: 3, maxCostUsd: 5 },
       shell: {
         allow: ["*"],
         deny: ["git push*", "git remote*", "git config*", "*--receive-pack*", "*--upload-pack*", "*ext::*"],
