@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
+import { startHarness, type Harness } from "./harness.ts";
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+async function sprint(title: string, tasks: Array<{ title: string; order?: number }>) {
+  const milestone = await h.api.createMilestone({ title });
+  const issues = [];
+  for (const task of tasks) {
+    const labels = ["locus:queued", ...(task.order === undefined ? [] : [`order:${task.order}`])];
+    issues.push(await h.api.createIssue({ title: task.title, labels, milestone: milestone.number }));
+  }
+  return { milestone, issues };
+}
+
+/** The task being worked on, from the request's first user message. */
+function taskOf(request: RecordedRequest): string {
+  const text = JSON.stringify(request.body);
+  return /## Task: #\d+ ([\w ]+)/.exec(text)?.[1] ?? "";
+}
+
+/** Each task writes `src/<slug>.js` then finishes; tasks named in `failing` hit an API error after writing. */
+function scriptFor(count: number, failing: readonly string[] = []): FakeTurn[] {
+  const turn = (request: RecordedRequest) => {
+    const task = taskOf(request);
+    const slug = task.toLowerCase().replace(/\W+/g, "-");
+    if (!JSON.stringify(request.body).includes("tool_result"))
+      return reply(call("write_file", { path: `src/${slug}.js`, content: `// ${task}\n` }));
+    if (failing.includes(task)) return { status: 400 };
+    return reply(call("finish", { summary: `Did ${task}.` }));
+  };
+  return Array.from({ length: count * 2 }, () => turn);
+}
+
+describe("mode sprint", () => {
+  it("stacks three tasks with orders 1, 2, 5: branches, PR bases, pointer and prompts", async () => {
+    const { milestone, issues } = await sprint("Sprint One", [
+      { title: "Task alpha", order: 1 },
+      { title: "Task beta", order: 2 },
+      { title: "Task gamma", order: 5 },
+    ]);
+    const [a, b, c] = issues.map((issue) => issue.number) as [number, number, number];
+    h.fake.setScript(scriptFor(3));
+
+    const run = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("succeeded");
+    const prs = await Promise.all(
+      [a, b, c].map((n) => h.api.findPullRequestByHead(`locus/issue-${n}`, { state: "open" })),
+    );
+    expect(prs.map((pr) => pr?.base.ref)).toEqual(["main", `locus/issue-${a}`, `locus/issue-${b}`]);
+    expect(prs[1]?.body).toContain(`Stacked on #${prs[0]?.number}`);
+    // Each PR shows only its own diff.
+    const diff = await h.api.getPullRequestDiff(prs[2]?.number ?? 0);
+    expect(diff).toContain("src/task-gamma.js");
+    expect(diff).not.toContain("src/task-beta.js");
+    expect(await h.show(`locus/issue-${c}`, "src/task-alpha.js")).toContain("Task alpha");
+    const pointer = await h.git(["rev-parse", "origin/locus/sprint-sprint-one"]);
+    expect(pointer.trim()).toBe((await h.git(["rev-parse", `origin/locus/issue-${c}`])).trim());
+    for (const n of [a, b, c]) expect((await h.api.getIssue(n))?.labels).toContain("locus:in-review");
+    const gammaPrompt = JSON.stringify(h.fake.requests.findLast((r) => taskOf(r) === "Task gamma")?.body);
+    expect(gammaPrompt).toContain("task 3 of 3");
+    expect(gammaPrompt).toContain("Did Task beta.");
+    expect(gammaPrompt).toContain("src/task-beta.js");
+    const tracking = (await h.api.listIssues({ state: "open" })).find(
+      (i) => i.title === "Sprint: Sprint One",
+    );
+    expect(tracking?.body).toContain("| 5 | #");
+    expect(tracking?.body).toContain("```mermaid");
+    expect(tracking?.body).toContain('"state":"finished"');
+  });
+
+  it("stops at the first failure and resumes there on the next run", async () => {
+    const { milestone, issues } = await sprint("Sprint Two", [
+      { title: "Task one", order: 1 },
+      { title: "Task two", order: 2 },
+      { title: "Task three", order: 3 },
+    ]);
+    const [one, two, three] = issues.map((issue) => issue.number) as [number, number, number];
+    h.fake.setScript(scriptFor(2, ["Task two"]));
+
+    const first = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(first.code).toBe(0);
+    expect(first.outputs["status"]).toBe("failed");
+    expect((await h.api.getIssue(one))?.labels).toContain("locus:in-review");
+    expect((await h.api.getIssue(two))?.labels).toContain("locus:failed");
+    expect((await h.api.getIssue(three))?.labels).toContain("locus:queued");
+    expect(await h.show(`locus/wip/issue-${two}`, "src/task-two.js")).toContain("Task two");
+    const tracking = (await h.api.listIssues({ state: "open" })).find(
+      (i) => i.title === "Sprint: Sprint Two",
+    );
+    expect(tracking?.body).toContain(`#${two} failed`);
+
+    h.fake.setScript([
+      reply(call("finish", { summary: "Finished task two from its checkpoint." })),
+      ...scriptFor(1),
+    ]);
+    const second = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(second.outputs["status"]).toBe("succeeded");
+    expect(second.summary).not.toContain(`#${one} Task one`);
+    const prTwo = await h.api.findPullRequestByHead(`locus/issue-${two}`);
+    const prThree = await h.api.findPullRequestByHead(`locus/issue-${three}`);
+    expect(prTwo?.base.ref).toBe(`locus/issue-${one}`);
+    expect(prThree?.base.ref).toBe(`locus/issue-${two}`);
+    expect(await h.show(`locus/issue-${two}`, "src/task-two.js")).toContain("Task two");
+    for (const n of [one, two, three]) expect((await h.api.getIssue(n))?.labels).toContain("locus:in-review");
+  });
+
+  it("stops before any work when an issue has no order label, naming it", async () => {
+    const { milestone, issues } = await sprint("Sprint Three", [
+      { title: "Ordered", order: 1 },
+      { title: "Loose" },
+    ]);
+    const before = h.fake.requests.length;
+
+    const run = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("skipped");
+    expect(run.summary).toContain(`Issues without an order label: #${issues[1]?.number}`);
+    expect(h.fake.requests.length).toBe(before);
+  });
+});
