@@ -64,7 +64,11 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
   const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
   const bundle = join(dir, "action.js");
   await buildAction(bundle);
-  const sim = await startGitHubSimulator({ delay: () => Promise.resolve(), workDir: join(dir, "sim") });
+  const sim = await startGitHubSimulator({
+    delay: () => Promise.resolve(),
+    workDir: join(dir, "sim"),
+    runName: ({ inputs }) => workflowRunName(inputs),
+  });
   const fake = await startAnthropicFake();
   const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files });
   const installation = sim.seed.installation(OWNER);
@@ -188,6 +192,12 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** What the reusable workflow's `run-name` expression evaluates to for these inputs. */
+function workflowRunName(inputs: Record<string, string>): string {
+  const target = inputs["milestone"] || inputs["pr"] || (inputs["issue"] ?? "").split(" ")[0] || "";
+  return `Locus ${inputs["mode"] ?? ""}${target ? ` #${target}` : ""} (${inputs["delivery"] ?? ""})`;
 }
 
 /** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */

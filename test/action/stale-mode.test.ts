@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+
+let h: Harness;
+
+const WORKFLOW = "name: Locus\non: workflow_dispatch\njobs: {}\n";
+
+beforeAll(async () => {
+  h = await startHarness({ ...PROJECT_FILES, ".github/workflows/locus.yml": WORKFLOW });
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+function statusBody(attempts: number): string {
+  return `**Locus:** Working on it.\n<!-- locus:state {"deliveries":[],"attempts":${attempts}} -->`;
+}
+
+/** An issue with a status comment last touched `minutesAgo` minutes ago. */
+async function issueWithStatus(
+  title: string,
+  labels: string[],
+  attempts: number,
+  minutesAgo: number,
+  milestone?: number,
+) {
+  const issue = await h.api.createIssue({ title, labels, ...(milestone === undefined ? {} : { milestone }) });
+  const comment = await h.api.upsertComment(issue.number, "locus:status", statusBody(attempts));
+  const stored = [...h.sim.store.repos.values()][0]?.comments.find((c) => c.id === comment.comment.id);
+  if (stored)
+    stored.updatedAt = new Date(Date.now() - minutesAgo * 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+  return issue.number;
+}
+
+function dispatched(): Array<Record<string, string>> {
+  return ([...h.sim.store.repos.values()][0]?.runs ?? []).map((run) => run.inputs);
+}
+
+describe("mode stale", () => {
+  it("re-queues stuck and retryable issues, dispatches their work itself, and stops at the budget", async () => {
+    const milestone = await h.api.createMilestone({ title: "Sprint S" });
+    const stuck = await issueWithStatus("Stuck", ["locus:in-progress"], 1, 120);
+    const fresh = await issueWithStatus("Fresh", ["locus:in-progress"], 1, 5);
+    const live = await issueWithStatus("Live", ["locus:in-progress"], 1, 120);
+    const sprintTask = await issueWithStatus(
+      "In a sprint",
+      ["locus:in-progress", "order:1"],
+      1,
+      120,
+      milestone.number,
+    );
+    const retryable = await issueWithStatus("Failed once", ["locus:failed"], 1, 120);
+    const exhausted = await issueWithStatus("Failed often", ["locus:failed"], 4, 120);
+    await h.api.dispatchWorkflow("locus.yml", "main", {
+      mode: "issue",
+      issue: String(live),
+      delivery: "manual",
+    });
+
+    const run = await h.run({ mode: "stale" });
+
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const labels = async (n: number) => (await h.api.getIssue(n))?.labels ?? [];
+    expect(await labels(stuck)).toContain("locus:queued");
+    expect(await labels(retryable)).toContain("locus:queued");
+    expect(await labels(sprintTask)).toContain("locus:queued");
+    expect(await labels(fresh)).toContain("locus:in-progress");
+    expect(await labels(live)).toContain("locus:in-progress");
+    expect(await labels(exhausted)).toContain("locus:failed");
+    const inputs = dispatched().filter((i) => i["delivery"]?.startsWith("stale-"));
+    expect(inputs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ mode: "issue", issue: String(stuck), delivery: `stale-9001-${stuck}` }),
+        expect.objectContaining({ mode: "issue", issue: String(retryable) }),
+        expect.objectContaining({ mode: "sprint", milestone: String(milestone.number) }),
+      ]),
+    );
+    expect(inputs).toHaveLength(3);
+    const stuckStatus = (await h.api.findCommentByMarker(stuck, "locus:status"))?.body ?? "";
+    expect(stuckStatus).toContain("Re-queued by the stale sweep");
+    expect(stuckStatus).toContain(`stale-9001-${stuck}`);
+    const final = await h.api.findCommentByMarker(exhausted, "locus:retry-exhausted");
+    expect(final?.body).toContain("will not retry it on its own");
+
+    // A second sweep finds the same exhausted issue and does not comment again.
+    await h.run({ mode: "stale" });
+    const comments = (await h.api.getIssue(exhausted))?.comments ?? [];
+    expect(comments.filter((c) => c.body.includes("will not retry"))).toHaveLength(1);
+  });
+});
