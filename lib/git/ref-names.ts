@@ -4,7 +4,7 @@
  * leading `-` would be read as an option, `..` could climb out of a worktree.
  */
 
-const REF = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)(?!.*\.lock(?:\/|$))[A-Za-z0-9._\/-]+(?<![./])$/;
+const REF = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)(?!.*\.lock(?:\/|$))[A-Za-z0-9._/-]+(?<![./])$/;
 
 export function isValidRefName(name: string): boolean {
   return REF.test(name) && !name.split("/").some((part) => part === "" || part.startsWith("."));

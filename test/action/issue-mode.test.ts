@@ -174,7 +174,7 @@ describe("mode issue", () => {
 });
 
 describe("secrets", () => {
-  it("never appear in logs, the summary, comments, PR bodies or the model's view", async () => {
+  it("never appear in logs, the summary, comments, PR bodies or the model's view", () => {
     const texts: string[] = [];
     for (const run of runs) {
       const lines = `${run.stdout}\n${run.stderr}`
