@@ -15,6 +15,7 @@ import { onWorkflowRun } from "./handlers/workflow-run.ts";
 import { buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
 import { logPort } from "./probot-log.ts";
 import { createRecentDeliveries } from "./recent-deliveries.ts";
+import { startReconciler, type ReconcilerOptions } from "./reconciler.ts";
 import { resolveSelfLogins } from "./self-logins.ts";
 import { createWorkQueue, type WorkQueue } from "./work-queue.ts";
 
@@ -22,6 +23,8 @@ export interface LocusAppOptions {
   readonly now?: () => Date;
   /** How long a looked-up permission is trusted. */
   readonly permissionTtlMs?: number;
+  /** Run the reconciler on a timer (servers); off when absent. */
+  readonly reconcile?: ReconcilerOptions;
 }
 
 export interface LocusApp {
@@ -75,6 +78,8 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
         });
       };
     }
+
+    if (options.reconcile) startReconciler(app, services, options.reconcile);
 
     app.on(["installation.created", "installation_repositories.added"], (context) => {
       queue().enqueue(`${context.name} ${context.id}`, () => onInstallation(context, log));

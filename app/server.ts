@@ -4,6 +4,8 @@
  * WEBHOOK_PATH, GHE_HOST, GHE_PROTOCOL, LOG_LEVEL). Without any app
  * configuration it opens Probot's setup flow; with an app but no webhook
  * secret it refuses to start, since Probot would accept "development".
+ * LOCUS_RECONCILE_MINUTES (default 10, 0 = off) sets how often the app
+ * repairs work that a dropped delivery or a crashed run left behind.
  */
 import { run } from "probot";
 import { createLocusApp } from "./index.ts";
@@ -14,4 +16,7 @@ if (problem) {
   console.error(problem);
   process.exit(1);
 }
-await run(createLocusApp().appFn);
+const minutes = Number(process.env.LOCUS_RECONCILE_MINUTES ?? "10");
+const reconcile =
+  minutes > 0 ? { everyMs: minutes * 60_000, graceMinutes: Math.max(minutes, 10) } : undefined;
+await run(createLocusApp({ reconcile }).appFn);

@@ -1,5 +1,5 @@
 import type { RequestContext, Route, RouteResult } from "./core.ts";
-import { resolveCommit } from "./git.ts";
+import { branchSha, readPath, resolveCommit } from "./git.ts";
 import { HttpError, notFound, validationFailed } from "./http-error.ts";
 import type { Repo, Workflow, WorkflowRun } from "./model.ts";
 import {
@@ -20,6 +20,12 @@ function findWorkflow(repo: Repo, idOrFile: string): Workflow | undefined {
   return repo.workflows.find(
     (workflow) => String(workflow.id) === idOrFile || workflow.path.endsWith(`/${idOrFile}`),
   );
+}
+
+async function workflowFileExists(repo: Repo, file: string): Promise<boolean> {
+  if (!/^[\w.-]+\.ya?ml$/.test(file)) return false;
+  const head = await branchSha(repo.gitDir, repo.defaultBranch);
+  return head !== null && (await readPath(repo.gitDir, head, `.github/workflows/${file}`)) !== null;
 }
 
 // Workflows are registered on demand: dispatching `locus.yml` on a repo makes it exist, like a file in .github/workflows.
@@ -164,9 +170,13 @@ export const actionRoutes: Route[] = [
     method: "GET",
     template: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
     auth: "token",
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const repo = requireRepo(ctx);
-      const workflow = findWorkflow(repo, ctx.params.workflow_id ?? "");
+      const id = ctx.params.workflow_id ?? "";
+      // GitHub knows a workflow from its file on the default branch, before it ever ran.
+      const workflow =
+        findWorkflow(repo, id) ??
+        ((await workflowFileExists(repo, id)) ? ensureWorkflow(ctx, repo, id) : undefined);
       if (!workflow) throw notFound();
       return listRuns(ctx, workflow.id);
     },

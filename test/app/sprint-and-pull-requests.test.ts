@@ -74,14 +74,12 @@ describe("sprints", () => {
         .map((run) => run.inputs.mode),
     ).toEqual(["sprint"]);
 
-    await h
-      .as("alice")
-      .rest.issues.updateMilestone({
-        owner,
-        repo,
-        milestone_number: m,
-        description: "Goals\nlocus: active\nmore",
-      });
+    await h.as("alice").rest.issues.updateMilestone({
+      owner,
+      repo,
+      milestone_number: m,
+      description: "Goals\nlocus: active\nmore",
+    });
     await h.settle();
     expect(runs(h).filter((run) => run.inputs.milestone === String(m))).toHaveLength(1);
   });
@@ -112,15 +110,13 @@ describe("pull requests and runs", () => {
     const issue = await newIssue(h, "review me", { labels: ["locus:in-review"] });
     const pr = await locusPullRequest(issue);
     h.repo.collaborator("bob", "write");
-    await h
-      .as("bob")
-      .rest.pulls.createReview({
-        owner,
-        repo,
-        pull_number: pr,
-        event: "REQUEST_CHANGES",
-        body: "Rename it.",
-      });
+    await h.as("bob").rest.pulls.createReview({
+      owner,
+      repo,
+      pull_number: pr,
+      event: "REQUEST_CHANGES",
+      body: "Rename it.",
+    });
     await h.settle();
     await comment(h, "alice", pr, "/locus iterate use snake_case");
     await comment(h, "eve", pr, "/locus iterate");

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppContext } from "../../../lib/app/app-context.ts";
+import { reconcileRepository } from "../../../lib/app/reconcile.ts";
+import { defaultConfig } from "../../../lib/config/index.ts";
+import { runName, type Mode } from "../../../lib/dispatch/dispatch-inputs.ts";
+import { createActionOctokit, createGateway, type Log } from "../../../lib/github/index.ts";
+import {
+  startGitHubSimulator,
+  type GitHubSimulator,
+  type RepoSeeder,
+} from "../../../sandbox/github-sim/index.ts";
+
+const quiet: Log = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+let sim: GitHubSimulator;
+let repo: RepoSeeder;
+let clock = new Date("2026-11-24T12:00:00Z");
+
+beforeAll(async () => {
+  sim = await startGitHubSimulator({
+    now: () => clock,
+    runName: ({ inputs }) =>
+      runName(inputs.mode as Mode, Number(inputs.issue) || undefined, inputs.delivery ?? ""),
+    runner: ({ inputs }) => ({ conclusion: inputs.delivery === "doomed" ? "failure" : "success" }),
+  });
+  repo = await sim.seed.repo("octo/demo", {
+    files: { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
+  });
+  repo.collaborator("locus-bot", "write");
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+function context(): AppContext {
+  const octokit = createActionOctokit({
+    token: sim.as("locus-bot"),
+    baseUrl: sim.apiUrl,
+    log: quiet,
+    retryUnitMs: 0,
+    minWriteIntervalMs: 0,
+  });
+  return {
+    gateway: createGateway({ octokit, repo: { owner: "octo", repo: "demo" }, log: quiet }),
+    config: defaultConfig(),
+    delivery: "unused",
+    defaultBranch: "main",
+    log: quiet,
+    selfLogins: ["locus-bot"],
+    permissionOf: () => Promise.resolve("write"),
+    now: () => clock,
+  };
+}
+
+const runsOf = (issue: number) =>
+  sim.store.repos.get("octo/demo")?.runs.filter((run) => run.inputs.issue === String(issue)) ?? [];
+
+describe("reconciler", () => {
+  it("dispatches a queued standalone issue no run picked up, once, after the grace period", async () => {
+    const issue = await repo.issue({ title: "lost", labels: ["locus:queued"] });
+    const ctx = context();
+
+    expect((await reconcileRepository(ctx, 10)).redispatched).toEqual([issue.number]);
+    await sim.settle();
+    expect(runsOf(issue.number)).toHaveLength(1);
+    expect(runsOf(issue.number)[0]?.inputs.delivery).toMatch(/^reconcile-\d+-\d+$/);
+
+    clock = new Date(clock.getTime() + 60 * 60_000);
+    expect((await reconcileRepository(context(), 10)).redispatched).toEqual([]);
+    expect(runsOf(issue.number)).toHaveLength(1);
+  });
+
+  it("leaves a queued issue alone while its status comment is recent, and sprint issues to their sprint", async () => {
+    const ctx = context();
+    const fresh = await repo.issue({ title: "fresh", labels: ["locus:queued"] });
+    await ctx.gateway.createComment(fresh.number, "<!-- locus:status -->\n**Locus:** Queued");
+    const milestone = await repo.milestone({ title: "S" });
+    const inSprint = await repo.issue({
+      title: "sprint",
+      labels: ["locus:queued"],
+      milestone: milestone.number,
+    });
+    const report = await reconcileRepository(ctx, 10);
+    expect(report.redispatched).not.toContain(fresh.number);
+    expect(report.redispatched).not.toContain(inSprint.number);
+  });
+
+  it("marks failed an in-progress issue whose run failed without saying so", async () => {
+    const ctx = context();
+    const issue = await repo.issue({ title: "crashed", labels: ["locus:in-progress", "agent:managed"] });
+    await ctx.gateway.dispatchWorkflow("locus.yml", "main", {
+      mode: "issue",
+      issue: String(issue.number),
+      delivery: "doomed",
+    });
+    await sim.settle();
+    const report = await reconcileRepository(ctx, 10);
+    expect(report.markedFailed).toEqual([issue.number]);
+    const after = await ctx.gateway.getIssue(issue.number);
+    expect(after?.labels).toEqual(["agent:managed", "locus:failed"]);
+    expect(after?.comments.at(-1)?.body).toContain("ended with `failure`");
+    expect((await reconcileRepository(ctx, 10)).markedFailed).toEqual([]);
+  });
+});
