@@ -6,7 +6,7 @@
  */
 import type { Probot } from "probot";
 import { reconcileRepository } from "../lib/app/reconcile.ts";
-import { createGateway, type OctokitLike } from "../lib/github/index.ts";
+import { createGateway } from "../lib/github/index.ts";
 import { loadConfig } from "../lib/config/index.ts";
 import { CONFIG_PATH, type LocusServices } from "./locus-context.ts";
 
