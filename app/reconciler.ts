@@ -29,11 +29,7 @@ export async function reconcileAll(
     for (const repository of repositories) {
       const repo = { owner: repository.owner.login, repo: repository.name };
       try {
-        const gateway = createGateway({
-          octokit: octokit as unknown as OctokitLike,
-          repo,
-          log: services.log,
-        });
+        const gateway = createGateway({ octokit, repo, log: services.log });
         const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
         if (!loaded.ok) continue;
         const report = await reconcileRepository(
