@@ -52,7 +52,9 @@ export interface Harness {
   as(login: string): GitHubGateway;
   /** Runs the Action with these inputs (mode, issue, pr, …) and extra environment. */
   run(inputs: Record<string, string>, env?: Record<string, string>): Promise<ActionRun>;
-  /** git in a scratch clone of the remote (fetched first), as a human would use it. */
+  /** A scratch clone of the remote, as a human would have it. */
+  readonly scratch: string;
+  /** git in the scratch clone (fetched first). */
   git(args: string[]): Promise<string>;
   /** Files of `branch` on the remote. */
   show(branch: string, path: string): Promise<string>;
@@ -181,6 +183,7 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
     repo,
     token,
     dir,
+    scratch,
     api: gatewayFor(token),
     as: (login) => gatewayFor(sim.as(login)),
     run,

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
@@ -133,5 +135,32 @@ describe("mode sprint", () => {
     expect(run.outputs["status"]).toBe("skipped");
     expect(run.summary).toContain(`Issues without an order label: #${issues[1]?.number}`);
     expect(h.fake.requests.length).toBe(before);
+  });
+
+  it("stops with the conflicting files when rebasing a retried task onto a moved base conflicts", async () => {
+    const { milestone, issues } = await sprint("Sprint Four", [{ title: "Edit readme", order: 1 }]);
+    const n = issues[0]?.number ?? 0;
+    await h.api.setLabels(n, ["order:1", "locus:failed", "agent:managed"]);
+    await h.git(["checkout", "--quiet", "-B", "task", "origin/main"]);
+    await writeFile(join(h.scratch, "README.md"), "# widgets, by the task\n");
+    await h.git(["commit", "--quiet", "-am", "task change"]);
+    await h.git(["push", "--quiet", "origin", `HEAD:refs/heads/locus/issue-${n}`]);
+    await h.git(["checkout", "--quiet", "-B", "mainline", "origin/main"]);
+    await writeFile(join(h.scratch, "README.md"), "# widgets, by a human\n");
+    await h.git(["commit", "--quiet", "-am", "human change"]);
+    await h.git(["push", "--quiet", "origin", "HEAD:main"]);
+    const before = h.fake.requests.length;
+
+    const run = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("failed");
+    expect(h.fake.requests.length).toBe(before);
+    const tracking = (await h.api.listIssues({ state: "open" })).find(
+      (i) => i.title === "Sprint: Sprint Four",
+    );
+    expect(tracking?.body).toContain("conflicts in: `README.md`");
+    expect(tracking?.body).toContain(`git checkout locus/issue-${n}`);
+    expect((await h.api.getIssue(n))?.labels).toContain("locus:failed");
   });
 });
