@@ -122,7 +122,8 @@ async function getContent(ctx: RequestContext): Promise<RouteResult> {
   const content = await readPath(repo.gitDir, commit, ctx.params.path ?? "");
   if (!content) throw notFound();
   const accept = String(ctx.headers.accept ?? "");
-  if (content.type === "file" && accept.includes("application/vnd.github.raw")) {
+  // Octokit asks for `application/vnd.github.v3.raw`; GitHub accepts the media type with or without the version.
+  if (content.type === "file" && /application\/vnd\.github(\.v3)?\.raw/.test(accept)) {
     return {
       status: 200,
       text: content.content.toString("utf8"),

@@ -244,4 +244,17 @@ describe("REST behaviour Locus relies on", () => {
     });
     expect(seeded?.issues.get(issue.data.number)?.state).toBe("closed");
   });
+
+  it("answers a file raw for Octokit's versioned media type as for the unversioned one", async () => {
+    for (const accept of ["application/vnd.github.v3.raw", "application/vnd.github.raw+json"]) {
+      const response = await owner.request("GET /repos/{owner}/{repo}/contents/{path}", {
+        ...repo,
+        path: "a.txt",
+        headers: { accept },
+      });
+      expect(response.data).toBe("one\ntwo\nthree\n");
+    }
+    const json = await owner.rest.repos.getContent({ ...repo, path: "a.txt" });
+    expect(json.data).toMatchObject({ type: "file", encoding: "base64" });
+  });
 });
