@@ -7,16 +7,42 @@
  * LOCUS_RECONCILE_MINUTES (default 10, 0 = off) sets how often the app
  * repairs work that a dropped delivery or a crashed run left behind.
  */
-import { run } from "probot";
+import { pino } from "pino";
+import { createProbot, run } from "probot";
+import { createLocusServer, DEFAULT_WEBHOOK_PATH } from "./http-server.ts";
 import { createLocusApp } from "./index.ts";
-import { checkStartup } from "./startup-check.ts";
+import { locusOctokit } from "./octokit.ts";
+import { logPort } from "./probot-log.ts";
+import { checkStartup, isConfigured } from "./startup-check.ts";
 
-const problem = checkStartup(process.env);
+const env = process.env;
+const problem = checkStartup(env);
 if (problem) {
   console.error(problem);
   process.exit(1);
 }
-const minutes = Number(process.env.LOCUS_RECONCILE_MINUTES ?? "10");
+const minutes = Number(env.LOCUS_RECONCILE_MINUTES ?? "10");
 const reconcile =
   minutes > 0 ? { everyMs: minutes * 60_000, graceMinutes: Math.max(minutes, 10) } : undefined;
-await run(createLocusApp({ reconcile }).appFn);
+const locus = createLocusApp({ reconcile });
+
+if (!isConfigured(env)) {
+  await run(locus.appFn);
+} else {
+  const log = pino({ level: env.LOG_LEVEL ?? "info" });
+  const probot = createProbot({ overrides: { log, Octokit: locusOctokit(logPort(log)) } });
+  const server = await createLocusServer({
+    probot,
+    appFn: locus.appFn,
+    webhookPath: env.WEBHOOK_PATH ?? DEFAULT_WEBHOOK_PATH,
+  });
+  const port = Number(env.PORT ?? "3000");
+  server.listen(port, env.HOST ?? "0.0.0.0", () => log.info(`Locus listening on port ${port}`));
+  const stop = () => {
+    log.info("Stopping: finishing work in flight");
+    server.close();
+    void locus.work.drain().then(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -2,9 +2,15 @@
 
 const PROBOT_FALLBACK_SECRET = "development";
 
-export function checkStartup(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const configured = Boolean(env.APP_ID) || Boolean(env.PRIVATE_KEY) || Boolean(env.PRIVATE_KEY_PATH);
-  if (!configured) return undefined;
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** An app id or key is set: run the app, not Probot's setup flow. */
+export function isConfigured(env: Env): boolean {
+  return Boolean(env.APP_ID) || Boolean(env.PRIVATE_KEY) || Boolean(env.PRIVATE_KEY_PATH);
+}
+
+export function checkStartup(env: Env): string | undefined {
+  if (!isConfigured(env)) return undefined;
   const secret = env.WEBHOOK_SECRET ?? "";
   if (!secret) {
     return "Locus will not start without WEBHOOK_SECRET: unsigned webhooks could make it run code. Set the secret you gave the GitHub App.";

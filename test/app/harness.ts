@@ -5,9 +5,10 @@
  */
 import { Octokit } from "@octokit/core";
 import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { Probot, Server } from "probot";
+import { Probot } from "probot";
+import { createLocusServer, type LocusServerOptions } from "../../app/http-server.ts";
 import { createLocusApp, type LocusApp } from "../../app/index.ts";
 import { locusOctokit } from "../../app/octokit.ts";
 import { runName, type Mode } from "../../lib/dispatch/dispatch-inputs.ts";
@@ -46,7 +47,12 @@ export interface AppHarness {
 
 const RestClient = Octokit.plugin(restEndpointMethods);
 
-export async function startAppHarness(options: { files?: Record<string, string> } = {}): Promise<AppHarness> {
+export async function startAppHarness(
+  options: {
+    files?: Record<string, string>;
+    server?: Partial<Omit<LocusServerOptions, "probot" | "appFn">>;
+  } = {},
+): Promise<AppHarness> {
   let conclusion: RunnerResult["conclusion"] | "hold" = "success";
   const sim = await startGitHubSimulator({
     webhooks: { secret: WEBHOOK_SECRET },
@@ -64,23 +70,17 @@ export async function startAppHarness(options: { files?: Record<string, string> 
   });
   const locus = createLocusApp();
   const silent = pino({ level: "silent" });
-  const server = new Server({
-    host: "127.0.0.1",
-    // Probot's Server treats port 0 as "use 3000", so pick a free port first.
-    port: await freePort(),
+  const probot = new Probot({
+    appId: sim.app.id,
+    privateKey: sim.appPrivateKey ?? "",
+    secret: WEBHOOK_SECRET,
+    baseUrl: sim.apiUrl,
     log: silent,
-    Probot: Probot.defaults({
-      appId: sim.app.id,
-      privateKey: sim.appPrivateKey ?? "",
-      secret: WEBHOOK_SECRET,
-      baseUrl: sim.apiUrl,
-      log: silent,
-      Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
-    }),
+    Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
   });
-  await server.load(locus.appFn);
-  const http = await server.start();
-  const webhookUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api/github/webhooks`;
+  const server = await createLocusServer({ probot, appFn: locus.appFn, ...options.server });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
   sim.webhooks.url = webhookUrl;
   const repo = await sim.seed.repo("octo/demo", {
     files: options.files ?? { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
@@ -127,19 +127,9 @@ export async function startAppHarness(options: { files?: Record<string, string> 
     },
     close: async () => {
       await settle().catch(() => undefined);
-      await server.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await sim.close();
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
