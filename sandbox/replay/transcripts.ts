@@ -42,9 +42,12 @@ function finish(summary: string): FakeReply {
   return reply(call("finish", { summary: `${REPLAY_NOTICE}\n\n${summary}` }));
 }
 
+// An iterate prompt quotes the task's heading too; it belongs to the review transcripts.
+const ITERATE_MARKER = "(your earlier work)";
+
 function taskFor(title: string): (prompt: string) => boolean {
-  return (prompt) =>
-    prompt.includes(`## Task: #`) && new RegExp(`## Task: #\\d+ ${escape(title)}\\s`).test(prompt);
+  const heading = new RegExp(`## Task: #\\d+ ${escape(title)}\\s`);
+  return (prompt) => heading.test(prompt) && !prompt.includes(ITERATE_MARKER);
 }
 
 function escape(text: string): string {
@@ -93,7 +96,7 @@ const capitalize: Transcript = {
 
 const capitalizeReview: Transcript = {
   name: "capitalize (review)",
-  matches: (prompt) => prompt.includes("(your earlier work)") && prompt.includes("src/capitalize.js"),
+  matches: (prompt) => prompt.includes(ITERATE_MARKER) && prompt.includes("src/capitalize.js"),
   attempts: [
     [
       reply(

@@ -8,6 +8,7 @@
  * what happens, as events.
  */
 import { Octokit } from "@octokit/core";
+import { paginateRest } from "@octokit/plugin-paginate-rest";
 import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
@@ -61,7 +62,7 @@ export interface WorldOptions {
   readonly port?: number;
 }
 
-const RestClient = Octokit.plugin(restEndpointMethods);
+const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
 export type RestClient = InstanceType<typeof RestClient>;
 
 export interface World {
@@ -103,7 +104,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     ? { baseUrl: replay.url, apiKey: "sk-ant-sandbox-replay-model-not-a-real-key" }
     : { apiKey };
 
-  let runner: ActionRunner | undefined;
+  // The runner needs the simulator's URLs and the simulator needs the runner: tie them after both exist.
+  const late: { runner?: ActionRunner } = {};
   const sim = await startGitHubSimulator({
     port: options.port ?? 0,
     workDir: join(workDir, "github"),
@@ -116,8 +118,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return runName(inputs["mode"] as Mode, target, inputs["delivery"] ?? "");
     },
     runner: (request) => {
-      if (!runner) throw new Error("the runner is not ready");
-      return runner.runner(request);
+      if (!late.runner) throw new Error("the runner is not ready");
+      return late.runner.runner(request);
     },
     observe: (exchange) => emit({ type: "exchange", exchange }),
   });
@@ -128,7 +130,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   });
   seeded.collaborator(HUMAN, "write");
 
-  runner = createActionRunner({
+  const runner = createActionRunner({
     bundle,
     workDir: join(workDir, "runs"),
     apiUrl: sim.apiUrl,
@@ -146,6 +148,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     onLine: (run, line) => emit({ type: "run-line", run, line }),
     onFinish: (run, finished) => emit({ type: "run-end", run, finished }),
   });
+  late.runner = runner;
 
   const locus = createLocusApp();
   const appLog = pino(

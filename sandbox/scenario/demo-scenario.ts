@@ -1,0 +1,363 @@
+/**
+ * The demo's story, played as a person would on GitHub: every action is a
+ * call to the simulator's HTTP API as the human user (the app's installation,
+ * which GitHub does through its web UI, is the simulator's installation
+ * event). Each step then waits for the world to settle and checks GitHub's
+ * state; a step's problems are what did not happen as expected.
+ */
+import { LOCUS_LABELS } from "../../lib/labels/schema.ts";
+import { DEMO_ISSUES, REPLAY_NOTICE } from "../replay/transcripts.ts";
+import { HUMAN, type RestClient, type World } from "../world/start-world.ts";
+import { reader, type Reader } from "./github-state.ts";
+
+export interface ScenarioState {
+  readonly world: World;
+  readonly human: RestClient;
+  readonly read: Reader;
+  readonly repo: { readonly owner: string; readonly repo: string };
+  /** Issue numbers by DEMO_ISSUES key, the milestone and the PRs, as the story creates them. */
+  readonly issues: Partial<Record<keyof typeof DEMO_ISSUES, number>>;
+  milestone?: number;
+  statusComment?: number;
+}
+
+export interface Step {
+  readonly title: string;
+  /** What the progress line says while the world works. */
+  readonly waiting: string;
+  act(state: ScenarioState): Promise<void>;
+  /** Problems found; empty when the step happened as expected. */
+  check(state: ScenarioState): Promise<string[]>;
+}
+
+export const MILESTONE_TITLE = "v0.2: text utilities";
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing: an earlier step did not create it`);
+  return value;
+}
+
+function expectThat(problems: string[], ok: boolean, problem: string): void {
+  if (!ok) problems.push(problem);
+}
+
+async function expectTaskPull(
+  state: ScenarioState,
+  problems: string[],
+  issue: number,
+  base: string,
+): Promise<void> {
+  const pull = await state.read.pullForBranch(`locus/issue-${issue}`);
+  if (!pull) {
+    problems.push(`no pull request from locus/issue-${issue}`);
+    return;
+  }
+  expectThat(problems, pull.base === base, `PR #${pull.number} is based on ${pull.base}, expected ${base}`);
+  expectThat(problems, pull.body.includes(`Closes #${issue}`), `PR #${pull.number} does not close #${issue}`);
+  if (state.world.replay) {
+    expectThat(
+      problems,
+      pull.body.includes(REPLAY_NOTICE),
+      `PR #${pull.number} does not say it was replayed`,
+    );
+  }
+  const labels = (await state.read.issue(issue)).labels;
+  expectThat(
+    problems,
+    labels.includes("locus:in-review"),
+    `#${issue} is ${labels.join(", ")}, not in review`,
+  );
+}
+
+const install: Step = {
+  title: "Install the Locus app on acme/strkit → its labels appear",
+  waiting: "the app creates its labels",
+  async act({ world }) {
+    world.sim.seed.installation(world.owner, { webhooks: true });
+    await world.settle();
+  },
+  async check({ read }) {
+    const names = await read.labelNames();
+    return LOCUS_LABELS.filter((label) => !names.includes(label.name)).map(
+      (label) => `label ${label.name} missing`,
+    );
+  },
+};
+
+const standalone: Step = {
+  title: "Label a standalone issue locus:queued → a pull request",
+  waiting: "Locus works on the issue",
+  async act(state) {
+    const { human, repo } = state;
+    const { data } = await human.rest.issues.create({
+      ...repo,
+      ...DEMO_ISSUES.capitalize,
+      labels: ["type:feature"],
+    });
+    state.issues.capitalize = data.number;
+    await human.rest.issues.addLabels({ ...repo, issue_number: data.number, labels: ["locus:queued"] });
+    await state.world.settle();
+  },
+  async check(state) {
+    const issue = need(state.issues.capitalize, "the standalone issue");
+    const problems: string[] = [];
+    await expectTaskPull(state, problems, issue, "main");
+    expectThat(
+      problems,
+      await state.read.testsPass(`locus/issue-${issue}`),
+      `the tests fail on locus/issue-${issue}`,
+    );
+    return problems;
+  },
+};
+
+const sprint: Step = {
+  title: `Activate milestone "${MILESTONE_TITLE}" (orders 1, 2, 5) → the sprint runs in order and stops at a failure`,
+  waiting: "the sprint runs",
+  async act(state) {
+    const { human, repo } = state;
+    const { data: milestone } = await human.rest.issues.createMilestone({ ...repo, title: MILESTONE_TITLE });
+    state.milestone = milestone.number;
+    const planned = [
+      ["words", "order:1", "type:feature"],
+      ["slugEdges", "order:2", "type:bug"],
+      ["docs", "order:5", "type:docs"],
+    ] as const;
+    for (const [key, order, type] of planned) {
+      const { data } = await human.rest.issues.create({
+        ...repo,
+        ...DEMO_ISSUES[key],
+        milestone: milestone.number,
+        labels: [order, type],
+      });
+      state.issues[key] = data.number;
+    }
+    await state.world.settle();
+    await human.rest.issues.updateMilestone({
+      ...repo,
+      milestone_number: milestone.number,
+      description: "String helpers for the next release.\n\nlocus: active",
+    });
+    await state.world.settle();
+  },
+  async check(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    const slug = need(state.issues.slugEdges, "the order:2 issue");
+    const docs = need(state.issues.docs, "the order:5 issue");
+    const problems: string[] = [];
+    await expectTaskPull(state, problems, words, "main");
+    const slugLabels = (await state.read.issue(slug)).labels;
+    expectThat(
+      problems,
+      slugLabels.includes("locus:failed"),
+      `#${slug} is ${slugLabels.join(", ")}, not failed`,
+    );
+    const failure = (await state.read.comments(slug)).some(
+      (comment) =>
+        comment.author === state.world.sim.app.botLogin && comment.body.includes("could not finish"),
+    );
+    expectThat(problems, failure, `no failure comment on #${slug}`);
+    expectThat(
+      problems,
+      await state.read.branchExists(`locus/wip/issue-${slug}`),
+      `no wip branch kept for #${slug}`,
+    );
+    const docsLabels = (await state.read.issue(docs)).labels;
+    expectThat(
+      problems,
+      docsLabels.includes("locus:queued"),
+      `#${docs} is ${docsLabels.join(", ")}, not waiting queued`,
+    );
+    expectThat(
+      problems,
+      (await state.read.pullForBranch(`locus/issue-${docs}`)) === undefined,
+      `#${docs} ran past the failure`,
+    );
+    return problems;
+  },
+};
+
+const resume: Step = {
+  title: "Comment /locus run on the failed task → the sprint resumes: three stacked PRs",
+  waiting: "the sprint resumes",
+  async act(state) {
+    const slug = need(state.issues.slugEdges, "the order:2 issue");
+    await state.human.rest.issues.createComment({ ...state.repo, issue_number: slug, body: "/locus run" });
+    await state.world.settle();
+  },
+  async check(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    const slug = need(state.issues.slugEdges, "the order:2 issue");
+    const docs = need(state.issues.docs, "the order:5 issue");
+    const problems: string[] = [];
+    await expectTaskPull(state, problems, slug, `locus/issue-${words}`);
+    await expectTaskPull(state, problems, docs, `locus/issue-${slug}`);
+    expectThat(
+      problems,
+      !(await state.read.branchExists(`locus/wip/issue-${slug}`)),
+      `the wip branch of #${slug} was not cleaned up`,
+    );
+    expectThat(
+      problems,
+      await state.read.testsPass(`locus/issue-${docs}`),
+      `the tests fail on the sprint's last branch`,
+    );
+    return problems;
+  },
+};
+
+const iterate: Step = {
+  title: "Review comment on the PR + /locus iterate → a new commit on the same PR",
+  waiting: "Locus addresses the review",
+  async act(state) {
+    const issue = need(state.issues.capitalize, "the standalone issue");
+    const pull = need(await state.read.pullForBranch(`locus/issue-${issue}`), "the standalone PR");
+    const { data } = await state.human.rest.pulls.get({ ...state.repo, pull_number: pull.number });
+    await state.human.rest.pulls.createReviewComment({
+      ...state.repo,
+      pull_number: pull.number,
+      commit_id: data.head.sha,
+      path: "src/capitalize.js",
+      line: 2,
+      side: "RIGHT",
+      body: "What about an empty string? `text[0]` is undefined there.",
+    });
+    await state.human.rest.issues.createComment({
+      ...state.repo,
+      issue_number: pull.number,
+      body: "/locus iterate handle the empty string too",
+    });
+    await state.world.settle();
+  },
+  async check(state) {
+    const issue = need(state.issues.capitalize, "the standalone issue");
+    const problems: string[] = [];
+    const commits = await state.read.log(`main..locus/issue-${issue}`);
+    expectThat(
+      problems,
+      commits.length === 2,
+      `locus/issue-${issue} has ${commits.length} commits, expected 2`,
+    );
+    const newest = commits[0];
+    expectThat(
+      problems,
+      newest?.subject === `fix: address review feedback (#${issue})` && newest.author === "locus[bot]",
+      `the newest commit is "${newest?.subject}" by ${newest?.author}`,
+    );
+    const labels = (await state.read.issue(issue)).labels;
+    expectThat(
+      problems,
+      labels.includes("locus:in-review"),
+      `#${issue} is ${labels.join(", ")}, not back in review`,
+    );
+    expectThat(
+      problems,
+      await state.read.testsPass(`locus/issue-${issue}`),
+      `the tests fail after the iteration`,
+    );
+    return problems;
+  },
+};
+
+const merge: Step = {
+  title: "Merge the PR → its issue is done",
+  waiting: "the app marks the issue done",
+  async act(state) {
+    const issue = need(state.issues.capitalize, "the standalone issue");
+    const pull = need(await state.read.pullForBranch(`locus/issue-${issue}`), "the standalone PR");
+    await state.human.rest.pulls.merge({ ...state.repo, pull_number: pull.number, merge_method: "squash" });
+    await state.world.settle();
+  },
+  async check(state) {
+    const issue = need(state.issues.capitalize, "the standalone issue");
+    const problems: string[] = [];
+    const pull = await state.read.pullForBranch(`locus/issue-${issue}`);
+    expectThat(problems, pull?.merged === true, `PR of #${issue} is not merged`);
+    const labels = (await state.read.issue(issue)).labels;
+    expectThat(problems, labels.includes("locus:done"), `#${issue} is ${labels.join(", ")}, not done`);
+    return problems;
+  },
+};
+
+const status: Step = {
+  title: "Comment /locus status on a sprint issue → the dashboard",
+  waiting: "the app answers",
+  async act(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    state.statusComment = (await state.read.comments(words)).length;
+    await state.human.rest.issues.createComment({
+      ...state.repo,
+      issue_number: words,
+      body: "/locus status",
+    });
+    await state.world.settle();
+  },
+  async check(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    const since = need(state.statusComment, "the comment count before /locus status");
+    const replies = (await state.read.comments(words))
+      .slice(since)
+      .filter((comment) => comment.author === state.world.sim.app.botLogin);
+    const dashboard = replies.find((comment) => comment.body.includes(`### Sprint: ${MILESTONE_TITLE}`));
+    const problems: string[] = [];
+    expectThat(problems, dashboard !== undefined, "no dashboard reply");
+    for (const key of ["words", "slugEdges", "docs"] as const) {
+      const number = need(state.issues[key], key);
+      expectThat(
+        problems,
+        dashboard?.body.includes(`| #${number} |`) ?? false,
+        `the dashboard does not list #${number}`,
+      );
+    }
+    return problems;
+  },
+};
+
+export const DEMO_STEPS: readonly Step[] = [install, standalone, sprint, resume, iterate, merge, status];
+
+export function scenarioState(world: World): ScenarioState {
+  const human = world.as(HUMAN);
+  return {
+    world,
+    human,
+    read: reader(world, human),
+    repo: { owner: world.owner, repo: world.repo },
+    issues: {},
+  };
+}
+
+export interface StepOutcome {
+  readonly title: string;
+  readonly problems: readonly string[];
+  readonly ms: number;
+}
+
+export interface PlayHooks {
+  readonly beforeStep?: (step: Step) => void;
+  readonly afterStep?: (outcome: StepOutcome) => void;
+}
+
+/** Plays the steps in order; a step that throws counts as a problem and the story stops there. */
+export async function playScenario(
+  state: ScenarioState,
+  steps: readonly Step[] = DEMO_STEPS,
+  hooks: PlayHooks = {},
+): Promise<StepOutcome[]> {
+  const outcomes: StepOutcome[] = [];
+  for (const step of steps) {
+    hooks.beforeStep?.(step);
+    const started = Date.now();
+    let problems: string[];
+    try {
+      await step.act(state);
+      problems = await step.check(state);
+    } catch (error) {
+      problems = [`step failed: ${error instanceof Error ? error.message : String(error)}`];
+    }
+    const outcome = { title: step.title, problems, ms: Date.now() - started };
+    outcomes.push(outcome);
+    hooks.afterStep?.(outcome);
+    if (problems.some((problem) => problem.startsWith("step failed"))) break;
+  }
+  return outcomes;
+}
