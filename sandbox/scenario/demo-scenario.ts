@@ -146,6 +146,8 @@ const sprint: Step = {
     const docs = need(state.issues.docs, "the order:5 issue");
     const problems: string[] = [];
     await expectTaskPull(state, problems, words, "main");
+    // Only the replay model can be told to fail; a real model's sprint simply runs on.
+    if (!state.world.replay) return problems;
     const slugLabels = (await state.read.issue(slug)).labels;
     expectThat(
       problems,

@@ -38,7 +38,7 @@ export function renderSummary(state: FinalState, bot: string): string[] {
 }
 
 export function renderReport(state: FinalState, bot: string, header: string): string {
-  const parts = [`# What Locus wrote\n\n${header}`];
+  const sections = [`# What Locus wrote\n\n${header}`];
   for (const issue of state.issues) {
     const pull = state.pulls.find((candidate) => candidate.number === issue.number);
     const comments = state.comments.filter(
@@ -48,13 +48,15 @@ export function renderReport(state: FinalState, bot: string, header: string): st
     const kind = pull
       ? `Pull request #${pull.number} (${pull.head} → ${pull.base})`
       : `Issue #${issue.number}`;
-    parts.push(
-      `## ${kind}: ${issue.title}\n\nLabels: ${issue.labels.map((label) => `\`${label}\``).join(", ") || "none"}`,
-    );
+    const parts = [
+      `## ${kind}: ${issue.title}`,
+      `Labels: ${issue.labels.map((label) => `\`${label}\``).join(", ") || "none"}`,
+    ];
     if (pull) parts.push(`### Body\n\n${pull.body}`);
     comments.forEach((comment, index) => parts.push(`### Comment ${index + 1}\n\n${comment.body}`));
+    sections.push(parts.join("\n\n"));
   }
-  return `${parts.join("\n\n---\n\n")}\n`;
+  return `${sections.join("\n\n---\n\n")}\n`;
 }
 
 export async function writeReport(
