@@ -49,7 +49,7 @@ export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner 
       runAgentLoop(
         {
           client: client(),
-          toolbox: registryToolbox(execute.readOnly ?? false),
+          toolbox: registryToolbox(execute.readOnly ?? false, execute.tools),
           shell: options.shell,
           hooks: options.hooks ?? [],
           env: scrubEnvironment(options.env),

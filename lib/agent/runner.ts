@@ -2,7 +2,7 @@
  * The one interface every agent provider implements — the built-in tool loop and the Claude Code
  * and Codex CLIs run as subprocesses — and the factory that picks one from config.
  */
-import type { EditHook, ShellPolicy } from "./tool.ts";
+import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
 import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
@@ -36,6 +36,8 @@ export interface ExecuteOptions {
   readonly timeLimitMs?: number;
   /** Plan, review and ask modes get read-only tools. */
   readonly readOnly?: boolean;
+  /** Tools of this task only, offered after the others: `propose_plan` in plan mode, `submit_review` in review mode. */
+  readonly tools?: readonly AgentTool[];
 }
 
 export interface ToolCallRecord {
