@@ -7,23 +7,15 @@
  */
 import type { GitHubGateway, Issue } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
-import { statusOf } from "../labels/status.ts";
-import { hiddenMarker, tableCell } from "../render/markdown.ts";
+import {
+  renderTrackingDashboard,
+  type DashboardMilestone,
+  type DashboardRun,
+  type DashboardTask,
+} from "../render/tracking-dashboard.ts";
 
-export interface TrackedTask {
-  readonly number: number;
-  readonly title: string;
-  readonly order: number | undefined;
-  readonly labels: readonly string[];
-  readonly pr?: number;
-  readonly attempts?: number;
-}
-
-export interface SprintRunState {
-  readonly runUrl?: string;
-  readonly state: "running" | "stopped" | "finished";
-  readonly message?: string;
-}
+export type TrackedTask = DashboardTask;
+export type SprintRunState = DashboardRun;
 
 export function trackingTitle(milestone: { title: string }): string {
   return `Sprint: ${milestone.title}`;
@@ -33,41 +25,10 @@ export function isTrackingIssue(issue: { title: string; labels: readonly string[
   return issue.title === title && issue.labels.includes(MANAGED_LABEL);
 }
 
-export function renderTrackingBody(
-  milestone: { number: number; title: string },
-  tasks: readonly TrackedTask[],
-  run: SprintRunState,
-): string {
-  const rows = tasks.map(
-    (task) =>
-      `| ${task.order ?? "—"} | #${task.number} ${tableCell(task.title)} | ${statusOf(task.labels) ?? "pending"} | ${
-        task.pr === undefined ? "—" : `#${task.pr}`
-      } | ${task.attempts ?? 0} |`,
-  );
-  const nodes = tasks.map(
-    (task) => `  I${task.number}["#${task.number} ${statusOf(task.labels) ?? "pending"}"]`,
-  );
-  const edges = tasks.slice(1).map((task, index) => `  I${tasks[index]?.number} --> I${task.number}`);
-  const json = JSON.stringify({ milestone: milestone.number, ...run }).replace(/-->/g, "--\\u003e");
-  return [
-    hiddenMarker("sprint", String(milestone.number)),
-    `Live dashboard of milestone **${tableCell(milestone.title)}**, kept by Locus.`,
-    run.message ? `> ${run.message.replace(/\n/g, "\n> ")}` : "",
-    "| Order | Issue | Status | PR | Attempts |",
-    "| ---: | --- | --- | --- | ---: |",
-    ...rows,
-    "",
-    ["```mermaid", "graph LR", ...nodes, ...edges, "```"].join("\n"),
-    `<!-- locus:sprint-state ${json} -->`,
-  ]
-    .filter((part) => part !== "")
-    .join("\n");
-}
-
 /** Finds the tracking issue among the open managed issues, or creates it. */
 export async function ensureTrackingIssue(
   gateway: GitHubGateway,
-  milestone: { number: number; title: string },
+  milestone: DashboardMilestone,
 ): Promise<Issue> {
   const title = trackingTitle(milestone);
   const open = await gateway.listIssues({ state: "open", labels: [MANAGED_LABEL] });
@@ -75,7 +36,7 @@ export async function ensureTrackingIssue(
   if (found) return found;
   return gateway.createIssue({
     title,
-    body: renderTrackingBody(milestone, [], { state: "running" }),
+    body: renderTrackingDashboard(milestone, [], { state: "running" }),
     labels: [MANAGED_LABEL],
   });
 }

@@ -21,11 +21,11 @@ import { readStatus } from "../status-updates.ts";
 import {
   ensureTrackingIssue,
   isTrackingIssue,
-  renderTrackingBody,
   trackingTitle,
   type SprintRunState,
   type TrackedTask,
 } from "../sprint-tracking.ts";
+import { renderTrackingDashboard } from "../../render/tracking-dashboard.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 
 interface Parent {
@@ -70,7 +70,7 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   ]);
   const show = (run: SprintRunState) =>
     gateway.updateIssue(tracking.number, {
-      body: renderTrackingBody(milestone, [...tracked.values()], {
+      body: renderTrackingDashboard(milestone, [...tracked.values()], {
         ...run,
         ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
       }),
@@ -154,6 +154,8 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       labels: after?.labels ?? issue.labels,
       ...(report.pr ? { pr: report.pr.number } : {}),
       attempts: (await readStatus(gateway, issue.number)).attempts,
+      durationMs: report.durationMs,
+      costUsd: report.costUsd,
     });
     if (report.status === "succeeded" && report.pr && outcome.worktree) {
       const head = (await outcome.worktree.revParse("HEAD")) ?? "";
