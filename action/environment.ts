@@ -21,6 +21,7 @@ export interface ActionEnvironment {
   readonly runUrl?: string;
   readonly worktreeRoot: string;
   readonly actor: string;
+  readonly repositoryUrl: string;
 }
 
 export function readEnvironment(env: Readonly<Record<string, string | undefined>>): ActionEnvironment {
@@ -41,5 +42,6 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     ...(e.GITHUB_RUN_ID ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${e.GITHUB_RUN_ID}` } : {}),
     worktreeRoot: e.RUNNER_TEMP ?? `${e.GITHUB_WORKSPACE}/.locus/worktrees`,
     actor: e.GITHUB_TRIGGERING_ACTOR || e.GITHUB_ACTOR,
+    repositoryUrl: `${server}/${owner}/${repo}`,
   };
 }

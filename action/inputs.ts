@@ -70,11 +70,22 @@ export function modeRequest(inputs: Inputs): ModeRequest {
     case "iterate":
       if (inputs.pr === undefined) throw new Error("mode iterate needs the pr input");
       return { mode: "iterate", pr: inputs.pr };
+    case "review":
+      if (inputs.pr === undefined) throw new Error("mode review needs the pr input");
+      return { mode: "review", pr: inputs.pr };
+    case "plan": {
+      const [issue] = inputs.issue;
+      if (issue === undefined || inputs.issue.length > 1) throw new Error("mode plan needs one issue input");
+      return { mode: "plan", issue };
+    }
+    case "ask": {
+      if (inputs.pr !== undefined) return { mode: "ask", pr: inputs.pr };
+      const [issue] = inputs.issue;
+      if (issue === undefined || inputs.issue.length > 1)
+        throw new Error("mode ask needs the pr input or one issue input");
+      return { mode: "ask", issue };
+    }
     case "stale":
       return { mode: "stale" };
-    case "review":
-    case "plan":
-    case "ask":
-      throw new Error(`mode ${inputs.mode} is not implemented by this version of the Action`);
   }
 }

@@ -122,6 +122,7 @@ export async function run(): Promise<void> {
         ...(env.runUrl ? { url: env.runUrl } : {}),
         worktreeRoot: env.worktreeRoot,
         actor: env.actor,
+        repositoryUrl: env.repositoryUrl,
       },
       model: inputs.model || config.agent.model,
       maxTurns: inputs["max-turns"] ?? config.agent.maxTurns,

@@ -25,6 +25,8 @@ export interface RunInfo {
   readonly worktreeRoot: string;
   /** Who started the run (`GITHUB_TRIGGERING_ACTOR` or `GITHUB_ACTOR`). */
   readonly actor: string;
+  /** `https://<server>/<owner>/<repo>` (`GITHUB_SERVER_URL`): where permalinks point. */
+  readonly repositoryUrl: string;
 }
 
 export interface ActionContext {
@@ -43,6 +45,6 @@ export interface ActionContext {
   /** Replaces known secrets (and anything token-shaped) before text leaves the process. */
   readonly mask: (text: string) => string;
   readonly delivery: string;
-  /** The `command` input: the iterate note. */
+  /** The `command` input: the iterate note, the plan goal or the question. */
   readonly command: string;
 }

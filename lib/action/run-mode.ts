@@ -1,7 +1,10 @@
 /** The one place that maps a parsed request to its mode. */
 import type { ActionContext } from "./context.ts";
+import { runAskMode } from "./modes/ask.ts";
 import { runIssueMode } from "./modes/issue.ts";
 import { runIterateMode } from "./modes/iterate.ts";
+import { runPlanMode } from "./modes/plan.ts";
+import { runReviewMode } from "./modes/review.ts";
 import { runSprintMode } from "./modes/sprint.ts";
 import { runStaleMode } from "./modes/stale.ts";
 import type { ModeResult } from "./task-report.ts";
@@ -10,6 +13,9 @@ export type ModeRequest =
   | { readonly mode: "issue"; readonly issues: readonly number[] }
   | { readonly mode: "sprint"; readonly milestone: number }
   | { readonly mode: "iterate"; readonly pr: number }
+  | { readonly mode: "review"; readonly pr: number }
+  | { readonly mode: "plan"; readonly issue: number }
+  | { readonly mode: "ask"; readonly issue?: number; readonly pr?: number }
   | { readonly mode: "stale" };
 
 export function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeResult> {
@@ -20,6 +26,12 @@ export function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeR
       return runSprintMode(ctx, request.milestone);
     case "iterate":
       return runIterateMode(ctx, request.pr);
+    case "review":
+      return runReviewMode(ctx, request.pr);
+    case "plan":
+      return runPlanMode(ctx, request.issue);
+    case "ask":
+      return runAskMode(ctx, request);
     case "stale":
       return runStaleMode(ctx);
   }

@@ -16,22 +16,33 @@ import { iterateCommitMessage } from "../../naming/commit.ts";
 import { hasFeedback, selectFeedback, type SelectedFeedback } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
+import { isLocusReviewText } from "../../review/review-comment.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
 import type { ActionContext } from "../context.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { isLocusComment, promptIssue } from "../prompt-issue.ts";
 import { readRepositoryContext } from "../repository-context.ts";
 import { reviewThreads } from "../review-threads.ts";
+import { isSelf, selfLogins } from "../self-logins.ts";
 import { readStatus, writeStatus } from "../status-updates.ts";
 import { describeStop } from "../stop-reason.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 import { NO_USAGE } from "../../agent/usage.ts";
 
-function selfLogins(ctx: ActionContext): string[] {
-  const logins = [ctx.config.commit.name, "github-actions[bot]"];
-  if (ctx.run.actor.endsWith("[bot]")) logins.push(ctx.run.actor);
-  return logins;
+/**
+ * Locus's own review (mode `review`) is feedback like a person's, though its
+ * identity is Locus's: its review and line comments are credited to this
+ * name, which is no self login, so they are heard and their threads stay open
+ * until Locus replies in them. Only text Locus wrote qualifies: anyone can
+ * type the marker.
+ */
+const LOCUS_REVIEWER = "locus-review";
+
+function asReviewer<T extends { author: string; body: string }>(self: readonly string[], item: T): T {
+  return isSelf(self, item.author) && isLocusReviewText(item.body)
+    ? { ...item, author: LOCUS_REVIEWER }
+    : item;
 }
 
 async function collectFeedback(
@@ -46,11 +57,15 @@ async function collectFeedback(
   const permissions = new Map<string, boolean>();
   const allowAll = ctx.config.iterate.allowFeedbackFromNonCollaborators;
   const logins = new Set<string>();
-  const [reviewComments, reviews] = await Promise.all([
+  const [rawReviewComments, rawReviews] = await Promise.all([
     gateway.listReviewComments(pr.number),
     gateway.listReviews(pr.number),
   ]);
+  const reviewComments = rawReviewComments.map((item) => asReviewer(self, item));
+  const reviews = rawReviews.map((item) => asReviewer(self, item));
   for (const item of [...reviewComments, ...reviews, ...prIssue.comments]) logins.add(item.author);
+  logins.delete(LOCUS_REVIEWER);
+  permissions.set(LOCUS_REVIEWER, true);
   if (!allowAll) {
     for (const login of logins) {
       permissions.set(login, mayTriggerWork(await gateway.getCollaboratorPermission(login)));

@@ -1,0 +1,109 @@
+/**
+ * Mode `ask`: a read-only agent answers a question in the thread it was asked
+ * in — at the base branch for an issue, at the head for a pull request —
+ * citing files and lines, which Locus turns into permalinks at the commit the
+ * agent read. The thread's earlier Locus answers (each recording its
+ * question) are the conversation the question continues.
+ */
+import { parseCommand } from "../../commands/index.ts";
+import type { IssueWithComments } from "../../github/index.ts";
+import { renderAnswerComment } from "../../ask/answer-comment.ts";
+import { linkCitations } from "../../ask/citations.ts";
+import { earlierExchanges, renderConversation } from "../../ask/conversation.ts";
+import { truncateHead } from "../../prompt/budget.ts";
+import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
+import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
+import { baseBranchOf } from "../base-branch.ts";
+import type { ActionContext } from "../context.ts";
+import { promptIssue } from "../prompt-issue.ts";
+import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
+import { selfLogins } from "../self-logins.ts";
+import { readStatus, writeStatus } from "../status-updates.ts";
+import type { ModeResult } from "../task-report.ts";
+
+const DIFF_BUDGET = 30_000;
+
+const RULES = [
+  "You are Locus, answering a question about this repository in a GitHub thread. You can read the repository but not change it.",
+  "Look the answer up in the code (list_files, search_text, read_file) rather than guessing, and say so when the code does not settle it.",
+  "Cite the code you rely on as `path:line` or `path:start-end` (paths from the repository root); Locus turns these into links to the exact lines.",
+  "The question may continue the conversation shown in the task: answer the latest question in that light.",
+  "Give your answer, in GitHub markdown, as the summary of the finish tool; it is posted as is.",
+  UNTRUSTED_RULE,
+];
+
+/** The thread as context: its description and discussion, without commands (the questions come separately). */
+function renderThread(thread: IssueWithComments, triggeredAt: Date): string {
+  const issue = promptIssue(thread, triggeredAt);
+  const discussion = issue.comments.filter((comment) => parseCommand(comment.body).kind === "none");
+  return renderIssue({ ...issue, comments: discussion });
+}
+
+export async function runAskMode(
+  ctx: ActionContext,
+  target: { readonly issue?: number; readonly pr?: number },
+): Promise<ModeResult> {
+  const { gateway } = ctx;
+  const triggeredAt = ctx.clock.now();
+  const number = target.pr ?? target.issue ?? 0;
+  const question = sanitizeUntrusted(ctx.command).trim();
+  const thread = await gateway.getIssue(number);
+  if (!thread) return { tasks: [], note: `#${number} does not exist.` };
+  if (question === "") {
+    const note = "There is no question to answer: comment `/locus ask <question>`.";
+    await gateway.createComment(number, note);
+    return { tasks: [], note };
+  }
+  const pr = thread.isPullRequest ? await gateway.getPullRequest(number) : null;
+  const branch = pr && pr.state === "open" ? pr.head.ref : await baseBranchOf(ctx);
+  const diff = pr ? await gateway.getPullRequestDiff(number) : "";
+
+  const checkout = await checkoutForReading(ctx, `ask-${number}`, branch);
+  const conversation = renderConversation(
+    earlierExchanges(thread.comments, { triggeredAt, selfLogins: selfLogins(ctx) }),
+  );
+  const outcome = await runReadOnlyAgent(ctx, {
+    target: number,
+    title: thread.title,
+    rules: RULES,
+    checkout,
+    task: [
+      `## The thread: ${thread.isPullRequest ? "pull request" : "issue"} #${number}`,
+      `You are reading \`${branch}\` at ${checkout.sha.slice(0, 7)}.`,
+      renderThread(thread, triggeredAt),
+      diff
+        ? `## The pull request's diff\n\n\`\`\`diff\n${truncateHead(diff, DIFF_BUDGET, "PR diff", "Read the files for the rest.").text}\n\`\`\``
+        : "",
+      conversation,
+      "## The question to answer now",
+      quoteUntrusted("the person asking", truncateHead(question, BUDGETS.issueBody, "question").text),
+    ]
+      .filter(Boolean)
+      .join("\n\n"),
+  });
+  const files = new Set(await checkout.worktree.listFiles());
+  await checkout.remove();
+
+  const status = await readStatus(gateway, number);
+  const answer = outcome.result.summary.trim();
+  if (!outcome.result.success || answer === "") {
+    const reason = outcome.result.success ? "the agent gave no answer" : outcome.stopReason;
+    await gateway.createComment(number, ctx.mask(`Locus could not answer: ${reason}.`));
+    await writeStatus(gateway, number, { headline: `Could not answer the question: ${reason}.` }, status);
+    return { tasks: [outcome.report("failed", reason)] };
+  }
+  const blobUrl = `${ctx.run.repositoryUrl}/blob/${checkout.sha}`;
+  const comment = await gateway.createComment(
+    number,
+    ctx.mask(
+      renderAnswerComment({
+        question,
+        answer: linkCitations(answer, { blobUrl, files }),
+        sha: checkout.sha,
+        commitUrl: `${ctx.run.repositoryUrl}/commit/${checkout.sha}`,
+      }),
+    ),
+  );
+  await writeStatus(gateway, number, { headline: `Answered a question: ${comment.url}` }, status);
+  return { tasks: [outcome.report("succeeded")], note: `Answered: ${comment.url}` };
+}

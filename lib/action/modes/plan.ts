@@ -1,0 +1,88 @@
+/**
+ * Mode `plan`: a read-only agent studies the repository at the base branch
+ * and proposes a plan through `propose_plan`; Locus posts it as one comment
+ * (table in execution order, reasoning, dependency graph, the plan as JSON)
+ * that `/locus approve` turns into issues. Nothing is created here.
+ */
+import { createProposePlanTool } from "../../agent/tools/propose-plan.ts";
+import type { Plan } from "../../plan/plan-schema.ts";
+import { truncateHead } from "../../prompt/budget.ts";
+import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
+import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
+import { GITHUB_BODY_LIMIT } from "../../render/comment-limit.ts";
+import { renderFittedPlanComment } from "../../render/plan-fit.ts";
+import { baseBranchOf } from "../base-branch.ts";
+import type { ActionContext } from "../context.ts";
+import { promptIssue } from "../prompt-issue.ts";
+import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
+import { readStatus, writeStatus } from "../status-updates.ts";
+import type { ModeResult } from "../task-report.ts";
+
+const RULES = [
+  "You are Locus, planning work for an AI engineering team in this repository. You can read the repository but not change it.",
+  "Study the code that the goal touches (list_files, search_text, read_file), then break the goal into tasks that one pull request each can deliver, in the order they must run: a task may only depend on tasks before it.",
+  "Give every task a title, a body that says what to change and where, acceptance criteria that a reviewer can check, a priority, a type and a complexity. Explain in the reasoning why the order is what it is.",
+  "Propose the plan with the propose_plan tool, then call finish. People approve or reorder it on GitHub.",
+  UNTRUSTED_RULE,
+];
+
+export async function runPlanMode(ctx: ActionContext, issueNumber: number): Promise<ModeResult> {
+  const { gateway } = ctx;
+  const triggeredAt = ctx.clock.now();
+  const issue = await gateway.getIssue(issueNumber);
+  if (!issue || issue.isPullRequest) return { tasks: [], note: `#${issueNumber} is not an issue.` };
+  if (issue.state !== "open") {
+    const note = `#${issueNumber} is closed; reopen it to plan here.`;
+    await gateway.createComment(issueNumber, note);
+    return { tasks: [], note };
+  }
+  const status = await readStatus(gateway, issueNumber);
+  const runState = { ...status, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  await writeStatus(gateway, issueNumber, { headline: "Planning: studying the repository." }, runState);
+
+  const goal = ctx.command.trim();
+  const checkout = await checkoutForReading(ctx, `plan-${issueNumber}`, await baseBranchOf(ctx));
+  let proposed: Plan | undefined;
+  const outcome = await runReadOnlyAgent(ctx, {
+    target: issueNumber,
+    title: issue.title,
+    rules: RULES,
+    checkout,
+    tools: [createProposePlanTool((plan) => (proposed = plan))],
+    task: [
+      "## Goal to plan",
+      goal
+        ? quoteUntrusted(
+            "the requester",
+            truncateHead(sanitizeUntrusted(goal), BUDGETS.issueBody, "goal").text,
+          )
+        : "No goal was given with the command: plan the work the issue below describes.",
+      "## The issue the plan was asked on",
+      renderIssue(promptIssue(issue, triggeredAt)),
+    ].join("\n\n"),
+  });
+  await checkout.remove();
+
+  if (proposed === undefined) {
+    const reason = outcome.result.success
+      ? "the agent finished without proposing a plan"
+      : `the agent stopped before proposing a plan: ${outcome.stopReason}`;
+    await gateway.createComment(issueNumber, ctx.mask(`Locus could not make a plan: ${reason}.`));
+    await writeStatus(gateway, issueNumber, { headline: `Planning failed: ${reason}.` }, runState);
+    return { tasks: [outcome.report("failed", reason)] };
+  }
+  const body = ctx.mask(renderFittedPlanComment(proposed));
+  if (body.length > GITHUB_BODY_LIMIT) {
+    const reason = `the plan does not fit in one comment (${body.length} characters); ask for fewer tasks`;
+    await gateway.createComment(issueNumber, `Locus could not post the plan: ${reason}.`);
+    return { tasks: [outcome.report("failed", reason)] };
+  }
+  const comment = await gateway.createComment(issueNumber, body);
+  await writeStatus(
+    gateway,
+    issueNumber,
+    { headline: `Proposed a plan of ${proposed.tasks.length} tasks: ${comment.url}` },
+    { ...runState, costUsd: (status.costUsd ?? 0) + outcome.result.costUsd },
+  );
+  return { tasks: [outcome.report("succeeded")], note: `Plan posted: ${comment.url}` };
+}

@@ -1,0 +1,174 @@
+/**
+ * Mode `review`: a read-only agent reads the PR at its head commit with the
+ * diff, the linked issue and the repository's instructions, and submits its
+ * review through `submit_review`. Locus posts exactly one review: findings on
+ * diff lines as line comments, the others in the body (never dropped), the
+ * verdict COMMENT or REQUEST_CHANGES — COMMENT on a PR Locus itself opened.
+ */
+import { createSubmitReviewTool } from "../../agent/tools/submit-review.ts";
+import { isGitHubError, type NewReview, type PullRequest } from "../../github/index.ts";
+import { truncateHead } from "../../prompt/budget.ts";
+import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
+import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
+import { diffAnchors, placeFindings } from "../../review/diff-anchors.ts";
+import { linkedIssueOf } from "../../review/linked-issue.ts";
+import { numberDiff } from "../../review/numbered-diff.ts";
+import { renderFindingComment, renderReviewBody } from "../../review/review-comment.ts";
+import { reviewEvent } from "../../review/review-event.ts";
+import type { SubmittedReview, Verdict } from "../../review/review-schema.ts";
+import type { ActionContext } from "../context.ts";
+import { promptIssue } from "../prompt-issue.ts";
+import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
+import { selfLogins } from "../self-logins.ts";
+import { readStatus, writeStatus } from "../status-updates.ts";
+import type { ModeResult } from "../task-report.ts";
+
+const RULES = [
+  "You are Locus, reviewing a pull request in this repository. You can read the repository (checked out at the pull request's head) but not change it.",
+  "Check that the change does what its issue asks, is correct, handles errors and edge cases, is tested, and fits the repository's conventions. Read the surrounding code before judging a line.",
+  "Report each problem as a finding on a line of the diff: the diff below shows every line's old and new number; use the new number with side RIGHT for added or unchanged lines, the old number with side LEFT for removed lines. A finding about a line outside the diff is still welcome: it goes into the review body.",
+  "Submit the review with the submit_review tool, then call finish. Use REQUEST_CHANGES when a finding must be fixed before merging, otherwise COMMENT; approving is left to people.",
+  UNTRUSTED_RULE,
+];
+
+async function reviewTask(
+  ctx: ActionContext,
+  pr: PullRequest,
+  diff: string,
+  triggeredAt: Date,
+): Promise<string> {
+  const linked = linkedIssueOf(pr);
+  const issue = linked === undefined ? null : await ctx.gateway.getIssue(linked);
+  const prText = truncateHead(sanitizeUntrusted(pr.body), BUDGETS.issueBody, "PR description").text;
+  const numbered = truncateHead(numberDiff(diff), BUDGETS.prDiff, "PR diff", "Read the files for the rest.");
+  return [
+    `## Pull request #${pr.number}: ${sanitizeUntrusted(pr.title).replace(/\s+/g, " ").trim()}`,
+    `Branch \`${pr.head.ref}\` into \`${pr.base.ref}\`, opened by @${pr.author}.`,
+    quoteUntrusted(`@${pr.author}`, prText || "(no description)"),
+    issue && !issue.isPullRequest
+      ? `## The issue it delivers\n\n${renderIssue(promptIssue(issue, triggeredAt))}`
+      : "",
+    `## The diff (old and new line numbers on the left)\n\n\`\`\`diff\n${numbered.text}\n\`\`\``,
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+}
+
+/** The review as posted: anchored findings inline, the rest in the body. */
+function composeReview(
+  review: SubmittedReview,
+  event: Verdict,
+  diff: string,
+  mask: (text: string) => string,
+): NewReview {
+  const placed = placeFindings(review.findings, diffAnchors(diff));
+  return {
+    event,
+    body: mask(
+      renderReviewBody({
+        summary: review.summary,
+        verdict: review.verdict,
+        event,
+        inlineCount: placed.inline.length,
+        unplaced: placed.unplaced,
+      }),
+    ),
+    comments: placed.inline.map((finding) => ({
+      path: finding.path,
+      line: finding.line,
+      side: finding.side,
+      body: mask(renderFindingComment(finding)),
+    })),
+  };
+}
+
+/**
+ * Posts one review. GitHub answers 422 when the identity turns out to be the
+ * PR's author after all (REQUEST_CHANGES) or when the PR moved since its diff
+ * was read (an anchor no longer on a diff line): the same findings are then
+ * posted as a comment, all in the body.
+ */
+async function postReview(
+  ctx: ActionContext,
+  pr: PullRequest,
+  review: SubmittedReview,
+  event: Verdict,
+  diff: string,
+): Promise<{ event: Verdict; inline: number }> {
+  const post = async (attempt: { event: Verdict; diff: string }) => {
+    const composed = composeReview(review, attempt.event, attempt.diff, ctx.mask);
+    await ctx.gateway.createReview(pr.number, composed);
+    return { event: attempt.event, inline: composed.comments?.length ?? 0 };
+  };
+  let attempt = { event, diff };
+  for (const fallback of [
+    { event: "COMMENT" as const, diff },
+    { event: "COMMENT" as const, diff: "" },
+  ]) {
+    try {
+      return await post(attempt);
+    } catch (error) {
+      if (!isGitHubError(error) || error.status !== 422) throw error;
+      ctx.log.warn(`GitHub refused the review (${error.message}); posting it as a comment`);
+      attempt = fallback;
+    }
+  }
+  return post(attempt);
+}
+
+export async function runReviewMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
+  const { gateway } = ctx;
+  const triggeredAt = ctx.clock.now();
+  const pr = await gateway.getPullRequest(prNumber);
+  if (!pr || pr.state !== "open" || pr.merged) {
+    const note = `PR #${prNumber} is not open, so Locus did not review it.`;
+    if (pr) await gateway.createComment(prNumber, note);
+    return { tasks: [], note };
+  }
+  const status = await readStatus(gateway, prNumber);
+  const runState = { ...status, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  await writeStatus(gateway, prNumber, { headline: `Reviewing ${pr.head.sha.slice(0, 7)}.` }, runState);
+
+  const diff = await gateway.getPullRequestDiff(prNumber);
+  const checkout = await checkoutForReading(ctx, `review-${prNumber}`, pr.head.ref);
+  let submitted: SubmittedReview | undefined;
+  const outcome = await runReadOnlyAgent(ctx, {
+    target: prNumber,
+    title: pr.title,
+    rules: RULES,
+    checkout,
+    tools: [createSubmitReviewTool((review) => (submitted = review))],
+    task: await reviewTask(ctx, pr, diff, triggeredAt),
+  });
+  await checkout.remove();
+
+  // A provider without mode tools (a CLI) still reviews: its final text is the summary.
+  const review =
+    submitted ??
+    (outcome.result.success && outcome.result.summary.trim()
+      ? { summary: outcome.result.summary, verdict: "COMMENT" as const, findings: [] }
+      : undefined);
+  if (review === undefined) {
+    const reason = `the agent stopped before submitting a review: ${outcome.stopReason}`;
+    await gateway.createComment(prNumber, ctx.mask(`Locus could not review this pull request: ${reason}.`));
+    await writeStatus(gateway, prNumber, { headline: `Review failed: ${reason}.` }, runState);
+    return { tasks: [outcome.report("failed", reason)] };
+  }
+  const posted = await postReview(
+    ctx,
+    pr,
+    review,
+    reviewEvent(review.verdict, pr.author, selfLogins(ctx)),
+    diff,
+  );
+  const verdict = posted.event === "REQUEST_CHANGES" ? "requested changes" : "commented";
+  await writeStatus(
+    gateway,
+    prNumber,
+    {
+      headline: `Reviewed ${pr.head.sha.slice(0, 7)}: ${verdict}, ${review.findings.length} findings (${posted.inline} on diff lines).`,
+    },
+    { ...runState, costUsd: (status.costUsd ?? 0) + outcome.result.costUsd },
+  );
+  return { tasks: [outcome.report("succeeded")], note: `Review posted on PR #${prNumber}: ${verdict}.` };
+}
