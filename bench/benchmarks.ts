@@ -1,0 +1,5 @@
+/** Every benchmark, in the order `npm run bench` runs them (cheapest to set up first). */
+import type { Benchmark } from "./lib/types.ts";
+import { webhookBenchmark } from "./webhook/index.ts";
+
+export const benchmarks: readonly Benchmark[] = [webhookBenchmark];

@@ -1,0 +1,316 @@
+/**
+ * Issue item 1, webhook intake: the real app server (GitHub answered by the simulator) against
+ * a bare `node:http` receiver, both loaded by autocannon from this process with signed 16 KB
+ * `issues.labeled` deliveries. Receivers and the simulator each run in their own process.
+ */
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { atLeast, atMost, exact, holds, sample } from "../lib/stats.ts";
+import type { BenchContext, Benchmark, Figure } from "../lib/types.ts";
+import { forkPeer, type Peer } from "./ipc.ts";
+import { load, type LoadResult } from "./load.ts";
+import { issueDelivery, type Delivery } from "./payload.ts";
+import {
+  QUEUED_ISSUES,
+  REDELIVERED_ISSUE,
+  SECRET,
+  type SimCounts,
+  type SimReady,
+  type TargetReady,
+} from "./shared.ts";
+
+const BENCH = "webhook";
+const CONNECTIONS = 50;
+const SECONDS = 5;
+const BURST = 10_000;
+const BURST_CONNECTIONS = 200;
+const SLOW_MS = 2_000;
+const SLOW_DELIVERIES = 100;
+
+interface Target {
+  readonly peer: Peer;
+  readonly url: string;
+}
+
+async function start(args: string[]): Promise<Target> {
+  const { peer, ready } = await forkPeer<TargetReady>(join(import.meta.dirname, "target.ts"), args);
+  return { peer, url: ready.url };
+}
+
+type Cpu = { user: number; system: number };
+
+/** A load run with the receiver's CPU time (µs) spent meanwhile and until its work drained. */
+async function measured(
+  target: Target,
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { cpuMs: number }> {
+  const before = await target.peer.ask<Cpu>("cpu");
+  const result = await run();
+  await target.peer.ask("drain");
+  const after = await target.peer.ask<Cpu>("cpu");
+  return { ...result, cpuMs: (after.user - before.user + after.system - before.system) / 1000 };
+}
+
+async function send(url: string, delivery: Delivery, id: string): Promise<number> {
+  const start = performance.now();
+  const response = await fetch(url, {
+    method: "POST",
+    body: delivery.body,
+    headers: { ...delivery.headers, "x-github-delivery": id },
+  });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`delivery ${id} answered ${response.status}`);
+  return performance.now() - start;
+}
+
+function figure(
+  name: string,
+  unit: string,
+  values: number[],
+  baseline: number[],
+  goals: (median: number, ratio: number) => Figure["goals"],
+  note?: string,
+): Figure {
+  const value = sample(values);
+  const base = sample(baseline);
+  const ratio = value.median / base.median;
+  return {
+    benchmark: BENCH,
+    name,
+    unit,
+    value,
+    baseline: { name: "bare node:http", value: base },
+    ratio,
+    goals: goals(value.median, ratio),
+    ...(note ? { note } : {}),
+  };
+}
+
+async function run(ctx: BenchContext): Promise<Figure[]> {
+  const { peer: sim, ready: github } = await forkPeer<SimReady>(
+    join(import.meta.dirname, "sim-process.ts"),
+    [],
+  );
+  const app = await start(["app", JSON.stringify(github)]);
+  const bare = await start(["bare"]);
+  const counts = () => sim.ask<SimCounts>("counts");
+  const delivery = (issue: number, label: string, action: "labeled" | "opened" = "labeled") =>
+    issueDelivery({ secret: SECRET, installationId: github.installationId, issue, label, action });
+  // Intake proper: an event GitHub sends the app (it subscribes to `issues`) that Locus routes
+  // nowhere. Events Locus acts on cost a config read each, and the simulator serves one in
+  // ~100 ms of CPU (git subprocesses), which would measure the simulator, not the receiver.
+  const other = delivery(1, "p:high", "opened");
+  try {
+    const figures: Figure[] = [];
+    const repeats = ctx.repeats(3);
+    await load(app.url, other, { connections: CONNECTIONS, seconds: 1 });
+    await load(bare.url, other, { connections: CONNECTIONS, seconds: 1 });
+    const steady = {
+      app: [] as (LoadResult & { cpuMs: number })[],
+      bare: [] as (LoadResult & { cpuMs: number })[],
+    };
+    for (let i = 0; i < repeats; i++) {
+      const shape = { connections: CONNECTIONS, seconds: SECONDS };
+      steady.bare.push(await measured(bare, () => load(bare.url, other, shape)));
+      steady.app.push(await measured(app, () => load(app.url, other, shape)));
+      ctx.log(
+        `steady ${i + 1}/${repeats}: app ${Math.round(steady.app.at(-1)!.perSecond)}/s, bare ${Math.round(steady.bare.at(-1)!.perSecond)}/s`,
+      );
+    }
+    const pick = (key: keyof LoadResult, side: "app" | "bare") => steady[side].map((r) => r[key]);
+    figures.push(
+      figure(
+        `deliveries/s, ${CONNECTIONS} connections, ${SECONDS} s`,
+        "/s",
+        pick("perSecond", "app"),
+        pick("perSecond", "bare"),
+        (m, r) => [atLeast("≥ 50 % of baseline", r, 0.5), atLeast("≥ 1,500/s", m, 1500)],
+      ),
+      figure(
+        `p99 latency, ${CONNECTIONS} connections`,
+        "ms",
+        pick("p99", "app"),
+        pick("p99", "bare"),
+        (m) => [atMost("p99 ≤ 50 ms", m, 50)],
+      ),
+      figure(
+        "CPU per delivery (receiver process, incl. its background work)",
+        "ms",
+        steady.app.map((r) => r.cpuMs / r.ok),
+        steady.bare.map((r) => r.cpuMs / r.ok),
+        (m) => [atMost("≤ 0.5 ms", m, 0.5)],
+      ),
+      figure(
+        `failed deliveries, ${CONNECTIONS} connections`,
+        "",
+        pick("failed", "app"),
+        pick("failed", "bare"),
+        (m) => [atMost("0 errors", m, 0)],
+      ),
+    );
+
+    // Burst: 10,000 at once over 200 connections; every one acknowledged and its work done.
+    const burst = { app: [] as LoadResult[], bare: [] as LoadResult[], lost: [] as number[] };
+    for (let i = 0; i < repeats; i++) {
+      const shape = { connections: BURST_CONNECTIONS, amount: BURST };
+      burst.bare.push(await load(bare.url, other, shape));
+      burst.app.push(await measured(app, () => load(app.url, other, shape)));
+      burst.lost.push(BURST - burst.app.at(-1)!.ok);
+    }
+    figures.push(
+      figure(
+        `burst of ${BURST.toLocaleString("en-US")} over ${BURST_CONNECTIONS} connections: p99`,
+        "ms",
+        burst.app.map((r) => r.p99),
+        burst.bare.map((r) => r.p99),
+        (m) => [atMost("p99 ≤ 250 ms", m, 250)],
+      ),
+      figure(
+        "burst: max latency",
+        "ms",
+        burst.app.map((r) => r.max),
+        burst.bare.map((r) => r.max),
+        (m) => [atMost("max < 2 s", m, 2000)],
+      ),
+      {
+        benchmark: BENCH,
+        name: "burst: deliveries not acknowledged with a 2xx",
+        unit: "",
+        value: sample(burst.lost),
+        goals: [atMost("none lost", Math.max(...burst.lost), 0)],
+      },
+    );
+
+    figures.push(...(await slowGitHub(ctx, { sim, app, bare, delivery, counts, repeats })));
+    figures.push(await redelivery({ app, delivery, counts }));
+    figures.push(await ignoredLabelCost({ app, delivery, counts }));
+    return figures;
+  } finally {
+    await Promise.all([app.peer.stop(), bare.peer.stop(), sim.stop()]);
+  }
+}
+
+/** Every GitHub call takes 2 s: acknowledgements must not wait on it, and the work still completes. */
+async function slowGitHub(
+  ctx: BenchContext,
+  deps: {
+    sim: Peer;
+    app: Target;
+    bare: Target;
+    delivery: (issue: number, label: string) => Delivery;
+    counts: () => Promise<SimCounts>;
+    repeats: number;
+  },
+): Promise<Figure[]> {
+  const { sim, app, bare, delivery, counts } = deps;
+  await sim.ask("slow", SLOW_MS);
+  // Labeled deliveries do reach GitHub (a config read each), so every one waits 2 s there.
+  const other = delivery(1, "p:high");
+  const shape = { connections: CONNECTIONS, amount: SLOW_DELIVERIES };
+  const results = { app: [] as LoadResult[], bare: [] as LoadResult[] };
+  const before = await counts();
+  const queuedAcks: number[] = [];
+  const started = performance.now();
+  try {
+    for (let i = 0; i < deps.repeats; i++) {
+      results.bare.push(await load(bare.url, other, shape));
+      results.app.push(await load(app.url, other, shape));
+    }
+    // Work that must reach GitHub: each queued issue is dispatched once, however slow GitHub is.
+    for (const issue of QUEUED_ISSUES)
+      queuedAcks.push(await send(app.url, delivery(issue, "locus:queued"), randomUUID()));
+    await app.peer.ask("drain");
+  } finally {
+    await sim.ask("slow", 0);
+  }
+  const after = await counts();
+  const dispatched = after.dispatches - before.dispatches;
+  ctx.log(
+    `slow GitHub: drained in ${Math.round((performance.now() - started) / 1000)} s, ${dispatched} dispatches`,
+  );
+  const p99 = results.app.map((r) => r.p99);
+  return [
+    figure(
+      `p99 with every GitHub call taking ${SLOW_MS / 1000} s (${SLOW_DELIVERIES} deliveries, ${CONNECTIONS} conns)`,
+      "ms",
+      p99,
+      results.bare.map((r) => r.p99),
+      (m) => [atMost("p99 ≤ 50 ms", m, 50)],
+    ),
+    figure(
+      "slow GitHub: max latency",
+      "ms",
+      results.app.map((r) => r.max),
+      results.bare.map((r) => r.max),
+      (m) => [atMost("none > 1 s", m, 1000)],
+    ),
+    {
+      benchmark: BENCH,
+      name: `slow GitHub: queued issues dispatched after the acks (ack ${Math.round(Math.max(...queuedAcks))} ms max)`,
+      unit: "",
+      value: exact(dispatched),
+      baseline: { name: "queued deliveries", value: exact(QUEUED_ISSUES.length) },
+      ratio: dispatched / QUEUED_ISSUES.length,
+      goals: [holds("work completes: 1 dispatch each", dispatched === QUEUED_ISSUES.length)],
+    },
+  ];
+}
+
+/** A label Locus does not act on (`p:high`): the handler ignores it, but only after GitHub calls. */
+async function ignoredLabelCost(deps: {
+  app: Target;
+  delivery: (issue: number, label: string) => Delivery;
+  counts: () => Promise<SimCounts>;
+}): Promise<Figure> {
+  const { app, delivery, counts } = deps;
+  const ignored = delivery(1, "p:high");
+  const runs = 20;
+  const c0 = await counts();
+  for (let i = 0; i < runs; i++) await send(app.url, ignored, randomUUID());
+  await app.peer.ask("drain");
+  const c1 = await counts();
+  return {
+    benchmark: BENCH,
+    name: `GitHub calls per ignored issues.labeled (p:high), over ${runs}`,
+    unit: "calls",
+    value: exact((c1.calls - c0.calls) / runs),
+    baseline: { name: "issues.opened (not subscribed)", value: exact(0) },
+    goals: [atMost("0 (no polling, A4)", (c1.calls - c0.calls) / runs, 0)],
+    note: "app/locus-context.ts reads .github/locus.yml before the handler looks at the event",
+  };
+}
+
+/** The same `X-GitHub-Delivery` twice: the first does the work, the repeat costs no GitHub call. */
+async function redelivery(deps: {
+  app: Target;
+  delivery: (issue: number, label: string) => Delivery;
+  counts: () => Promise<SimCounts>;
+}): Promise<Figure> {
+  const { app, delivery, counts } = deps;
+  const queued = delivery(REDELIVERED_ISSUE, "locus:queued");
+  const id = randomUUID();
+  const c0 = await counts();
+  await send(app.url, queued, id);
+  await app.peer.ask("drain");
+  const c1 = await counts();
+  await send(app.url, queued, id);
+  await app.peer.ask("drain");
+  const c2 = await counts();
+  const repeat = c2.calls - c1.calls;
+  return {
+    benchmark: BENCH,
+    name: "GitHub calls for a redelivery (same X-GitHub-Delivery)",
+    unit: "calls",
+    value: exact(repeat),
+    baseline: { name: "first delivery", value: exact(c1.calls - c0.calls) },
+    ratio: repeat / (c1.calls - c0.calls),
+    goals: [atMost("0 calls, 0 dispatches", repeat + (c2.dispatches - c1.dispatches), 0)],
+  };
+}
+
+export const webhookBenchmark: Benchmark = {
+  name: BENCH,
+  description:
+    "webhook intake: app server vs bare node:http (throughput, p99, CPU, burst, slow GitHub, redelivery)",
+  run,
+};

@@ -1,0 +1,96 @@
+/**
+ * A webhook receiver under load, in its own process: `app` is the real Locus app behind
+ * Probot's real Server (as app/server.ts runs it), `bare` the baseline — `node:http` that reads
+ * the body, checks the HMAC in constant time, parses the JSON and answers 202.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
+import { pino } from "pino";
+import { Probot, Server } from "probot";
+import { createLocusApp } from "../../app/index.ts";
+import { locusOctokit } from "../../app/octokit.ts";
+import { servePeer } from "./ipc.ts";
+import { SECRET, WEBHOOK_PATH, type SimReady, type TargetReady } from "./shared.ts";
+
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+function bare(): HttpServer {
+  const received: unknown[] = [];
+  return createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const given = Buffer.from(String(req.headers["x-hub-signature-256"] ?? ""));
+      const expected = Buffer.from(`sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.writeHead(401).end();
+        return;
+      }
+      received.push(JSON.parse(body.toString("utf8")));
+      // Bounded, like any real receiver's queue; the baseline must not grow without end.
+      if (received.length > 1000) received.length = 0;
+      res.writeHead(202).end();
+    });
+  });
+}
+
+/** Probot's Server treats port 0 as 3000, so find a free port first. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const mode = process.argv[2];
+if (mode === "bare") {
+  const server = bare();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  servePeer({ url: `http://127.0.0.1:${port}${WEBHOOK_PATH}` } satisfies TargetReady, {
+    cpu: () => process.cpuUsage(),
+    drain: () => null,
+  });
+} else if (mode === "app") {
+  const sim = JSON.parse(process.argv[3] ?? "{}") as SimReady;
+  const locus = createLocusApp();
+  const silent = pino({ level: "silent" });
+  const server = new Server({
+    host: "127.0.0.1",
+    port: await freePort(),
+    log: silent,
+    Probot: Probot.defaults({
+      appId: sim.appId,
+      privateKey: sim.privateKey,
+      secret: SECRET,
+      baseUrl: sim.apiUrl,
+      log: silent,
+      // Write pacing (one a second per installation) is GitHub etiquette, not intake cost; it
+      // is off so a slow-GitHub run drains in seconds. Writes stay one at a time.
+      Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
+    }),
+  });
+  await server.load(locus.appFn);
+  const http = await server.start();
+  const { port } = http.address() as AddressInfo;
+  servePeer({ url: `http://127.0.0.1:${port}${WEBHOOK_PATH}` } satisfies TargetReady, {
+    cpu: () => process.cpuUsage(),
+    drain: async () => {
+      await locus.work.drain();
+      return null;
+    },
+  });
+} else {
+  throw new Error(`usage: target.ts app <sim-json> | bare`);
+}
