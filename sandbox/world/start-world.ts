@@ -1,6 +1,6 @@
 /**
  * The whole of Locus on one machine: the GitHub simulator serving a bare
- * repository of the sample project, the real Locus app behind Probot's real
+ * repository of the sample project, the real Locus app behind its real
  * server receiving signed webhooks over loopback, a local runner executing
  * each dispatched workflow run with the bundled Action, and a model (the real
  * Anthropic API with a key, the offline replay model without). Everything a
@@ -11,11 +11,12 @@ import { Octokit } from "@octokit/core";
 import { paginateRest } from "@octokit/plugin-paginate-rest";
 import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { Probot, Server } from "probot";
+import { Probot } from "probot";
+import { createLocusServer } from "../../app/http-server.ts";
 import { createLocusApp, type LocusApp } from "../../app/index.ts";
 import { locusOctokit } from "../../app/octokit.ts";
 import { runName, type Mode } from "../../lib/dispatch/dispatch-inputs.ts";
@@ -164,23 +165,18 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       },
     },
   );
-  const server = new Server({
-    host: "127.0.0.1",
-    // Probot's Server treats port 0 as "use 3000", so pick a free port first.
-    port: await freePort(),
+  // The same HTTP front as `npm start`: body cap, timeouts, Probot's signature middleware.
+  const probot = new Probot({
+    appId: sim.app.id,
+    privateKey: sim.appPrivateKey ?? "",
+    secret: WEBHOOK_SECRET,
+    baseUrl: sim.apiUrl,
     log: appLog,
-    Probot: Probot.defaults({
-      appId: sim.app.id,
-      privateKey: sim.appPrivateKey ?? "",
-      secret: WEBHOOK_SECRET,
-      baseUrl: sim.apiUrl,
-      log: appLog,
-      Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
-    }),
+    Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
   });
-  await server.load(locus.appFn);
-  const http = await server.start();
-  const webhookUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api/github/webhooks`;
+  const server = await createLocusServer({ probot, appFn: locus.appFn });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
   sim.webhooks.url = webhookUrl;
 
   async function settle(): Promise<void> {
@@ -208,21 +204,11 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     settle,
     async close(closeOptions = {}) {
       await settle().catch(() => undefined);
-      await server.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await sim.close();
       await replay?.close();
       if (!closeOptions.keepFiles) await rm(workDir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
