@@ -1,5 +1,6 @@
 /** Every benchmark, in the order `npm run bench` runs them (cheapest to set up first). */
 import type { Benchmark } from "./lib/types.ts";
+import { githubCallsBenchmark } from "./github-calls/index.ts";
 import { webhookBenchmark } from "./webhook/index.ts";
 
-export const benchmarks: readonly Benchmark[] = [webhookBenchmark];
+export const benchmarks: readonly Benchmark[] = [webhookBenchmark, githubCallsBenchmark];
