@@ -211,6 +211,18 @@ function notMergeable(message: string): HttpError {
   });
 }
 
+const CLOSING_KEYWORD = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#([1-9][0-9]*)\b/gi;
+
+// GitHub closes the issues a PR's body names with a closing keyword, but only when it merges into the default branch.
+async function closeLinkedIssues(ctx: RequestContext, repo: Repo, pull: Issue): Promise<void> {
+  if (pull.pull?.base !== repo.defaultBranch) return;
+  for (const match of (pull.body ?? "").matchAll(CLOSING_KEYWORD)) {
+    const linked = repo.issues.get(Number(match[1]));
+    if (linked && !linked.pull && linked.state === "open")
+      await applyState(ctx, repo, linked, "closed", "completed");
+  }
+}
+
 async function mergePull(ctx: RequestContext): Promise<RouteResult> {
   const repo = requireRepo(ctx);
   requirePermission(ctx, repo, "write");
@@ -255,6 +267,7 @@ async function mergePull(ctx: RequestContext): Promise<RouteResult> {
   issue.pull.mergeCommitSha = sha;
   issue.pull.headShaAtClose = headSha;
   await applyState(ctx, repo, issue, "closed", null);
+  await closeLinkedIssues(ctx, repo, issue);
   return { status: 200, body: { sha, merged: true, message: "Pull Request successfully merged" } };
 }
 

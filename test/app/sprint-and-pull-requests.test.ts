@@ -104,6 +104,8 @@ describe("pull requests and runs", () => {
     await h.as("alice").rest.pulls.merge({ owner, repo, pull_number: pr, merge_method: "squash" });
     await h.settle();
     expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:done"]);
+    const { data: closed } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: issue });
+    expect([closed.state, closed.state_reason]).toEqual(["closed", "completed"]);
   });
 
   it("dispatches iterate on a changes-requested review and on /locus iterate, but not for a reader", async () => {
