@@ -1,6 +1,7 @@
 /** Every benchmark, in the order `npm run bench` runs them (cheapest to set up first). */
 import type { Benchmark } from "./lib/types.ts";
 import { githubCallsBenchmark } from "./github-calls/index.ts";
+import { modelCostBenchmark } from "./model-cost/index.ts";
 import { webhookBenchmark } from "./webhook/index.ts";
 
-export const benchmarks: readonly Benchmark[] = [webhookBenchmark, githubCallsBenchmark];
+export const benchmarks: readonly Benchmark[] = [webhookBenchmark, githubCallsBenchmark, modelCostBenchmark];
