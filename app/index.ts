@@ -14,6 +14,7 @@ import { onPullRequestClosed, onPullRequestOpened, onReviewSubmitted } from "./h
 import { onWorkflowRun } from "./handlers/workflow-run.ts";
 import { buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
 import { logPort } from "./probot-log.ts";
+import { createKeyedLanes } from "./keyed-lanes.ts";
 import { createRecentDeliveries } from "./recent-deliveries.ts";
 import { startReconciler, type ReconcilerOptions } from "./reconciler.ts";
 import { resolveSelfLogins } from "./self-logins.ts";
@@ -59,6 +60,7 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     };
 
     const recent = createRecentDeliveries();
+    const lanes = createKeyedLanes();
 
     function on<E extends Context>(handler: (ctx: AppContext, context: E) => Promise<void>) {
       return (context: E) => {
@@ -66,16 +68,23 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
           log.info(`${context.name} ${context.id} was already taken; ignoring the redelivery`);
           return;
         }
-        queue().enqueue(`${context.name} ${context.id}`, async () => {
-          const built = await buildContext(context, services);
-          if (built.ok) return handler(built.ctx, context);
-          const issue = issueNumberOf(context);
-          if (issue !== undefined) await reportConfigErrors(built.gateway, issue, built.errors);
-          else
-            log.warn(
-              `${context.name} ${context.id}: invalid config: ${built.errors.map((e) => e.message).join("; ")}`,
-            );
-        });
+        // Events about one issue or PR are handled one after another, so two at once
+        // (a double `/locus run`) cannot both read the same state and both dispatch.
+        const repository = (context.payload as { repository?: { full_name?: string } }).repository;
+        const number = issueNumberOf(context);
+        const lane = number === undefined ? undefined : `${repository?.full_name ?? ""}#${number}`;
+        queue().enqueue(`${context.name} ${context.id}`, () =>
+          lanes.run(lane, async () => {
+            const built = await buildContext(context, services);
+            if (built.ok) return handler(built.ctx, context);
+            const issue = issueNumberOf(context);
+            if (issue !== undefined) await reportConfigErrors(built.gateway, issue, built.errors);
+            else
+              log.warn(
+                `${context.name} ${context.id}: invalid config: ${built.errors.map((e) => e.message).join("; ")}`,
+              );
+          }),
+        );
       };
     }
 

@@ -27,12 +27,16 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
     }
     return;
   }
-  await queueIssue(ctx, {
-    number: issue.number,
-    labels: labelsOf(issue),
-    milestone: issue.milestone?.number ?? null,
-    isPullRequest: "pull_request" in issue && issue.pull_request !== undefined,
-  });
+  await queueIssue(
+    ctx,
+    {
+      number: issue.number,
+      labels: labelsOf(issue),
+      milestone: issue.milestone?.number ?? null,
+      isPullRequest: "pull_request" in issue && issue.pull_request !== undefined,
+    },
+    { labelled: true },
+  );
 }
 
 export async function onIssueMilestoned(

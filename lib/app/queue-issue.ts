@@ -14,12 +14,16 @@ export type QueueOutcome = DispatchOutcome | "refused";
 const QUEUED = statusLabel("queued");
 
 /**
- * `labels` are the issue's labels as the event shows them; when the user has
- * just added `locus:queued` it is already among them.
+ * `issue` is the issue as the event showed it. Events arrive late and out of
+ * order (the label may be gone, the issue closed by the time its `labeled`
+ * event arrives), so the labels, state and milestone acted on are re-read
+ * from GitHub; `labelled` says the trigger was the `locus:queued` label,
+ * which must then still be there.
  */
 export async function queueIssue(
   ctx: AppContext,
   issue: Pick<Issue, "number" | "labels" | "milestone" | "isPullRequest">,
+  options: { labelled?: boolean } = {},
 ): Promise<QueueOutcome> {
   if (issue.isPullRequest) {
     await ctx.gateway.createComment(
@@ -31,10 +35,35 @@ export async function queueIssue(
   // A redelivered event stops here, before any write.
   const record = await readDeliveryRecord(ctx, issue.number);
   if (record.seen) return "duplicate";
-  const before = issue.labels.filter((label) => label !== QUEUED);
+  const current = await ctx.gateway.getIssue(issue.number);
+  if (!current || current.state !== "open") {
+    ctx.log.info(`#${issue.number} is no longer open; not queued`);
+    if (!options.labelled) await ctx.gateway.createComment(issue.number, "Not queued: the issue is closed.");
+    return "refused";
+  }
+  if (options.labelled && !current.labels.includes(QUEUED)) {
+    ctx.log.info(
+      `#${issue.number} no longer carries ${QUEUED}; the label was removed before its event arrived`,
+    );
+    return "refused";
+  }
+  // The label just added is the trigger, not a prior state; by command, a queued issue is already queued.
+  const before = options.labelled ? current.labels.filter((label) => label !== QUEUED) : current.labels;
+  return queueOpenIssue(
+    ctx,
+    { number: issue.number, labels: current.labels, milestone: current.milestone },
+    before,
+  );
+}
+
+async function queueOpenIssue(
+  ctx: AppContext,
+  issue: Pick<Issue, "number" | "labels" | "milestone">,
+  before: readonly string[],
+): Promise<QueueOutcome> {
   const result = transition(before, "queue");
   if (!result.ok) {
-    if (!sameLabelSet(before, issue.labels)) await ctx.gateway.setLabels(issue.number, before);
+    if (!sameLabelSet(before, issue.labels)) await ctx.gateway.setLabels(issue.number, [...before]);
     const status = statusOf(before);
     const why =
       status === "in-progress"
