@@ -3,6 +3,7 @@ import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { assignOrder } from "../../lib/app/assign-order.ts";
 import { authorize } from "../../lib/app/authorize.ts";
+import { classifyActor } from "../../lib/auth/actor-policy.ts";
 import { queueIssue } from "../../lib/app/queue-issue.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
 
@@ -18,12 +19,15 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
   const access = await authorize(ctx, sender);
   if (!access.ok) {
     ctx.log.debug(`#${issue.number} labelled queued, ignored: ${access.reason}`);
-    if (access.refusal) {
+    // An unlisted bot's label is taken off too (silently), or the reconciler would later
+    // find the issue queued with no run and dispatch it on the bot's say-so.
+    const ignoredBot = classifyActor(sender, ctx.selfLogins, ctx.config.bots.allowed).kind === "ignored-bot";
+    if (access.refusal || ignoredBot) {
       await ctx.gateway.setLabels(
         issue.number,
         labelsOf(issue).filter((name) => name !== QUEUED),
       );
-      await ctx.gateway.createComment(issue.number, access.refusal);
+      if (access.refusal) await ctx.gateway.createComment(issue.number, access.refusal);
     }
     return;
   }
