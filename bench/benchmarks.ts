@@ -2,6 +2,12 @@
 import type { Benchmark } from "./lib/types.ts";
 import { githubCallsBenchmark } from "./github-calls/index.ts";
 import { modelCostBenchmark } from "./model-cost/index.ts";
+import { repoContextBenchmark } from "./repo-context/index.ts";
 import { webhookBenchmark } from "./webhook/index.ts";
 
-export const benchmarks: readonly Benchmark[] = [webhookBenchmark, githubCallsBenchmark, modelCostBenchmark];
+export const benchmarks: readonly Benchmark[] = [
+  webhookBenchmark,
+  githubCallsBenchmark,
+  modelCostBenchmark,
+  repoContextBenchmark,
+];
