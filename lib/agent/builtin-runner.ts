@@ -11,7 +11,9 @@ import { registryToolbox } from "./registry-toolbox.ts";
 import type { Sleep } from "./request-with-retries.ts";
 import type { AgentRunner, RunnerOptions } from "./runner.ts";
 import { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
-import { scrubEnvironment } from "./tools/environment.ts";
+import { redactSecrets } from "../prompt/sanitize.ts";
+import type { Toolbox } from "./agent-loop.ts";
+import { scrubEnvironment, secretValues } from "./tools/environment.ts";
 
 export interface BuiltinRunnerOptions extends RunnerOptions {
   /** A ready client (tests); otherwise one is built from `env`. */
@@ -28,8 +30,33 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   return delay(ms, undefined, { signal });
 }
 
+/**
+ * Tool results reach the model, the PR's tool log and the job's output: whatever a tool found,
+ * the secrets withheld from its environment (by value) and anything token-shaped are masked.
+ */
+function masked(toolbox: Toolbox, secrets: readonly string[]): Toolbox {
+  const mask = (text: string): string => {
+    let result = text;
+    for (const secret of secrets) result = result.split(secret).join("***");
+    return redactSecrets(result);
+  };
+  return {
+    ...toolbox,
+    run: async (name, input, context) => {
+      const result = await toolbox.run(name, input, context);
+      return {
+        ...result,
+        content: mask(result.content),
+        summary: mask(result.summary),
+        ...(result.diff === undefined ? {} : { diff: mask(result.diff) }),
+      };
+    },
+  };
+}
+
 export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner {
   const apiKey = options.env["ANTHROPIC_API_KEY"];
+  const secrets = secretValues(options.env);
 
   function client(): Anthropic {
     if (options.client) return options.client;
@@ -49,7 +76,7 @@ export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner 
       runAgentLoop(
         {
           client: client(),
-          toolbox: registryToolbox(execute.readOnly ?? false, execute.tools),
+          toolbox: masked(registryToolbox(execute.readOnly ?? false, execute.tools), secrets),
           shell: options.shell,
           hooks: options.hooks ?? [],
           env: scrubEnvironment(options.env),

@@ -29,3 +29,15 @@ function isSecretName(name: string): boolean {
     FRAGMENTS.some((fragment) => upper.includes(fragment))
   );
 }
+
+/**
+ * The values the shell's environment leaves out: a tool can still come across them (a process
+ * of the same user can read `/proc/<parent>/environ`), so tool results are masked with them.
+ */
+export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= 8 && isSecretName(name)) values.add(value);
+  }
+  return [...values].sort((a, b) => b.length - a.length);
+}
