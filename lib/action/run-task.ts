@@ -20,7 +20,7 @@ import { renderFailureComment } from "./failure-comment.ts";
 import { promptIssue } from "./prompt-issue.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
-import { readStatus, writeStatus } from "./status-updates.ts";
+import { readStatus, writeStatus } from "../status/status-store.ts";
 import { describeStop } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import type { TaskReport } from "./task-report.ts";

@@ -6,7 +6,7 @@
 import { dispatchInputs, type DispatchRequest } from "../dispatch/dispatch-inputs.ts";
 import { hasDelivery, withDelivery } from "../status/status-comment.ts";
 import type { AppContext } from "./app-context.ts";
-import { readStatus, writeStatus, type StatusRecord } from "./status-updates.ts";
+import { readStatusRecord, writeStatus, type StatusRecord } from "../status/status-store.ts";
 
 export type DispatchOutcome = "dispatched" | "duplicate";
 
@@ -15,7 +15,7 @@ export async function readDeliveryRecord(
   ctx: AppContext,
   anchorIssue: number,
 ): Promise<StatusRecord & { seen: boolean }> {
-  const record = await readStatus(ctx.gateway, anchorIssue);
+  const record = await readStatusRecord(ctx.gateway, anchorIssue);
   return { ...record, seen: hasDelivery(record.state, ctx.delivery) };
 }
 
@@ -26,13 +26,13 @@ export async function dispatchOnce(
   headline: string,
   known?: StatusRecord,
 ): Promise<DispatchOutcome> {
-  const record = known ?? (await readStatus(ctx.gateway, anchorIssue));
+  const record = known ?? (await readStatusRecord(ctx.gateway, anchorIssue));
   if (hasDelivery(record.state, ctx.delivery)) {
     ctx.log.info(`delivery ${ctx.delivery} already dispatched for #${anchorIssue}; ignoring the redelivery`);
     return "duplicate";
   }
   const inputs = dispatchInputs({ ...request, delivery: ctx.delivery });
   await ctx.gateway.dispatchWorkflow(ctx.config.workflow, ctx.defaultBranch, inputs);
-  await writeStatus(ctx.gateway, anchorIssue, record, { headline }, withDelivery(record.state, ctx.delivery));
+  await writeStatus(ctx.gateway, anchorIssue, { headline }, withDelivery(record.state, ctx.delivery), record);
   return "dispatched";
 }

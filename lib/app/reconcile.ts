@@ -11,7 +11,7 @@ import type { WorkflowRun } from "../github/index.ts";
 import { statusLabel } from "../labels/schema.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce } from "./dispatch-once.ts";
-import { readStatus } from "./status-updates.ts";
+import { statusUpdatedAt } from "../status/status-store.ts";
 import { onWorkflowRunCompleted } from "./workflow-run-events.ts";
 
 export interface ReconcileReport {
@@ -29,8 +29,8 @@ export async function reconcileRepository(ctx: AppContext, graceMinutes: number)
   const redispatched: number[] = [];
   for (const issue of queued) {
     if (issue.isPullRequest || issue.milestone !== null || latestRunOf.has(`issue:${issue.number}`)) continue;
-    const status = await readStatus(ctx.gateway, issue.number);
-    const since = status.comment ? Date.parse(status.comment.updatedAt) : 0;
+    const updatedAt = await statusUpdatedAt(ctx.gateway, issue.number);
+    const since = updatedAt ? Date.parse(updatedAt) : 0;
     if (now - since < graceMinutes * 60_000) continue;
     const delivery = `reconcile-${Math.floor(now / 60_000)}-${issue.number}`;
     const outcome = await dispatchOnce(

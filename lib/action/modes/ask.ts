@@ -18,7 +18,7 @@ import type { ActionContext } from "../context.ts";
 import { promptIssue } from "../prompt-issue.ts";
 import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
 import { selfLogins } from "../self-logins.ts";
-import { readStatus, writeStatus } from "../status-updates.ts";
+import { readStatus, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult } from "../task-report.ts";
 
 const DIFF_BUDGET = 30_000;

@@ -24,7 +24,7 @@ import { isLocusComment, promptIssue } from "../prompt-issue.ts";
 import { readRepositoryContext } from "../repository-context.ts";
 import { reviewThreads } from "../review-threads.ts";
 import { isSelf, selfLogins } from "../self-logins.ts";
-import { readStatus, writeStatus } from "../status-updates.ts";
+import { readStatus, writeStatus } from "../../status/status-store.ts";
 import { describeStop } from "../stop-reason.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";

@@ -15,7 +15,7 @@ import { baseBranchOf } from "../base-branch.ts";
 import type { ActionContext } from "../context.ts";
 import { promptIssue } from "../prompt-issue.ts";
 import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
-import { readStatus, writeStatus } from "../status-updates.ts";
+import { readStatus, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult } from "../task-report.ts";
 
 const RULES = [

@@ -17,7 +17,7 @@ import { continuesAfter, planSprint } from "../../sprint/plan.ts";
 import { baseBranchOf } from "../base-branch.ts";
 import type { ActionContext } from "../context.ts";
 import { runTask } from "../run-task.ts";
-import { readStatus } from "../status-updates.ts";
+import { readStatus } from "../../status/status-store.ts";
 import {
   ensureTrackingIssue,
   isTrackingIssue,

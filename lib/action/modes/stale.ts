@@ -12,7 +12,7 @@ import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispat
 import { withDelivery } from "../../status/status-comment.ts";
 import { NO_USAGE } from "../../agent/usage.ts";
 import type { ActionContext } from "../context.ts";
-import { readStatus, statusUpdatedAt, writeStatus } from "../status-updates.ts";
+import { readStatus, statusUpdatedAt, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 
 const EXHAUSTED_MARKER = "locus:retry-exhausted";

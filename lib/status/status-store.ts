@@ -1,0 +1,54 @@
+/**
+ * The one status comment per issue, read and written through the gateway.
+ * Both the app and the Action use it: the app to record the deliveries it
+ * dispatched, the Action to show progress and count attempts.
+ */
+import type { Comment, GitHubGateway } from "../github/index.ts";
+import {
+  EMPTY_STATE,
+  STATUS_MARKER,
+  readStatusState,
+  renderStatusComment,
+  type StatusState,
+  type StatusView,
+} from "./status-comment.ts";
+
+export interface StatusRecord {
+  readonly comment: Comment | null;
+  readonly state: StatusState;
+}
+
+export async function readStatusRecord(gateway: GitHubGateway, issue: number): Promise<StatusRecord> {
+  const comment = await gateway.findCommentByMarker(issue, STATUS_MARKER);
+  return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
+}
+
+export async function readStatus(gateway: GitHubGateway, issue: number): Promise<StatusState> {
+  return (await readStatusRecord(gateway, issue)).state;
+}
+
+/** When the status comment was last written, or null when the issue has none. */
+export async function statusUpdatedAt(gateway: GitHubGateway, issue: number): Promise<string | null> {
+  return (await gateway.findCommentByMarker(issue, STATUS_MARKER))?.updatedAt ?? null;
+}
+
+/**
+ * Creates or edits the status comment; no write when nothing changed. With
+ * the record already read, the comment is written without listing again.
+ */
+export async function writeStatus(
+  gateway: GitHubGateway,
+  issue: number,
+  view: StatusView,
+  state: StatusState,
+  known?: StatusRecord,
+): Promise<void> {
+  if (!known) {
+    await gateway.upsertComment(issue, STATUS_MARKER, renderStatusComment(view, state));
+    return;
+  }
+  const body = `<!-- ${STATUS_MARKER} -->\n${renderStatusComment(view, state)}`;
+  if (!known.comment) await gateway.createComment(issue, body);
+  else if (known.comment.body.replace(/\r\n/g, "\n") !== body)
+    await gateway.updateComment(known.comment.id, body);
+}
