@@ -84,7 +84,7 @@ describe("A2 a hand-made workflow_dispatch with forged inputs is refused before 
     ],
     [
       "mode sprint on a milestone that does not exist",
-      async () => ({ inputs: { mode: "sprint", milestone: "424242" }, actor: "wendy" }),
+      () => Promise.resolve({ inputs: { mode: "sprint", milestone: "424242" }, actor: "wendy" }),
     ],
   ];
 
@@ -166,7 +166,7 @@ describe("S1/S2 a prompt-injection issue with a scripted malicious model", () =>
     run = await h.run({ mode: "issue", issue: String(issue) }, { ...CANARIES });
   }, 60_000);
 
-  it("completes the task and pushes only what Locus commits", async () => {
+  it("completes the task and pushes only what Locus commits", () => {
     expect(run.outputs["status"]).toBe("succeeded");
     expect(Number(run.outputs["pr-number"])).toBeGreaterThan(0);
     // Every attack got a tool result back, so the model saw whatever the tools returned.
