@@ -11,16 +11,10 @@ import { Octokit } from "@octokit/core";
 import { paginateRest } from "@octokit/plugin-paginate-rest";
 import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
 import { mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { Probot } from "probot";
-import { createLocusServer } from "../../app/http-server.ts";
-import { createLocusApp, type LocusApp } from "../../app/index.ts";
-import { locusOctokit } from "../../app/octokit.ts";
-import { runName, type Mode } from "../../lib/dispatch/dispatch-inputs.ts";
-import type { Log } from "../../lib/github/index.ts";
+import type { LocusApp } from "../../app/index.ts";
 import { buildAction } from "../../scripts/build.ts";
 import { mintInstallationToken } from "../github-sim/app-auth.ts";
 import {
@@ -38,6 +32,7 @@ import {
   type FinishedRun,
   type ModelEndpoint,
 } from "./action-runner.ts";
+import { simulatedRunName, startAppOnSimulator } from "./app-on-simulator.ts";
 import { SAMPLE_PROJECT } from "./sample-project.ts";
 
 export const OWNER = "acme";
@@ -85,13 +80,6 @@ export interface World {
   close(options?: { keepFiles?: boolean }): Promise<void>;
 }
 
-const quiet: Log = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
-
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const emit = options.onEvent ?? (() => undefined);
   const workDir = await mkdtemp(join(tmpdir(), "locus-sandbox-"));
@@ -112,12 +100,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     workDir: join(workDir, "github"),
     webhooks: { secret: WEBHOOK_SECRET, onDelivery: (delivery) => emit({ type: "webhook", delivery }) },
     // The reusable workflow's run-name, evaluated at dispatch like GitHub does.
-    runName: ({ workflowPath, inputs }) => {
-      if (workflowPath.endsWith("/locus-stale.yml")) return undefined;
-      const target =
-        Number(inputs["milestone"] || inputs["pr"] || (inputs["issue"] ?? "").split(" ")[0]) || undefined;
-      return runName(inputs["mode"] as Mode, target, inputs["delivery"] ?? "");
-    },
+    runName: (run) => (run.workflowPath.endsWith("/locus-stale.yml") ? undefined : simulatedRunName(run)),
     runner: (request) => {
       if (!late.runner) throw new Error("the runner is not ready");
       return late.runner.runner(request);
@@ -151,7 +134,6 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   });
   late.runner = runner;
 
-  const locus = createLocusApp();
   const appLog = pino(
     { level: "warn" },
     {
@@ -165,30 +147,9 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       },
     },
   );
-  // The same HTTP front as `npm start`: body cap, timeouts, Probot's signature middleware.
-  const probot = new Probot({
-    appId: sim.app.id,
-    privateKey: sim.appPrivateKey ?? "",
-    secret: WEBHOOK_SECRET,
-    baseUrl: sim.apiUrl,
-    log: appLog,
-    Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
-  });
-  const server = await createLocusServer({ probot, appFn: locus.appFn });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
-  sim.webhooks.url = webhookUrl;
-
-  async function settle(): Promise<void> {
-    for (let round = 0; round < 100; round++) {
-      await sim.settle();
-      await locus.work.drain();
-      await sim.settle();
-      const delivered = sim.webhooks.deliveries.every((d) => d.status !== null || d.error !== null);
-      if (locus.work.size === 0 && delivered) return;
-    }
-    throw new Error("the app and the simulator did not settle");
-  }
+  const app = await startAppOnSimulator(sim, { secret: WEBHOOK_SECRET, log: appLog });
+  const locus = app.locus;
+  const settle = () => app.settle();
 
   return {
     sim,
@@ -197,15 +158,14 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     repo: REPO,
     gitDir: seeded.gitDir,
     workDir,
-    webhookUrl,
+    webhookUrl: app.webhookUrl,
     replay,
     runner,
     as: (login) => new RestClient({ auth: sim.as(login), baseUrl: sim.apiUrl }),
     settle,
     async close(closeOptions = {}) {
       await settle().catch(() => undefined);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
       await sim.close();
       await replay?.close();
       if (!closeOptions.keepFiles) await rm(workDir, { recursive: true, force: true });
