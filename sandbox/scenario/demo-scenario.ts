@@ -300,7 +300,7 @@ const status: Step = {
     const replies = (await state.read.comments(words))
       .slice(since)
       .filter((comment) => comment.author === state.world.sim.app.botLogin);
-    const dashboard = replies.find((comment) => comment.body.includes(`### Sprint: ${MILESTONE_TITLE}`));
+    const dashboard = replies.find((comment) => comment.body.includes(`## Sprint: ${MILESTONE_TITLE}`));
     const problems: string[] = [];
     expectThat(problems, dashboard !== undefined, "no dashboard reply");
     for (const key of ["words", "slugEdges", "docs"] as const) {

@@ -186,9 +186,10 @@ describe("/locus comments", () => {
 
     await comment(h, "eve", b, "/locus status");
     const dashboard = (await commentsOf(h, b)).at(-1) ?? "";
-    expect(dashboard).toContain("### Sprint: Reorder");
-    expect(dashboard).toContain(`| 1 | #${c} | C | pending |`);
-    expect(dashboard).toContain("0 of 3 done · next: #" + String(c));
+    expect(dashboard).toContain("## Sprint: Reorder");
+    expect(dashboard).toMatch(new RegExp(`\\| 1 \\| #${c} \\| C \\| pending \\|`));
+    expect(dashboard).toContain("0/3");
+    expect(dashboard).toContain("Waiting: label an issue `locus:queued`");
   });
 
   it("cancels the live run and marks the issue failed", async () => {
