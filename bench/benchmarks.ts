@@ -1,6 +1,7 @@
-/** Every benchmark, in the order `npm run bench` runs them (cheapest to set up first). */
-import type { Benchmark } from "./lib/types.ts";
+/** Every benchmark, in the order `npm run bench` runs them. */
+import { gitStartupBenchmark } from "./git-startup/index.ts";
 import { githubCallsBenchmark } from "./github-calls/index.ts";
+import type { Benchmark } from "./lib/types.ts";
 import { modelCostBenchmark } from "./model-cost/index.ts";
 import { repoContextBenchmark } from "./repo-context/index.ts";
 import { webhookBenchmark } from "./webhook/index.ts";
@@ -10,4 +11,5 @@ export const benchmarks: readonly Benchmark[] = [
   githubCallsBenchmark,
   modelCostBenchmark,
   repoContextBenchmark,
+  gitStartupBenchmark,
 ];

@@ -90,6 +90,7 @@ async function debianPackage(log: (line: string) => void): Promise<string> {
   } catch (error) {
     throw new Error(
       `apt-get download ${PACKAGE} failed (run \`apt-get update\` first?): ${(error as Error).message}`,
+      { cause: error },
     );
   }
   const fetched = await cached();
