@@ -17520,7 +17520,7 @@ var require_receiver = __commonJS({
             const buffer = this.consume(2);
             const fin = (buffer[0] & 128) !== 0;
             const opcode = buffer[0] & 15;
-            const masked = (buffer[1] & 128) === 128;
+            const masked2 = (buffer[1] & 128) === 128;
             const fragmented = !fin && opcode !== opcodes.CONTINUATION;
             const payloadLength = buffer[1] & 127;
             const rsv1 = buffer[0] & 64;
@@ -17530,7 +17530,7 @@ var require_receiver = __commonJS({
               failWebsocketConnection(this.ws, "Invalid opcode received");
               return callback();
             }
-            if (masked) {
+            if (masked2) {
               failWebsocketConnection(this.ws, "Frame cannot be masked");
               return callback();
             }
@@ -17578,7 +17578,7 @@ var require_receiver = __commonJS({
               this.#info.compressed = rsv1 !== 0;
             }
             this.#info.opcode = opcode;
-            this.#info.masked = masked;
+            this.#info.masked = masked2;
             this.#info.fin = fin;
             this.#info.fragmented = fragmented;
           } else if (this.#state === parserStates.PAYLOADLENGTH_16) {
@@ -65583,6 +65583,13 @@ function isSecretName(name) {
   const upper = name.toUpperCase();
   return EXACT.has(upper) || PREFIXES.some((prefix) => upper.startsWith(prefix)) || FRAGMENTS.some((fragment) => upper.includes(fragment));
 }
+function secretValues(env) {
+  const values = /* @__PURE__ */ new Set();
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== void 0 && value.length >= 8 && isSecretName(name)) values.add(value);
+  }
+  return [...values].sort((a, b) => b.length - a.length);
+}
 
 // lib/render/markdown.ts
 function hiddenMarker(name, value) {
@@ -86543,16 +86550,27 @@ function renderStatusComment(view, state2) {
   return lines.join("\n");
 }
 
-// lib/action/status-updates.ts
-async function readStatus(gateway, issue3) {
+// lib/status/status-store.ts
+async function readStatusRecord(gateway, issue3) {
   const comment = await gateway.findCommentByMarker(issue3, STATUS_MARKER);
-  return readStatusState(comment?.body);
+  return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
+}
+async function readStatus(gateway, issue3) {
+  return (await readStatusRecord(gateway, issue3)).state;
 }
 async function statusUpdatedAt(gateway, issue3) {
   return (await gateway.findCommentByMarker(issue3, STATUS_MARKER))?.updatedAt ?? null;
 }
-async function writeStatus(gateway, issue3, view, state2) {
-  await gateway.upsertComment(issue3, STATUS_MARKER, renderStatusComment(view, state2));
+async function writeStatus(gateway, issue3, view, state2, known) {
+  if (!known) {
+    await gateway.upsertComment(issue3, STATUS_MARKER, renderStatusComment(view, state2));
+    return;
+  }
+  const body2 = `<!-- ${STATUS_MARKER} -->
+${renderStatusComment(view, state2)}`;
+  if (!known.comment) await gateway.createComment(issue3, body2);
+  else if (known.comment.body.replace(/\r\n/g, "\n") !== body2)
+    await gateway.updateComment(known.comment.id, body2);
 }
 
 // lib/action/modes/ask.ts
@@ -86967,14 +86985,14 @@ async function runTask(ctx, plan) {
   let result;
   async function fail(reason, options2 = {}) {
     const { fault, conflicts } = options2;
-    const masked = ctx.mask(reason);
+    const masked2 = ctx.mask(reason);
     let checkpoint;
     if (worktree && start) {
       try {
         checkpoint = await saveCheckpoint({
           worktree,
           issue: issue3,
-          reason: masked,
+          reason: masked2,
           summary: ctx.mask(result?.summary ?? ""),
           startSha: await worktree.revParse(start.ref) ?? "",
           remoteWip: start.remoteWip
@@ -86986,13 +87004,13 @@ async function runTask(ctx, plan) {
     const failing = transition(labels, "fail");
     if (failing.ok && failing.changed) await gateway.setLabels(issue3.number, failing.labels);
     const cost = (state2.costUsd ?? 0) + (result?.costUsd ?? 0);
-    status = { ...status, lastError: masked.slice(0, 500), costUsd: cost };
-    await writeStatus(gateway, issue3.number, { headline: `Failed: ${masked}` }, status);
+    status = { ...status, lastError: masked2.slice(0, 500), costUsd: cost };
+    await writeStatus(gateway, issue3.number, { headline: `Failed: ${masked2}` }, status);
     await gateway.createComment(
       issue3.number,
       ctx.mask(
         renderFailureComment({
-          reason: masked,
+          reason: masked2,
           checkpoint,
           logTail: recorder.tail(LOG_TAIL_LINES),
           runUrl: ctx.run.url
@@ -87003,7 +87021,7 @@ async function runTask(ctx, plan) {
       report: {
         ...base,
         status: options2.noChanges ? "no-changes" : "failed",
-        reason: masked,
+        reason: masked2,
         durationMs: elapsed(),
         usage: result?.usage ?? NO_USAGE,
         costUsd: result?.costUsd ?? 0,
@@ -94531,9 +94549,9 @@ function runMode(ctx, request2) {
 function createSecretMask(secrets) {
   const known = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
   return (text2) => {
-    let masked = text2;
-    for (const secret of known) masked = masked.split(secret).join("***");
-    return redactSecrets(masked);
+    let masked2 = text2;
+    for (const secret of known) masked2 = masked2.split(secret).join("***");
+    return redactSecrets(masked2);
   };
 }
 
@@ -96678,8 +96696,28 @@ var DEFAULT_MAX_TOKENS = 16e3;
 function defaultSleep(ms, signal) {
   return delay(ms, void 0, { signal });
 }
+function masked(toolbox, secrets) {
+  const mask = (text2) => {
+    let result = text2;
+    for (const secret of secrets) result = result.split(secret).join("***");
+    return redactSecrets(result);
+  };
+  return {
+    ...toolbox,
+    run: async (name, input2, context2) => {
+      const result = await toolbox.run(name, input2, context2);
+      return {
+        ...result,
+        content: mask(result.content),
+        summary: mask(result.summary),
+        ...result.diff === void 0 ? {} : { diff: mask(result.diff) }
+      };
+    }
+  };
+}
 function createBuiltinRunner(options2) {
   const apiKey = options2.env["ANTHROPIC_API_KEY"];
+  const secrets = secretValues(options2.env);
   function client() {
     if (options2.client) return options2.client;
     if (!apiKey)
@@ -96696,7 +96734,7 @@ function createBuiltinRunner(options2) {
     execute: async (execute) => runAgentLoop(
       {
         client: client(),
-        toolbox: registryToolbox(execute.readOnly ?? false, execute.tools),
+        toolbox: masked(registryToolbox(execute.readOnly ?? false, execute.tools), secrets),
         shell: options2.shell,
         hooks: options2.hooks ?? [],
         env: scrubEnvironment(options2.env),
