@@ -65,7 +65,8 @@ export interface ParsedRunName {
   readonly delivery: string;
 }
 
-const RUN_NAME = /^Locus ([a-z]+)(?: #([1-9][0-9]*))? \(([^()\s]+)\)$/;
+// A run over several issues is named by all of them (`#3 5 8`); its target is the first.
+const RUN_NAME = /^Locus ([a-z]+)(?: #([1-9][0-9]*)(?: [1-9][0-9]*)*)? \(([^()\s]+)\)$/;
 
 export function parseRunName(title: string): ParsedRunName | undefined {
   const match = RUN_NAME.exec(title.trim());

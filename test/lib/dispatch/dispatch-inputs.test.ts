@@ -40,6 +40,7 @@ describe("run names", () => {
       target: 4,
       delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
     });
+    expect(parseRunName("Locus issue #3 5 8 (d-9)")).toEqual({ mode: "issue", target: 3, delivery: "d-9" });
     expect(parseRunName("Locus stale (stale-99-0)")).toEqual({
       mode: "stale",
       target: undefined,
