@@ -94437,7 +94437,7 @@ function dispatchInputs(request2) {
     delivery: request2.delivery
   };
 }
-var RUN_NAME = /^Locus ([a-z]+)(?: #([1-9][0-9]*))? \(([^()\s]+)\)$/;
+var RUN_NAME = /^Locus ([a-z]+)(?: #([1-9][0-9]*)(?: [1-9][0-9]*)*)? \(([^()\s]+)\)$/;
 function parseRunName(title) {
   const match = RUN_NAME.exec(title.trim());
   const mode = match?.[1];
