@@ -19,6 +19,8 @@ export interface SimCounts {
   readonly calls: number;
   readonly configReads: number;
   readonly dispatches: number;
+  /** Answers of 400 and above, by status: what GitHub refused while the work ran. */
+  readonly refused: Record<string, number>;
 }
 
 export interface TargetReady {

@@ -30,6 +30,14 @@ servePeer(
       calls: sim.requestLog.length,
       configReads: sim.requestLog.filter((e) => e.path.includes("/contents/")).length,
       dispatches: sim.requestLog.filter((e) => e.method === "POST" && e.path.endsWith("/dispatches")).length,
+      refused: Object.fromEntries(
+        Object.entries(
+          Object.groupBy(
+            sim.requestLog.filter((e) => e.status >= 400),
+            (e) => String(e.status),
+          ),
+        ).map(([status, entries]) => [status, entries?.length ?? 0]),
+      ),
     }),
     slow: (ms) => {
       sim.faults.clear();
