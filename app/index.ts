@@ -6,6 +6,15 @@ import type { ApplicationFunction, Context, Probot } from "probot";
 import type { AppContext } from "../lib/app/app-context.ts";
 import { createPermissionCache } from "../lib/app/permission-cache.ts";
 import type { Permission } from "../lib/github/index.ts";
+import {
+  wantsChangesRequested,
+  wantsComment,
+  wantsLabel,
+  wantsLocusPullRequest,
+  wantsLocusRun,
+  wantsMergedLocusPullRequest,
+  wantsMilestone,
+} from "./event-filters.ts";
 import { onInstallation } from "./handlers/installation.ts";
 import { onIssueComment } from "./handlers/issue-comment.ts";
 import { onIssueLabeled, onIssueMilestoned } from "./handlers/issues.ts";
@@ -62,8 +71,15 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     const recent = createRecentDeliveries();
     const lanes = createKeyedLanes();
 
-    function on<E extends Context>(handler: (ctx: AppContext, context: E) => Promise<void>) {
+    function on<E extends Context>(
+      handler: (ctx: AppContext, context: E) => Promise<void>,
+      wanted: (context: E) => boolean = () => true,
+    ) {
       return (context: E) => {
+        if (!wanted(context)) {
+          log.debug(`${context.name} ${context.id} is not for Locus`);
+          return;
+        }
         if (!recent.firstTime(context.id)) {
           log.info(`${context.name} ${context.id} was already taken; ignoring the redelivery`);
           return;
@@ -93,14 +109,14 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     app.on(["installation.created", "installation_repositories.added"], (context) => {
       queue().enqueue(`${context.name} ${context.id}`, () => onInstallation(context, log));
     });
-    app.on("issues.labeled", on(onIssueLabeled));
+    app.on("issues.labeled", on(onIssueLabeled, wantsLabel));
     app.on("issues.milestoned", on(onIssueMilestoned));
-    app.on(["milestone.created", "milestone.edited"], on(onMilestoneChanged));
-    app.on("issue_comment.created", on(onIssueComment));
-    app.on("pull_request.closed", on(onPullRequestClosed));
-    app.on("pull_request.opened", on(onPullRequestOpened));
-    app.on("pull_request_review.submitted", on(onReviewSubmitted));
-    app.on("workflow_run.completed", on(onWorkflowRun));
+    app.on(["milestone.created", "milestone.edited"], on(onMilestoneChanged, wantsMilestone));
+    app.on("issue_comment.created", on(onIssueComment, wantsComment));
+    app.on("pull_request.closed", on(onPullRequestClosed, wantsMergedLocusPullRequest));
+    app.on("pull_request.opened", on(onPullRequestOpened, wantsLocusPullRequest));
+    app.on("pull_request_review.submitted", on(onReviewSubmitted, wantsChangesRequested));
+    app.on("workflow_run.completed", on(onWorkflowRun, wantsLocusRun));
   };
   return {
     appFn,

@@ -14,8 +14,7 @@ function labelsOf(issue: { labels?: ReadonlyArray<{ name?: string } | null> | un
 }
 
 export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.labeled">): Promise<void> {
-  const { issue, label, sender } = context.payload;
-  if (label?.name !== QUEUED) return;
+  const { issue, sender } = context.payload;
   const access = await authorize(ctx, sender);
   if (!access.ok) {
     ctx.log.debug(`#${issue.number} labelled queued, ignored: ${access.reason}`);

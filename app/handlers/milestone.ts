@@ -1,18 +1,13 @@
-/** milestone.created / milestone.edited: a description gaining `locus: active` starts the sprint. */
+/** milestone.created / milestone.edited with a description that became `locus: active` (see event-filters.ts): start the sprint. */
 import type { Context } from "probot";
 import { activateSprint } from "../../lib/app/activate-sprint.ts";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { authorize } from "../../lib/app/authorize.ts";
-import { isActiveSprint } from "../../lib/sprint/activation.ts";
 
 type MilestoneContext = Context<"milestone.created"> | Context<"milestone.edited">;
 
 export async function onMilestoneChanged(ctx: AppContext, context: MilestoneContext): Promise<void> {
   const { milestone, sender } = context.payload;
-  if (!isActiveSprint(milestone.description)) return;
-  const previous = "changes" in context.payload ? context.payload.changes.description?.from : undefined;
-  if (previous !== undefined && isActiveSprint(previous)) return;
-  if (context.payload.action === "edited" && previous === undefined) return;
   const access = await authorize(ctx, sender);
   if (!access.ok) {
     ctx.log.info(`milestone ${milestone.number} marked active by ${sender.login}, ignored: ${access.reason}`);

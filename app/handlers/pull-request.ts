@@ -44,7 +44,7 @@ export async function onReviewSubmitted(
   context: Context<"pull_request_review.submitted">,
 ): Promise<void> {
   const { review, pull_request: pr } = context.payload;
-  if (review.state !== "changes_requested" || !review.user) return;
+  if (!review.user) return;
   const access = await authorize(ctx, { login: review.user.login, type: review.user.type ?? "User" });
   if (!access.ok) {
     ctx.log.debug(`review on #${pr.number} ignored: ${access.reason}`);

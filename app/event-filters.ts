@@ -1,0 +1,45 @@
+/**
+ * Cheap checks on a payload alone, made before any GitHub call: most events
+ * an installation sends are not for Locus (other labels, ordinary comments,
+ * PRs of people), and those must cost nothing, not even the config read.
+ */
+import type { Context } from "probot";
+import { parseRunName } from "../lib/dispatch/dispatch-inputs.ts";
+import { statusLabel } from "../lib/labels/schema.ts";
+import { issueOfBranch } from "../lib/naming/branches.ts";
+import { isActiveSprint } from "../lib/sprint/activation.ts";
+
+export function wantsLabel(context: Context<"issues.labeled">): boolean {
+  return context.payload.label?.name === statusLabel("queued");
+}
+
+/** Only a description that becomes active starts a sprint; other edits are ignored. */
+export function wantsMilestone(context: Context<"milestone.created"> | Context<"milestone.edited">): boolean {
+  const { payload } = context;
+  if (!isActiveSprint(payload.milestone.description)) return false;
+  if (payload.action === "created") return true;
+  const previous = payload.changes.description?.from;
+  return previous !== undefined && !isActiveSprint(previous);
+}
+
+/** A comment without `/locus` anywhere cannot hold a command; the parser decides the rest. */
+export function wantsComment(context: Context<"issue_comment.created">): boolean {
+  return /\/locus/i.test(context.payload.comment.body);
+}
+
+export function wantsMergedLocusPullRequest(context: Context<"pull_request.closed">): boolean {
+  const pr = context.payload.pull_request;
+  return pr.merged === true && issueOfBranch(pr.head.ref) !== undefined;
+}
+
+export function wantsLocusPullRequest(context: Context<"pull_request.opened">): boolean {
+  return issueOfBranch(context.payload.pull_request.head.ref) !== undefined;
+}
+
+export function wantsChangesRequested(context: Context<"pull_request_review.submitted">): boolean {
+  return context.payload.review.state === "changes_requested";
+}
+
+export function wantsLocusRun(context: Context<"workflow_run.completed">): boolean {
+  return parseRunName(context.payload.workflow_run.display_title ?? "") !== undefined;
+}
