@@ -41,6 +41,8 @@ export async function startAppOnSimulator(
     log: Logger;
     app?: LocusAppOptions;
     server?: Partial<Omit<LocusServerOptions, "probot" | "appFn">>;
+    /** False for a second replica: the simulator keeps sending its webhooks where it did. */
+    receiveWebhooks?: boolean;
   },
 ): Promise<AppOnSimulator> {
   const locus = createLocusApp(options.app);
@@ -55,7 +57,7 @@ export async function startAppOnSimulator(
   const server = await createLocusServer({ probot, appFn: locus.appFn, ...options.server });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
-  sim.webhooks.url = webhookUrl;
+  if (options.receiveWebhooks !== false) sim.webhooks.url = webhookUrl;
 
   async function settle({ runs = true }: { runs?: boolean } = {}): Promise<void> {
     for (let round = 0; round < 100; round++) {

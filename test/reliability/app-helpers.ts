@@ -5,23 +5,12 @@
  * of the app can be started against the same simulated GitHub.
  */
 import { createHmac } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { Probot } from "probot";
-import { createLocusServer } from "../../app/http-server.ts";
-import { createLocusApp, type LocusApp } from "../../app/index.ts";
-import { locusOctokit } from "../../app/octokit.ts";
-import type { Log } from "../../lib/github/index.ts";
+import type { LocusApp } from "../../app/index.ts";
 import type { WebhookDelivery } from "../../sandbox/github-sim/webhooks.ts";
+import { startAppOnSimulator } from "../../sandbox/world/app-on-simulator.ts";
 import type { AppHarness } from "../app/harness.ts";
 import { WEBHOOK_SECRET } from "../app/harness.ts";
-
-export const quiet: Log = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 
 export function sign(body: string, secret = WEBHOOK_SECRET): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -89,25 +78,17 @@ export interface Replica {
 
 /** Another app process (a replica, or the app after a restart): fresh memory, same GitHub. */
 export async function startReplica(h: AppHarness): Promise<Replica> {
-  const locus = createLocusApp();
-  const probot = new Probot({
-    appId: h.sim.app.id,
-    privateKey: h.sim.appPrivateKey ?? "",
+  const app = await startAppOnSimulator(h.sim, {
     secret: WEBHOOK_SECRET,
-    baseUrl: h.sim.apiUrl,
     log: pino({ level: "silent" }),
-    Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
+    receiveWebhooks: false,
   });
-  const server = await createLocusServer({ probot, appFn: locus.appFn });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
   return {
-    url,
-    locus,
+    url: app.webhookUrl,
+    locus: app.locus,
     close: async () => {
-      await locus.work.drain();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.locus.work.drain();
+      await app.close();
     },
   };
 }
