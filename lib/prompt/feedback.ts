@@ -58,7 +58,9 @@ export function selectFeedback(sources: FeedbackSources, policy: FeedbackPolicy)
     Date.parse(comment.updatedAt ?? comment.createdAt) <= trigger &&
     policy.mayGiveFeedback(comment.author) &&
     comment.body.trim().length > 0;
-  const recent = (comment: FeedbackComment): boolean => Date.parse(comment.createdAt) > since;
+  // Git and GitHub stamp whole seconds: feedback from the commit's own second
+  // is kept, since dropping it would lose a reviewer's words.
+  const recent = (comment: FeedbackComment): boolean => Date.parse(comment.createdAt) >= since;
 
   const threads = sources.threads
     .filter((thread) => !thread.isResolved)

@@ -73,4 +73,10 @@ describe("feedback selection", () => {
     expect(hasFeedback(selected, "")).toBe(false);
     expect(hasFeedback(selected, "please rename")).toBe(true);
   });
+
+  it("keeps a review posted in the same second as the last agent commit", () => {
+    const sameSecond = { author: "bob", body: "same second", state: "COMMENTED", createdAt: at(10) };
+    const selected = selectFeedback({ threads: [], reviews: [sameSecond], comments: [] }, policy);
+    expect(selected.reviews.map((r) => r.body)).toEqual(["same second"]);
+  });
 });
