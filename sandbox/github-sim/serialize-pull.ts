@@ -15,6 +15,16 @@ export async function pullHeadSha(repo: Repo, issue: PullIssue): Promise<string>
   return (await branchSha(repo.gitDir, issue.pull.head)) ?? issue.pull.headShaAtClose ?? "";
 }
 
+/**
+ * Where a pull request's diff starts: the base branch's head while it is open,
+ * and the base as it was just before the merge once merged, so a merged PR
+ * keeps its commits and line counts as on GitHub.
+ */
+export async function pullDiffBase(repo: Repo, issue: PullIssue): Promise<string | null> {
+  if (issue.pull.merged && issue.pull.mergeCommitSha) return `${issue.pull.mergeCommitSha}^1`;
+  return branchSha(repo.gitDir, issue.pull.base);
+}
+
 function branchJson(core: SimCore, repo: Repo, branch: string, sha: string): Record<string, unknown> {
   return {
     label: `${repo.owner}:${branch}`,
@@ -87,7 +97,8 @@ export async function pullJson(
   };
   if (!full) return json;
   const open = issue.state === "open";
-  const range = open && headSha && baseSha ? await diffRange(repo, baseSha, headSha) : null;
+  const diffBase = open || issue.pull.merged ? await pullDiffBase(repo, issue) : null;
+  const range = headSha && diffBase ? await diffRange(repo, diffBase, headSha) : null;
   return {
     ...json,
     merged: issue.pull.merged,

@@ -218,7 +218,13 @@ describe("end-to-end flow through the HTTP API", () => {
     const main = await bot.rest.repos.getBranch({ owner: "octocat", repo: "hello", branch: "main" });
     expect(main.data.commit.sha).toBe(merged.data.sha);
     const after = await bot.rest.pulls.get({ owner: "octocat", repo: "hello", pull_number: pr.data.number });
-    expect(after.data).toMatchObject({ state: "closed", merged: true, merge_commit_sha: merged.data.sha });
+    expect(after.data).toMatchObject({
+      state: "closed",
+      merged: true,
+      merge_commit_sha: merged.data.sha,
+      additions: 1,
+      changed_files: 1,
+    });
     expect(after.data.merged_at).not.toBeNull();
 
     await sim.webhooks.drain();
