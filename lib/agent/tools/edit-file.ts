@@ -51,7 +51,13 @@ export const editFileTool: AgentTool<typeof inputSchema> = {
         ? { error: `There is no file at ${resolved.relative}; use write_file to create it.` }
         : replaceText(current, input.old_text, input.new_text, input.replace_all ?? false);
     return applyFileChange(
-      { absolute: resolved.absolute, relative: resolved.relative, verb: "Edit", transform },
+      {
+        root: resolved.root,
+        absolute: resolved.absolute,
+        relative: resolved.relative,
+        verb: "Edit",
+        transform,
+      },
       context,
     );
   },

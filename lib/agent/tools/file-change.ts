@@ -3,7 +3,8 @@ import type { ToolContext, ToolResult } from "../tool.ts";
 import { diffStat, formatDiffStat, shownDiff, unifiedDiff } from "./diffs.ts";
 import { runEditHooks } from "./edit-hooks.ts";
 import { errorResult } from "./results.ts";
-import { readTextFile, writeFileAtomic } from "./text-files.ts";
+import { ConfinementError, writeConfined } from "./confined-files.ts";
+import { readTextFile } from "./text-files.ts";
 
 /** The new content from the current one (`undefined`: no file yet), or why the change cannot be made. */
 export type Transform = (
@@ -11,6 +12,8 @@ export type Transform = (
 ) => { readonly content: string } | { readonly error: string };
 
 export interface FileChange {
+  /** The worktree root the file must stay inside. */
+  readonly root: string;
   readonly absolute: string;
   readonly relative: string;
   /** `Edit` or `Write`, for the summary line. */
@@ -19,8 +22,8 @@ export interface FileChange {
 }
 
 export async function applyFileChange(change: FileChange, context: ToolContext): Promise<ToolResult> {
-  const { absolute, relative, verb } = change;
-  const first = await current(absolute);
+  const { root, absolute, relative, verb } = change;
+  const first = await current(root, absolute);
   if ("error" in first) return errorResult(`${verb} ${relative} failed`, first.error);
   const planned = change.transform(first.text);
   if ("error" in planned) return errorResult(`${verb} ${relative} failed`, planned.error);
@@ -40,13 +43,13 @@ export async function applyFileChange(change: FileChange, context: ToolContext):
     );
   }
   // A before-edit hook may have changed the file; the edit applies to what is there now.
-  const base = before.report === "" ? first : await current(absolute);
+  const base = before.report === "" ? first : await current(root, absolute);
   if ("error" in base) return errorResult(`${verb} ${relative} failed`, base.error);
   const next = before.report === "" ? planned : change.transform(base.text);
   if ("error" in next) return errorResult(`${verb} ${relative} failed`, `${next.error}\n\n${before.report}`);
 
   try {
-    await writeFileAtomic(absolute, next.content);
+    await writeConfined(root, absolute, next.content);
   } catch (error) {
     return errorResult(
       `${verb} ${relative} failed`,
@@ -57,7 +60,7 @@ export async function applyFileChange(change: FileChange, context: ToolContext):
   const after = await runEditHooks("after-edit", relative, context);
   let final = next.content;
   if (after.report !== "") {
-    const reread = await current(absolute);
+    const reread = await current(root, absolute);
     if ("text" in reread && reread.text !== undefined) final = reread.text;
   }
   const diff = unifiedDiff(relative, base.text, final);
@@ -81,9 +84,16 @@ export async function applyFileChange(change: FileChange, context: ToolContext):
 }
 
 async function current(
+  root: string,
   absolute: string,
 ): Promise<{ readonly text: string | undefined } | { readonly error: string }> {
-  const read = await readTextFile(absolute);
+  let read;
+  try {
+    read = await readTextFile(root, absolute);
+  } catch (error) {
+    if (error instanceof ConfinementError) return { error: error.message };
+    throw error;
+  }
   switch (read.kind) {
     case "text":
       return { text: read.text };

@@ -9,6 +9,8 @@ import path from "node:path";
 export type ResolvedPath =
   | {
       readonly ok: true;
+      /** Real absolute path of the worktree root. */
+      readonly root: string;
       /** Real absolute path (symlinks resolved) where the file is read or written. */
       readonly absolute: string;
       /** The real path relative to the worktree, `/`-separated; `.` for the root. */
@@ -55,7 +57,13 @@ export async function resolveWorktreePath(cwd: string, requested: string): Promi
     );
   }
   if (touchesGit(root, target)) return refuse(gitMessage(requested));
-  return { ok: true, absolute: target, relative: toRelative(root, target), exists: missing.length === 0 };
+  return {
+    ok: true,
+    root,
+    absolute: target,
+    relative: toRelative(root, target),
+    exists: missing.length === 0,
+  };
 }
 
 /** `/`-separated path of `absolute` relative to `root`, `.` for the root itself. */

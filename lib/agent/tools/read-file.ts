@@ -1,9 +1,9 @@
 /** `read_file`: numbered lines of a text file, bounded to 500 lines / 100 KB with a mark saying how to read on. */
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import type { AgentTool, ToolResult } from "../tool.ts";
+import { ConfinementError, openConfined } from "./confined-files.ts";
 import { resolveWorktreePath } from "./paths.ts";
 import { errorResult } from "./results.ts";
 import { sniffBinary } from "./text-files.ts";
@@ -31,39 +31,55 @@ export const readFileTool: AgentTool<typeof inputSchema> = {
     const resolved = await resolveWorktreePath(context.cwd, input.path);
     if (!resolved.ok) return errorResult(`Read ${input.path} refused`, resolved.error);
     const shown = resolved.relative;
-    const info = await stat(resolved.absolute).catch(() => undefined);
-    if (info === undefined) {
+    let handle;
+    try {
+      handle = await openConfined(resolved.root, resolved.absolute);
+    } catch (error) {
+      if (error instanceof ConfinementError) return errorResult(`Read ${shown} refused`, error.message);
+      throw error;
+    }
+    if (handle === undefined) {
       return errorResult(
         `Read ${shown}: not found`,
         `There is no file at ${shown}. Use list_files to see what exists.`,
       );
     }
-    if (info.isDirectory()) {
-      return errorResult(
-        `Read ${shown}: directory`,
-        `${shown} is a directory; use list_files to see its files.`,
-      );
+    try {
+      return await readOpened(handle, shown, input.start_line ?? 1, input.end_line);
+    } finally {
+      await handle.close();
     }
-    if (await sniffBinary(resolved.absolute)) {
-      return errorResult(
-        `Read ${shown}: binary`,
-        `${shown} is a binary file (${info.size} bytes); read_file shows text files only.`,
-      );
-    }
-    const start = input.start_line ?? 1;
-    if (input.end_line !== undefined && input.end_line < start) {
-      return errorResult(
-        `Read ${shown}: bad range`,
-        `end_line (${input.end_line}) is before start_line (${start}).`,
-      );
-    }
-    return readRange(resolved.absolute, shown, start, input.end_line);
   },
 };
 
+async function readOpened(
+  handle: FileHandle,
+  shown: string,
+  start: number,
+  end: number | undefined,
+): Promise<ToolResult> {
+  const info = await handle.stat();
+  if (info.isDirectory()) {
+    return errorResult(
+      `Read ${shown}: directory`,
+      `${shown} is a directory; use list_files to see its files.`,
+    );
+  }
+  if (await sniffBinary(handle)) {
+    return errorResult(
+      `Read ${shown}: binary`,
+      `${shown} is a binary file (${info.size} bytes); read_file shows text files only.`,
+    );
+  }
+  if (end !== undefined && end < start) {
+    return errorResult(`Read ${shown}: bad range`, `end_line (${end}) is before start_line (${start}).`);
+  }
+  return readRange(handle, shown, start, end);
+}
+
 /** Streams the file so a huge one is counted, not loaded. */
 async function readRange(
-  absolute: string,
+  handle: FileHandle,
   shown: string,
   start: number,
   end: number | undefined,
@@ -74,7 +90,7 @@ async function readRange(
   let total = 0;
   let stoppedForSize: number | undefined;
   const lines = createInterface({
-    input: createReadStream(absolute, { encoding: "utf8" }),
+    input: handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false }),
     crlfDelay: Infinity,
   });
   for await (const line of lines) {

@@ -1,7 +1,6 @@
 /** Reading and writing the worktree's text files the way an editor would. */
-import { randomUUID } from "node:crypto";
-import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
+import type { FileHandle } from "node:fs/promises";
+import { openConfined } from "./confined-files.ts";
 
 /** Git's heuristic: a NUL byte in the first 8000 bytes means binary. */
 const BINARY_SNIFF_BYTES = 8000;
@@ -12,17 +11,18 @@ export type FileRead =
   | { readonly kind: "directory" }
   | { readonly kind: "missing" };
 
-export async function readTextFile(absolute: string): Promise<FileRead> {
-  let info;
+/** Reads a worktree file (`absolute`, already resolved inside `root`) without following a symlink swapped in since. */
+export async function readTextFile(root: string, absolute: string): Promise<FileRead> {
+  const handle = await openConfined(root, absolute);
+  if (handle === undefined) return { kind: "missing" };
   try {
-    info = await stat(absolute);
-  } catch {
-    return { kind: "missing" };
+    if ((await handle.stat()).isDirectory()) return { kind: "directory" };
+    const bytes = await handle.readFile();
+    if (looksBinary(bytes)) return { kind: "binary", size: bytes.length };
+    return { kind: "text", text: bytes.toString("utf8") };
+  } finally {
+    await handle.close();
   }
-  if (info.isDirectory()) return { kind: "directory" };
-  const bytes = await readFile(absolute);
-  if (looksBinary(bytes)) return { kind: "binary", size: bytes.length };
-  return { kind: "text", text: bytes.toString("utf8") };
 }
 
 export function looksBinary(bytes: Uint8Array): boolean {
@@ -30,37 +30,10 @@ export function looksBinary(bytes: Uint8Array): boolean {
 }
 
 /** Reads only the first bytes, so a huge file can be refused without loading it. */
-export async function sniffBinary(absolute: string): Promise<boolean> {
-  const handle = await open(absolute, "r");
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    return looksBinary(buffer.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Writes through a temporary file in the same directory and a rename, so a reader (or a crash)
- * never sees half a file; the existing file's permissions are kept.
- */
-export async function writeFileAtomic(absolute: string, content: string): Promise<void> {
-  const directory = path.dirname(absolute);
-  await mkdir(directory, { recursive: true });
-  const mode = await stat(absolute).then(
-    (info) => info.mode & 0o7777,
-    () => undefined,
-  );
-  const temporary = path.join(directory, `.${path.basename(absolute)}.locus-${randomUUID().slice(0, 8)}.tmp`);
-  try {
-    await writeFile(temporary, content, { flag: "wx" });
-    if (mode !== undefined) await chmod(temporary, mode);
-    await rename(temporary, absolute);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+export async function sniffBinary(handle: FileHandle): Promise<boolean> {
+  const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+  return looksBinary(buffer.subarray(0, bytesRead));
 }
 
 export type LineEnding = "\n" | "\r\n";

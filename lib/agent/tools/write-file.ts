@@ -28,7 +28,13 @@ export const writeFileTool: AgentTool<typeof inputSchema> = {
       return { content: keepTrailingNewline(current, withLineEnding(input.content, ending), ending) };
     };
     return applyFileChange(
-      { absolute: resolved.absolute, relative: resolved.relative, verb: "Write", transform },
+      {
+        root: resolved.root,
+        absolute: resolved.absolute,
+        relative: resolved.relative,
+        verb: "Write",
+        transform,
+      },
       context,
     );
   },
