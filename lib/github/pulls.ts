@@ -75,6 +75,7 @@ export function pullOps(t: Transport): PullOps {
           pull_number: pr,
           event: review.event,
           body: review.body,
+          ...(review.commitId === undefined ? {} : { commit_id: review.commitId }),
           comments: (review.comments ?? []).map((c) => ({
             path: c.path,
             line: c.line,

@@ -131,6 +131,8 @@ export type ReviewEvent = "APPROVE" | "REQUEST_CHANGES" | "COMMENT";
 export type NewReview = {
   event: ReviewEvent;
   body: string;
+  /** The commit the review reads (`commit_id`): line anchors stay on it when the branch moves on. */
+  commitId?: string;
   comments?: { path: string; line: number; side?: "LEFT" | "RIGHT"; body: string }[];
 };
 

@@ -1,7 +1,15 @@
 import type { RequestContext, Route, RouteResult } from "./core.ts";
 import { diffHunkFor, parseDiff } from "./diff.ts";
 import type { FilePatch } from "./diff.ts";
-import { branchSha, commitsBetween, createMergeCommit, rawChanges, threeDotDiff, updateRef } from "./git.ts";
+import {
+  branchSha,
+  commitsBetween,
+  createMergeCommit,
+  rawChanges,
+  resolveCommit,
+  threeDotDiff,
+  updateRef,
+} from "./git.ts";
 import { HttpError, notFound, unprocessable, validationFailed } from "./http-error.ts";
 import { applyState, emitIssueEvent } from "./issue-mutations.ts";
 import type { DiffSide, Issue, Repo, Review, ReviewComment, ReviewState } from "./model.ts";
@@ -286,8 +294,9 @@ async function listPullCommits(ctx: RequestContext): Promise<RouteResult> {
 async function pullPatches(
   repo: Repo,
   pull: PullIssue,
+  at?: string,
 ): Promise<{ files: FilePatch[]; head: string; base: string }> {
-  const head = await pullHeadSha(repo, pull);
+  const head = at ?? (await pullHeadSha(repo, pull));
   const base =
     pull.pull.merged && pull.pull.mergeCommitSha
       ? `${pull.pull.mergeCommitSha}^1`
@@ -346,6 +355,18 @@ function reviewDraftComments(body: Record<string, unknown>, files: FilePatch[]):
   });
 }
 
+/**
+ * A review's `commit_id`: GitHub anchors its line comments to that commit's diff, so a review
+ * written against an older head stays where its author put it; a SHA that names no commit is a 422.
+ */
+async function reviewCommit(repo: Repo, body: Record<string, unknown>): Promise<string | undefined> {
+  const commitId = optionalString(body, "commit_id", "PullRequestReview");
+  if (commitId === undefined) return undefined;
+  const sha = /^[0-9a-f]{40}$/i.test(commitId) ? await resolveCommit(repo.gitDir, commitId) : null;
+  if (sha === null) throw unprocessable([`No commit found for SHA: ${commitId}`]);
+  return sha;
+}
+
 const reviewStates: Record<string, ReviewState> = {
   COMMENT: "COMMENTED",
   APPROVE: "APPROVED",
@@ -367,7 +388,7 @@ async function createReview(ctx: RequestContext): Promise<RouteResult> {
   const text = optionalString(body, "body", "PullRequestReview") ?? "";
   if (state === "CHANGES_REQUESTED" && text.length === 0)
     throw unprocessable(["Body is required for REQUEST_CHANGES"]);
-  const { files, head } = await pullPatches(repo, pull);
+  const { files, head } = await pullPatches(repo, pull, await reviewCommit(repo, body));
   const drafts = reviewDraftComments(body, files);
   const at = now(ctx);
   const review: Review = {
@@ -376,7 +397,7 @@ async function createReview(ctx: RequestContext): Promise<RouteResult> {
     author: user.login,
     body: text,
     state,
-    commitId: optionalString(body, "commit_id", "PullRequestReview") ?? head,
+    commitId: head,
     submittedAt: at,
   };
   repo.reviews.push(review);

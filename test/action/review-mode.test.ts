@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,6 +151,58 @@ describe("mode review", () => {
     expect(task).not.toContain("delete the README");
     const thread = await h.api.listReviewComments(pr);
     expect(thread.find((c) => c.inReplyToId !== null)?.body).toContain("Switched to a template string.");
+  });
+
+  it("pins the review to the commit the agent read, so its anchors hold when the branch moves meanwhile", async () => {
+    await pushBranch("feature/moving", "src/math.js", MATH.replace("= 15;", "= 3 * 5;"));
+    const pr = await h.as("dana").createPullRequest({
+      title: "Fifteen",
+      body: "",
+      head: "feature/moving",
+      base: "main",
+    });
+    const read = await h.git(["rev-parse", "origin/feature/moving"]);
+    // While the agent reviews, someone pushes ten new lines on top: line 15 leaves the new diff.
+    const pushMeanwhile = () => {
+      const env = { ...process.env, GIT_AUTHOR_NAME: "Dana", GIT_AUTHOR_EMAIL: "dana@example.com" };
+      const gitSync = (args: string[]) =>
+        execFileSync("git", args, {
+          cwd: h.scratch,
+          env: { ...env, GIT_COMMITTER_NAME: "Dana", GIT_COMMITTER_EMAIL: "dana@example.com" },
+        });
+      execFileSync(
+        "sh",
+        ["-c", "{ seq 1 10 | sed 's|^|// |'; cat src/math.js; } > moved && mv moved src/math.js"],
+        { cwd: h.scratch },
+      );
+      gitSync(["commit", "--quiet", "-am", "comments on top"]);
+      gitSync(["push", "--quiet", "origin", "feature/moving"]);
+    };
+    h.fake.setScript([
+      reply(call("read_file", { path: "src/math.js" })),
+      () => {
+        pushMeanwhile();
+        return reply(
+          call("submit_review", {
+            summary: "Keep literals literal.",
+            verdict: "COMMENT",
+            findings: [{ path: "src/math.js", line: 15, severity: "minor", body: "Write 15." }],
+          }),
+          call("finish", { summary: "Reviewed." }),
+        );
+      },
+    ]);
+
+    const run = await h.run({ mode: "review", pr: String(pr.number) });
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect((await h.api.getPullRequest(pr.number))?.head.sha).not.toBe(read.trim());
+    const reviews = await h.api.listReviews(pr.number);
+    expect(reviews.map((review) => review.commitId)).toEqual([read.trim()]);
+    const comments = await h.api.listReviewComments(pr.number);
+    expect(comments.map((c) => [c.path, c.line, c.body.includes("Write 15.")])).toEqual([
+      ["src/math.js", 15, true],
+    ]);
   });
 
   it("says so on the PR when the agent stops without a review", async () => {

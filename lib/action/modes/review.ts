@@ -54,16 +54,18 @@ async function reviewTask(
     .join("\n\n");
 }
 
-/** The review as posted: anchored findings inline, the rest in the body. */
+/** The review as posted: anchored findings inline, the rest in the body, pinned to the commit read. */
 function composeReview(
   review: SubmittedReview,
   event: Verdict,
   diff: string,
+  commitId: string,
   mask: (text: string) => string,
 ): NewReview {
   const placed = placeFindings(review.findings, diffAnchors(diff));
   return {
     event,
+    commitId,
     body: mask(
       renderReviewBody({
         summary: review.summary,
@@ -83,9 +85,10 @@ function composeReview(
 }
 
 /**
- * Posts one review. GitHub answers 422 when the identity turns out to be the
- * PR's author after all (REQUEST_CHANGES) or when the PR moved since its diff
- * was read (an anchor no longer on a diff line): the same findings are then
+ * Posts one review, pinned to the commit the agent read so its anchors stay
+ * right if the branch has moved since. GitHub answers 422 when the identity
+ * turns out to be the PR's author after all (REQUEST_CHANGES) or when an
+ * anchor is not on a line of that commit's diff: the same findings are then
  * posted as a comment, all in the body.
  */
 async function postReview(
@@ -93,10 +96,11 @@ async function postReview(
   pr: PullRequest,
   review: SubmittedReview,
   event: Verdict,
-  diff: string,
+  read: { diff: string; sha: string },
 ): Promise<{ event: Verdict; inline: number }> {
+  const { diff } = read;
   const post = async (attempt: { event: Verdict; diff: string }) => {
-    const composed = composeReview(review, attempt.event, attempt.diff, ctx.mask);
+    const composed = composeReview(review, attempt.event, attempt.diff, read.sha, ctx.mask);
     await ctx.gateway.createReview(pr.number, composed);
     return { event: attempt.event, inline: composed.comments?.length ?? 0 };
   };
@@ -154,19 +158,16 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     await writeStatus(gateway, prNumber, { headline: `Review failed: ${reason}.` }, runState);
     return { tasks: [outcome.report("failed", reason)] };
   }
-  const posted = await postReview(
-    ctx,
-    pr,
-    review,
-    reviewEvent(review.verdict, pr.author, selfLogins(ctx)),
+  const posted = await postReview(ctx, pr, review, reviewEvent(review.verdict, pr.author, selfLogins(ctx)), {
     diff,
-  );
+    sha: checkout.sha,
+  });
   const verdict = posted.event === "REQUEST_CHANGES" ? "requested changes" : "commented";
   await writeStatus(
     gateway,
     prNumber,
     {
-      headline: `Reviewed ${pr.head.sha.slice(0, 7)}: ${verdict}, ${review.findings.length} findings (${posted.inline} on diff lines).`,
+      headline: `Reviewed ${checkout.sha.slice(0, 7)}: ${verdict}, ${review.findings.length} findings (${posted.inline} on diff lines).`,
     },
     { ...runState, costUsd: (status.costUsd ?? 0) + outcome.result.costUsd },
   );
