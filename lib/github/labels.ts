@@ -4,7 +4,7 @@ import { labelNameSchema, labelSchema } from "./schemas.ts";
 import type { Transport } from "./transport.ts";
 import type { EnsureLabelsResult, GitHubGateway, Label, LabelDef } from "./types.ts";
 
-type LabelOps = Pick<GitHubGateway, "ensureLabels" | "createLabel" | "setLabels">;
+type LabelOps = Pick<GitHubGateway, "ensureLabels" | "createLabel" | "setLabels" | "removeLabel">;
 
 // GitHub stores colours as six lower-case hex digits without '#'.
 function colour(value: string): string {
@@ -81,6 +81,19 @@ export function labelOps(t: Transport): LabelOps {
         z.array(labelNameSchema),
       );
       return labels.map((l) => l.name);
+    },
+    async removeLabel(issue, name) {
+      try {
+        await t.rest(
+          "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+          { issue_number: issue, name },
+          z.unknown(),
+        );
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 404) return false;
+        throw error;
+      }
     },
   };
 }

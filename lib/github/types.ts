@@ -214,6 +214,8 @@ export type GitHubGateway = {
   createLabel(def: LabelDef): Promise<"created" | "exists">;
   /** Replaces the issue's whole label set in one PUT; answers the labels it now has. */
   setLabels(issue: number, names: string[]): Promise<string[]>;
+  /** Takes one label off; false when the issue did not have it. GitHub answers only one of two concurrent removals, so this is a claim. */
+  removeLabel(issue: number, name: string): Promise<boolean>;
 
   /** The issue (or PR, as an issue) with all its comments; null when it does not exist. */
   getIssue(issue: number): Promise<IssueWithComments | null>;

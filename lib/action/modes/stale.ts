@@ -6,7 +6,7 @@
  * triggers nothing. Exhausted budgets get one final comment and stay failed.
  */
 import type { Issue } from "../../github/index.ts";
-import { statusLabel } from "../../labels/schema.ts";
+import { statusLabel, type Status } from "../../labels/schema.ts";
 import { transition, type StatusEvent } from "../../labels/status.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
 import { withDelivery } from "../../status/status-comment.ts";
@@ -54,9 +54,15 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
   const dispatchedSprints = new Set<number>();
   const reports: TaskReport[] = [];
 
-  async function requeue(issue: Issue, event: StatusEvent, why: string): Promise<void> {
+  async function requeue(issue: Issue, from: Status, event: StatusEvent, why: string): Promise<void> {
     const next = transition(issue.labels, event);
     if (!next.ok) return;
+    // Two sweeps can run at once (a manual run beside the schedule). Taking the status label off
+    // is the claim: GitHub removes it for one of them and answers the other 404.
+    if (!(await gateway.removeLabel(issue.number, statusLabel(from)))) {
+      reports.push(report(issue, "skipped", "another sweep re-queued it first"));
+      return;
+    }
     const delivery = `stale-${ctx.run.id}-${issue.number}`;
     await gateway.setLabels(issue.number, next.labels);
     const state = withDelivery(await readStatus(gateway, issue.number), delivery);
@@ -87,14 +93,19 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     }
     const updated = await statusUpdatedAt(gateway, issue.number);
     if (updated !== null && now - Date.parse(updated) < staleMs) continue;
-    await requeue(issue, "requeue-stale", `no live Locus run for ${config.retry.staleAfterMinutes} minutes`);
+    await requeue(
+      issue,
+      "in-progress",
+      "requeue-stale",
+      `no live Locus run for ${config.retry.staleAfterMinutes} minutes`,
+    );
   }
 
   for (const issue of await gateway.listIssues({ state: "open", labels: [statusLabel("failed")] })) {
     if (issue.isPullRequest) continue;
     const { attempts } = await readStatus(gateway, issue.number);
     if (attempts <= config.retry.budget) {
-      await requeue(issue, "queue", `retry ${attempts} of ${config.retry.budget}`);
+      await requeue(issue, "failed", "queue", `retry ${attempts} of ${config.retry.budget}`);
       continue;
     }
     await gateway.upsertComment(
