@@ -16,6 +16,7 @@ import type {
   FakeReply,
   FakeResponse,
   FakeTurn,
+  HoldFault,
   HttpFault,
   RecordedRequest,
 } from "./types.ts";
@@ -114,6 +115,11 @@ export async function startAnthropicFake(options: AnthropicFakeOptions = {}): Pr
     res.end(JSON.stringify(fault.body ?? errorBody(fault.status, requestId)));
   }
 
+  async function hold(res: ServerResponse, reply: HoldFault): Promise<void> {
+    reply.onHold?.();
+    await new Promise((resolve) => res.once("close", resolve));
+  }
+
   async function streamEvents(res: ServerResponse, events: readonly SseEvent[]): Promise<void> {
     for (const event of events) await write(res, formatSse(event));
   }
@@ -178,6 +184,7 @@ export async function startAnthropicFake(options: AnthropicFakeOptions = {}): Pr
     record.status = 200;
     record.usage = { ...usage, output_tokens: message.outputTokens };
 
+    if ("holdAfterEvents" in reply && !stream) return hold(res, reply);
     if (!stream) {
       if ("dropAfterEvents" in reply || "streamErrorAfterEvents" in reply) {
         res.destroy();
@@ -194,6 +201,10 @@ export async function startAnthropicFake(options: AnthropicFakeOptions = {}): Pr
       "cache-control": "no-cache",
     });
     const events = messageEvents(message, model, usage);
+    if ("holdAfterEvents" in reply) {
+      await streamEvents(res, events.slice(0, reply.holdAfterEvents));
+      return hold(res, reply);
+    }
     if ("dropAfterEvents" in reply) {
       await streamEvents(res, events.slice(0, reply.dropAfterEvents));
       res.destroy();

@@ -43,7 +43,17 @@ export interface StreamErrorFault {
   readonly response?: FakeResponse;
 }
 
-export type FakeFault = HttpFault | DropFault | StreamErrorFault;
+/**
+ * Streams the first `holdAfterEvents` events of `response`, tells `onHold`, and sends nothing more
+ * until the client goes away: a model stalled mid-answer, for tests that stop a run at that point.
+ */
+export interface HoldFault {
+  readonly holdAfterEvents: number;
+  readonly response?: FakeResponse;
+  readonly onHold?: () => void;
+}
+
+export type FakeFault = HttpFault | DropFault | StreamErrorFault | HoldFault;
 
 export type FakeReply = FakeResponse | FakeFault;
 

@@ -4,7 +4,10 @@ export type FaultAction =
   | { kind: "status"; status: number }
   | { kind: "secondary-rate-limit"; retryAfter: number }
   | { kind: "latency"; ms: number }
-  | { kind: "drop" };
+  | { kind: "drop" }
+  // Never answers: `onHang` is told, and the request waits until the client goes away (a test
+  // kills the client at this exact point).
+  | { kind: "hang"; onHang?: () => void };
 
 export type FaultRule = FaultAction & {
   method?: string;

@@ -176,6 +176,12 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
         continue;
       }
       injected = true;
+      if (fault.kind === "hang") {
+        fault.onHang?.();
+        await new Promise((resolve) => req.socket.once("close", resolve));
+        deps.log.push({ method, path: isGraphql ? url.pathname : path, status: 0, operationName, login });
+        return;
+      }
       if (fault.kind === "drop") {
         deps.log.push({ method, path: isGraphql ? url.pathname : path, status: 0, operationName, login });
         req.socket.destroy();

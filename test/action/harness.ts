@@ -5,7 +5,7 @@
  * path), an empty HOME (no global git identity), the GitHub simulator and the
  * Anthropic fake on 127.0.0.1.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,6 +40,14 @@ export interface ActionRun {
   readonly summary: string;
 }
 
+/** A started Action process: signal or kill it, and `done` resolves when it has exited. */
+export interface ActionProcess {
+  readonly child: ChildProcess;
+  readonly done: Promise<ActionRun>;
+  /** Everything it has printed so far. */
+  stdout(): string;
+}
+
 export interface Harness {
   readonly sim: GitHubSimulator;
   readonly fake: AnthropicFake;
@@ -52,6 +60,8 @@ export interface Harness {
   as(login: string): GitHubGateway;
   /** Runs the Action with these inputs (mode, issue, pr, …) and extra environment. */
   run(inputs: Record<string, string>, env?: Record<string, string>): Promise<ActionRun>;
+  /** Starts the Action like `run` without waiting for it. */
+  start(inputs: Record<string, string>, env?: Record<string, string>): Promise<ActionProcess>;
   /** A scratch clone of the remote, as a human would have it. */
   readonly scratch: string;
   /** git in the scratch clone (fetched first). */
@@ -62,7 +72,10 @@ export interface Harness {
 }
 
 /** Builds the bundle once per file, into the file's own temp directory. */
-export async function startHarness(files: Record<string, string> = PROJECT_FILES): Promise<Harness> {
+export async function startHarness(
+  files: Record<string, string> = PROJECT_FILES,
+  options: { readonly now?: () => Date } = {},
+): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
   const bundle = join(dir, "action.js");
   await buildAction(bundle);
@@ -70,6 +83,7 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
     delay: () => Promise.resolve(),
     workDir: join(dir, "sim"),
     runName: ({ inputs }) => workflowRunName(inputs),
+    ...(options.now ? { now: options.now } : {}),
   });
   const fake = await startAnthropicFake();
   const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files });
@@ -115,7 +129,10 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
     return stdout;
   }
 
-  async function run(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
+  async function start(
+    inputs: Record<string, string>,
+    env: Record<string, string> = {},
+  ): Promise<ActionProcess> {
     runs += 1;
     const root = join(dir, `run-${runs}`);
     const workspace = join(root, "workspace");
@@ -167,14 +184,18 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    return {
+    const done = new Promise<number | null>((resolve) => child.on("close", resolve)).then(async (code) => ({
       code,
       stdout,
       stderr,
       outputs: parseOutputs(await readFile(outputFile, "utf8")),
       summary: await readFile(summaryFile, "utf8"),
-    };
+    }));
+    return { child, done, stdout: () => stdout };
+  }
+
+  async function run(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
+    return (await start(inputs, env)).done;
   }
 
   return {
@@ -187,6 +208,7 @@ export async function startHarness(files: Record<string, string> = PROJECT_FILES
     api: gatewayFor(token),
     as: (login) => gatewayFor(sim.as(login)),
     run,
+    start,
     git,
     show: (branch, path) => git(["show", `origin/${branch}:${path}`]),
     async close() {
