@@ -2,7 +2,7 @@
 export async function mapWithLimit<T, R>(
   items: readonly T[],
   limit: number,
-  work: (item: T) => Promise<R>,
+  work: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
@@ -10,7 +10,7 @@ export async function mapWithLimit<T, R>(
     while (next < items.length) {
       const index = next;
       next += 1;
-      results[index] = await work(items[index] as T);
+      results[index] = await work(items[index] as T, index);
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));

@@ -1,4 +1,9 @@
-/** Opens the task's pull request, or updates it when a retry finds one already open for the branch. */
+/**
+ * Opens the task's pull request, or updates it when a retry finds one already
+ * open for the branch. Only a branch that was on GitHub before this attempt
+ * can have a pull request (GitHub closes one whose head branch is deleted),
+ * so a first attempt looks nothing up.
+ */
 import type { RunResult } from "../agent/runner.ts";
 import type { FileStat } from "../git/git-client.ts";
 import type { Issue } from "../github/index.ts";
@@ -14,6 +19,8 @@ export interface DeliveryInput {
   readonly result: RunResult;
   readonly files: readonly FileStat[];
   readonly stackedOn?: number;
+  /** Whether the branch was on GitHub before this attempt pushed it. */
+  readonly branchExisted: boolean;
 }
 
 export async function deliverPullRequest(
@@ -37,7 +44,9 @@ export async function deliverPullRequest(
     }),
   );
   const title = pullRequestTitle(input.issue);
-  const existing = await gateway.findPullRequestByHead(input.branch, { state: "open" });
+  const existing = input.branchExisted
+    ? await gateway.findPullRequestByHead(input.branch, { state: "open" })
+    : null;
   if (existing) {
     const updated = await gateway.updatePullRequest(existing.number, { title, body, base: input.prBase });
     const labels = (await gateway.getIssue(existing.number))?.labels ?? [];

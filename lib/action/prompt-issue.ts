@@ -1,28 +1,55 @@
 /**
- * An issue as the prompt sees it: only what existed when the run started (an
- * edit made later must not smuggle in instructions) and without Locus's own
- * comments, which are bookkeeping, not requirements.
+ * An issue as the prompt sees it: only text as it stood when the run was
+ * triggered (an edit made later must not smuggle in instructions; with the
+ * edit history the earlier text is recovered, without it the text is left
+ * out and the prompt says so) and without Locus's own comments, which are
+ * bookkeeping, not requirements.
  */
-import type { Comment, IssueWithComments } from "../github/index.ts";
+import type { Comment, IssueWithComments, TaskComment, TaskIssue } from "../github/index.ts";
 import type { PromptIssue } from "../prompt/task-prompt.ts";
+import { textAtTrigger, type TextAtTrigger } from "./text-at-trigger.ts";
 
 export function isLocusComment(body: string): boolean {
   return body.trimStart().startsWith("<!-- locus:");
 }
 
-function existedAt(comment: Comment, at: Date): boolean {
-  const limit = at.getTime();
-  return Date.parse(comment.createdAt) <= limit && Date.parse(comment.updatedAt) <= limit;
+function hasHistory(comment: Comment | TaskComment): comment is TaskComment {
+  return "history" in comment;
 }
 
-export function promptIssue(issue: IssueWithComments, triggeredAt: Date): PromptIssue {
+/** Without an edit history, a comment changed after the trigger cannot be read as it was. */
+function commentAt(comment: Comment | TaskComment, at: Date): TextAtTrigger {
+  if (hasHistory(comment)) return textAtTrigger(comment.body, comment.history, at);
+  const limit = at.getTime();
+  if (Date.parse(comment.createdAt) > limit) return { ok: false, why: "it was written after the trigger" };
+  if (Date.parse(comment.updatedAt) > limit) return { ok: false, why: "it was edited after the trigger" };
+  return { ok: true, text: comment.body };
+}
+
+export function promptIssue(issue: IssueWithComments | TaskIssue, triggeredAt: Date): PromptIssue {
+  const withheld: string[] = [];
+  let body = issue.body;
+  if ("history" in issue) {
+    const text = textAtTrigger(issue.body, issue.history, triggeredAt);
+    if (text.ok) body = text.text;
+    else {
+      body = "";
+      withheld.push(`The issue description: ${text.why}.`);
+    }
+  }
+  const comments: { author: string; body: string }[] = [];
+  for (const comment of issue.comments) {
+    if (Date.parse(comment.createdAt) > triggeredAt.getTime() || isLocusComment(comment.body)) continue;
+    const text = commentAt(comment, triggeredAt);
+    if (!text.ok) withheld.push(`A comment by @${comment.author}: ${text.why}.`);
+    else if (!isLocusComment(text.text)) comments.push({ author: comment.author, body: text.text });
+  }
   return {
     number: issue.number,
     title: issue.title,
-    body: issue.body,
+    body,
     labels: issue.labels,
-    comments: issue.comments
-      .filter((comment) => !isLocusComment(comment.body) && existedAt(comment, triggeredAt))
-      .map((comment) => ({ author: comment.author, body: comment.body })),
+    comments,
+    ...(withheld.length > 0 ? { withheld } : {}),
   };
 }

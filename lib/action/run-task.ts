@@ -8,8 +8,8 @@
 import type { RunResult } from "../agent/runner.ts";
 import { NO_USAGE } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
-import type { IssueWithComments } from "../github/index.ts";
-import { transition } from "../labels/status.ts";
+import type { TaskIssue } from "../github/index.ts";
+import { transition, withStatus } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import { buildTaskPrompt, type SprintContext } from "../prompt/task-prompt.ts";
@@ -20,14 +20,17 @@ import { renderFailureComment } from "./failure-comment.ts";
 import { promptIssue } from "./prompt-issue.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
-import { readStatus, writeStatus } from "../status/status-store.ts";
+import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
+import { withDaySpend, type DailyBudget } from "./daily-budget.ts";
+import { formatUsd } from "../render/markdown.ts";
 import { describeStop } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import type { TaskReport } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
 
 export interface TaskPlan {
-  readonly issue: IssueWithComments;
+  /** As read once for this run, with edit histories; its comments include the status comment. */
+  readonly issue: TaskIssue;
   /** The branch the PR targets: the base branch, or the previous sprint task's. */
   readonly prBase: string;
   /** The remote ref of `prBase`, already fetched: where a fresh attempt starts. */
@@ -42,6 +45,8 @@ export interface TaskPlan {
   readonly triggeredAt: Date;
   /** Serialises the steps that touch the shared repository (fetch, worktree add) across parallel tasks. */
   readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The daily cost cap, when config sets one: checked before the task starts, its remainder caps the task. */
+  readonly budget?: DailyBudget;
 }
 
 export interface TaskOutcome {
@@ -50,6 +55,9 @@ export interface TaskOutcome {
   readonly worktree?: GitClient;
   /** Files a rebase before the task conflicted in (sprint mode reports them on the tracking issue). */
   readonly conflicts?: readonly string[];
+  /** The issue's labels and attempt count after the task, as Locus last wrote them. */
+  readonly labels: readonly string[];
+  readonly attempts: number;
 }
 
 const LOG_TAIL_LINES = 30;
@@ -64,16 +72,29 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   const elapsed = () => ctx.clock.now().getTime() - started;
 
   const starting = transition(issue.labels, "start");
+  const record = statusRecordIn(issue.comments);
+  const state = record.state;
   if (!starting.ok) {
-    return { report: { ...base, status: "skipped", reason: starting.message, durationMs: 0, cards: [] } };
+    return {
+      report: { ...base, status: "skipped", reason: starting.message, durationMs: 0, cards: [] },
+      labels: issue.labels,
+      attempts: state.attempts,
+    };
+  }
+  const writeStatus = createStatusWriter(gateway, issue.number, record);
+  if (plan.budget && plan.budget.remaining() <= 0) {
+    return await refuseOverBudget(ctx, plan, plan.budget.refusal(), writeStatus);
   }
   let labels = starting.labels;
   if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
-  const state = await readStatus(gateway, issue.number);
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
   if (ctx.run.url) status.runUrl = ctx.run.url;
-  await writeStatus(gateway, issue.number, { headline: "Working on it." }, status);
+  await writeStatus({ headline: "Working on it." }, status);
+  const spend = (usd: number): StatusState => {
+    plan.budget?.record(usd);
+    return withDaySpend(status, ctx.clock.now(), usd);
+  };
 
   let start: TaskStart | undefined;
   let worktree: GitClient | undefined;
@@ -101,10 +122,10 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       }
     }
     const failing = transition(labels, "fail");
-    if (failing.ok && failing.changed) await gateway.setLabels(issue.number, failing.labels);
+    if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
     const cost = (state.costUsd ?? 0) + (result?.costUsd ?? 0);
-    status = { ...status, lastError: masked.slice(0, 500), costUsd: cost };
-    await writeStatus(gateway, issue.number, { headline: `Failed: ${masked}` }, status);
+    status = { ...spend(result?.costUsd ?? 0), lastError: masked.slice(0, 500), costUsd: cost };
+    await writeStatus({ headline: `Failed: ${masked}` }, status);
     await gateway.createComment(
       issue.number,
       ctx.mask(
@@ -131,6 +152,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       },
       worktree,
       ...(conflicts ? { conflicts } : {}),
+      labels,
+      attempts: status.attempts,
     };
   }
 
@@ -176,10 +199,10 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         maxTurns: ctx.maxTurns,
         signal: ctx.signal,
         onEvent: recorder.onEvent,
-        maxCostUsd: ctx.config.agent.maxCostUsd,
+        maxCostUsd: taskCostLimit(ctx.config.agent.maxCostUsd, plan.budget),
       }),
     );
-    if (!result.success) return await fail(describeStop(result));
+    if (!result.success) return await fail(stopReason(result, ctx.config.agent.maxCostUsd, plan.budget));
 
     if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
     if (await worktree.stageAll()) await worktree.commit(taskCommitMessage(issue));
@@ -200,19 +223,15 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       prBase: plan.prBase,
       result,
       files: await worktree.diffStat(plan.parentRef, "HEAD"),
+      branchExisted: start.remoteBranch !== "",
       ...(plan.stackedOn === undefined ? {} : { stackedOn: plan.stackedOn }),
     });
     if (start.remoteWip) await worktree.deleteRemoteBranch(wipBranch(issue.number), start.remoteWip);
     const delivering = transition(labels, "deliver");
     if (delivering.ok && delivering.changed)
       labels = await gateway.setLabels(issue.number, delivering.labels);
-    status = { ...status, pr: pr.number, costUsd: (state.costUsd ?? 0) + result.costUsd };
-    await writeStatus(
-      gateway,
-      issue.number,
-      { headline: `Pull request #${pr.number} is ready for review.` },
-      status,
-    );
+    status = { ...spend(result.costUsd), pr: pr.number, costUsd: (state.costUsd ?? 0) + result.costUsd };
+    await writeStatus({ headline: `Pull request #${pr.number} is ready for review.` }, status);
     return {
       report: {
         ...base,
@@ -225,11 +244,60 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         summary: ctx.mask(result.summary),
       },
       worktree,
+      labels,
+      attempts: status.attempts,
     };
   } catch (error) {
     log.error(ctx.mask(`Task #${issue.number} failed inside Locus: ${messageOf(error)}`));
     return await fail(`Locus error: ${messageOf(error)}`, { fault: true });
   }
+}
+
+/** A task may spend its own limit, or what remains of the day's cap when that is less. */
+function taskCostLimit(perTask: number, budget: DailyBudget | undefined): number {
+  return budget ? Math.min(perTask, budget.remaining()) : perTask;
+}
+
+function stopReason(result: RunResult, perTask: number, budget: DailyBudget | undefined): string {
+  const reason = describeStop(result);
+  // Tasks finished meanwhile are recorded already; this one's spend is not yet.
+  if (result.stop !== "cost_limit" || !budget || budget.remaining() >= perTask) {
+    return reason;
+  }
+  return `${reason}, what remained of the daily cost cap of ${formatUsd(budget.capUsd)} (it resets at 00:00 UTC)`;
+}
+
+/** Over the daily cap: the task is not started; it is marked failed with the reason, and no work exists to lose. */
+async function refuseOverBudget(
+  ctx: ActionContext,
+  plan: TaskPlan,
+  reason: string,
+  writeStatus: ReturnType<typeof createStatusWriter>,
+): Promise<TaskOutcome> {
+  const { issue } = plan;
+  const state = statusRecordIn(issue.comments).state;
+  const labels = withStatus(issue.labels, "failed");
+  await ctx.gateway.setLabels(issue.number, labels);
+  await writeStatus({ headline: `Not started: ${reason}` }, { ...state, lastError: reason.slice(0, 500) });
+  await ctx.gateway.createComment(
+    issue.number,
+    ctx.mask(renderFailureComment({ reason, logTail: "", ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) })),
+  );
+  ctx.log.warn(`Not starting #${issue.number}: ${reason}`);
+  return {
+    report: {
+      issue: issue.number,
+      title: issue.title,
+      status: "failed",
+      reason,
+      durationMs: 0,
+      usage: NO_USAGE,
+      costUsd: 0,
+      cards: [],
+    },
+    labels,
+    attempts: state.attempts,
+  };
 }
 
 function conflictReason(parent: string, files: readonly string[]): string {

@@ -5,7 +5,7 @@
  * sequence, and the run state as JSON in an HTML comment. Labels win over the
  * JSON whenever they disagree; the JSON is for tracing a run.
  */
-import type { GitHubGateway, Issue } from "../github/index.ts";
+import type { GitHubGateway } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import {
   renderTrackingDashboard,
@@ -25,14 +25,14 @@ export function isTrackingIssue(issue: { title: string; labels: readonly string[
   return issue.title === title && issue.labels.includes(MANAGED_LABEL);
 }
 
-/** Finds the tracking issue among the open managed issues, or creates it. */
+/** Finds the tracking issue among the open managed issues (already read), or creates it. */
 export async function ensureTrackingIssue(
   gateway: GitHubGateway,
   milestone: DashboardMilestone,
-): Promise<Issue> {
+  openManaged: readonly { number: number; title: string; labels: readonly string[] }[],
+): Promise<{ number: number }> {
   const title = trackingTitle(milestone);
-  const open = await gateway.listIssues({ state: "open", labels: [MANAGED_LABEL] });
-  const found = open.find((issue) => !issue.isPullRequest && isTrackingIssue(issue, title));
+  const found = openManaged.find((issue) => isTrackingIssue(issue, title));
   if (found) return found;
   return gateway.createIssue({
     title,

@@ -63,6 +63,14 @@ export const configSchema = z
           .max(1000)
           .default(5)
           .describe("Spend limit per task in US dollars; the task stops and its work is kept."),
+        maxCostPerDayUsd: z
+          .number()
+          .positive()
+          .max(100_000)
+          .optional()
+          .describe(
+            "Spend limit per UTC day for the repository's tasks in US dollars, counted from the status comments; a task past it is not started, and a running one stops at what remains. Off when absent.",
+          ),
       })
       .prefault({})
       .describe("Coding agent settings."),

@@ -7,6 +7,7 @@ import { milestoneOps } from "./milestones.ts";
 import { pullOps } from "./pulls.ts";
 import { createRateLimitTracker, type RateLimitOptions } from "./rate-limit.ts";
 import { repositoryOps } from "./repository.ts";
+import { taskReadOps } from "./task-read.ts";
 import { createTransport } from "./transport.ts";
 import type { CallCounter, GitHubGateway, Log, RepoRef } from "./types.ts";
 
@@ -39,5 +40,6 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...commentOps(t, issues.listIssueComments),
     ...milestoneOps(t),
     ...pullOps(t),
+    ...taskReadOps(t),
   };
 }

@@ -8,3 +8,4 @@ export { createOctokitPolicy, type OctokitPolicy, type OctokitPolicyOptions } fr
 export { QUERIES } from "./queries.ts";
 export type { RateLimitOptions } from "./rate-limit.ts";
 export type * from "./types.ts";
+export type * from "./task-types.ts";

@@ -1,3 +1,5 @@
+import { ISSUE_COMMENTS_QUERY, SPRINT_TASKS_QUERY, TASK_ISSUE_QUERY } from "./task-read.ts";
+
 // Every GraphQL document the gateway sends. Exported so a test can validate
 // each one against GitHub's published schema.
 
@@ -31,4 +33,9 @@ export const MILESTONE_ISSUES_QUERY = /* GraphQL */ `
   }
 `;
 
-export const QUERIES = { MilestoneIssues: MILESTONE_ISSUES_QUERY } as const;
+export const QUERIES = {
+  MilestoneIssues: MILESTONE_ISSUES_QUERY,
+  TaskIssue: TASK_ISSUE_QUERY,
+  SprintTasks: SPRINT_TASKS_QUERY,
+  IssueComments: ISSUE_COMMENTS_QUERY,
+} as const;

@@ -1,5 +1,6 @@
 // Plain data in and out of the gateway: nothing here depends on Octokit, so the
 // app, the Action and tests share one vocabulary.
+import type { SprintRead, TaskRead, TaskReadOptions } from "./task-types.ts";
 
 export type Log = {
   debug(msg: string): void;
@@ -250,6 +251,11 @@ export type GitHubGateway = {
   /** A reply in the thread of review comment `commentId` (the thread's first comment). */
   replyToReviewComment(pr: number, commentId: number, body: string): Promise<ReviewComment>;
   createReview(pr: number, review: NewReview): Promise<Review>;
+
+  /** A coding task's issue with comments and edit histories, plus what the run needs besides, in one GraphQL read. */
+  readTask(issue: number, options: TaskReadOptions): Promise<TaskRead>;
+  /** A sprint's milestone and every issue of it as `readTask` reads one, one GraphQL read per 100 issues. */
+  readSprint(milestone: number, options: TaskReadOptions): Promise<SprintRead>;
 
   dispatchWorkflow(workflow: string, ref: string, inputs: Record<string, string>): Promise<void>;
   /** The newest runs of the workflow (one page, 100 by default): enough to find live or recent runs. */

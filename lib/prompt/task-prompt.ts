@@ -13,6 +13,8 @@ export interface PromptIssue {
   readonly body: string;
   readonly labels: readonly string[];
   readonly comments: ReadonlyArray<{ readonly author: string; readonly body: string }>;
+  /** Text left out because what it said at trigger time cannot be recovered, one line each. */
+  readonly withheld?: readonly string[];
 }
 
 export interface SprintContext {
@@ -110,6 +112,12 @@ export function renderIssue(issue: PromptIssue): string {
     .join("\n\n");
   if (comments)
     parts.push(`### Discussion\n\n${truncateHead(comments, BUDGETS.comments, "discussion").text}`);
+  if (issue.withheld && issue.withheld.length > 0) {
+    const lines = issue.withheld.map((line) => `- ${line}`).join("\n");
+    parts.push(
+      `### Left out\n\nOnly text as it stood when this run was triggered is used; edits made later are ignored.\n\n${lines}`,
+    );
+  }
   return parts.filter(Boolean).join("\n\n");
 }
 

@@ -22,6 +22,8 @@ const stateSchema = z.object({
   pr: z.number().int().positive().optional(),
   costUsd: z.number().nonnegative().optional(),
   lastError: z.string().optional(),
+  /** What this tasks cost on one UTC day (the daily cost cap adds these up). */
+  daySpend: z.object({ day: z.string(), usd: z.number().nonnegative() }).optional(),
 });
 
 export type StatusState = z.infer<typeof stateSchema>;

@@ -27,6 +27,31 @@ export async function readStatus(gateway: GitHubGateway, issue: number): Promise
   return (await readStatusRecord(gateway, issue)).state;
 }
 
+/** The status record among comments already read (a task's one read holds them all). */
+export function statusRecordIn(comments: readonly Comment[]): StatusRecord {
+  const comment = comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`)) ?? null;
+  return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
+}
+
+/**
+ * Writes one issue's status comment again and again from a record already
+ * read: the first write creates the comment when there is none, later ones
+ * edit it; a write that would change nothing is skipped.
+ */
+export function createStatusWriter(
+  gateway: GitHubGateway,
+  issue: number,
+  record: StatusRecord,
+): (view: StatusView, state: StatusState) => Promise<void> {
+  let comment = record.comment;
+  return async (view, state) => {
+    const body = `<!-- ${STATUS_MARKER} -->\n${renderStatusComment(view, state)}`;
+    if (!comment) comment = await gateway.createComment(issue, body);
+    else if (comment.body.replace(/\r\n/g, "\n") !== body)
+      comment = await gateway.updateComment(comment.id, body);
+  };
+}
+
 /** When the status comment was last written, or null when the issue has none. */
 export async function statusUpdatedAt(gateway: GitHubGateway, issue: number): Promise<string | null> {
   return (await gateway.findCommentByMarker(issue, STATUS_MARKER))?.updatedAt ?? null;

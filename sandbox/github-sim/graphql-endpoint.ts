@@ -78,6 +78,7 @@ export async function executeGraphql(
     schema,
     document,
     rootValue: rootValue({ core, viewer, bucket }),
+    contextValue: { core, viewer, bucket },
     variableValues: request.variables,
     operationName: request.operationName,
   });

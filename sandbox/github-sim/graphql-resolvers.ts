@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 import type { SimCore } from "./core.ts";
 import { branchSha } from "./git.ts";
-import type { Issue, IssueComment, Milestone, Repo, ReviewComment, User } from "./model.ts";
+import type { ContentEdit, Issue, IssueComment, Milestone, Repo, ReviewComment, User } from "./model.ts";
 import type { Bucket } from "./rate-limit.ts";
 import { nodeId } from "./serialize-user.ts";
 import { ensureUser, findMilestone, findRepo, issueLabels, milestoneById, permissionOf } from "./store.ts";
@@ -106,7 +106,40 @@ function labelsConnection(repo: Repo, issue: Issue, args: Args): Record<string, 
   }));
 }
 
-function commentNode(core: SimCore, repo: Repo, comment: IssueComment): Record<string, unknown> {
+// GitHub's edit history (`UserContentEditable`): newest revision first, each with the whole text
+// in `diff`; once edited, the first revision is the text as created (`includesCreatedEdit`).
+function editableFields(
+  core: SimCore,
+  target: { author: string; edits?: ContentEdit[] },
+  kind: "I" | "IC",
+  id: number,
+): Record<string, unknown> {
+  const edits = target.edits ?? [];
+  return {
+    lastEditedAt: edits.at(-1)?.editedAt ?? null,
+    includesCreatedEdit: edits.length > 0,
+    viewerDidAuthor: (_args: Args, context: GraphqlContext) =>
+      context.viewer.login.toLowerCase() === target.author.toLowerCase(),
+    userContentEdits: (args: Args) =>
+      connection(
+        "userContentEdits",
+        edits.map((edit, index) => ({ edit, index })).reverse(),
+        args,
+        ({ edit, index }) => ({
+          id: nodeId(`UCE_${kind}`, id * 1000 + index),
+          createdAt: edit.editedAt,
+          updatedAt: edit.editedAt,
+          editedAt: edit.editedAt,
+          deletedAt: edit.deletedAt ?? null,
+          deletedBy: null,
+          diff: edit.deletedAt ? null : edit.body,
+          editor: actorNode(core, edit.editor),
+        }),
+      ),
+  };
+}
+
+export function commentNode(core: SimCore, repo: Repo, comment: IssueComment): Record<string, unknown> {
   return {
     id: nodeId("IC", comment.id),
     databaseId: comment.id,
@@ -114,6 +147,7 @@ function commentNode(core: SimCore, repo: Repo, comment: IssueComment): Record<s
     author: actorNode(core, comment.author),
     createdAt: comment.createdAt,
     updatedAt: comment.updatedAt,
+    ...editableFields(core, comment, "IC", comment.id),
     url: `${core.urls.web}/${repo.owner}/${repo.name}/issues/${comment.issueNumber}#issuecomment-${comment.id}`,
   };
 }
@@ -129,6 +163,7 @@ function issueFields(core: SimCore, repo: Repo, issue: Issue): Record<string, un
     url: `${core.urls.web}/${repo.owner}/${repo.name}/${issue.pull ? "pull" : "issues"}/${issue.number}`,
     createdAt: issue.createdAt,
     updatedAt: issue.updatedAt,
+    ...editableFields(core, issue, "I", issue.id),
     closedAt: issue.closedAt,
     closed: issue.state === "closed",
     author: actorNode(core, issue.author),
@@ -287,15 +322,21 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
       return issue.pull ? pullNode(core, repo, issue) : issueNode(core, repo, issue);
     },
     issues: (args: Args) => {
-      const states = stateFilter(args);
-      const labels = Array.isArray(args.labels) ? args.labels.map(String) : null;
+      const filterBy = (args.filterBy ?? {}) as Args;
+      const states = stateFilter(args) ?? stateFilter(filterBy);
+      const labelArg = Array.isArray(args.labels) ? args.labels : filterBy.labels;
+      const labels = Array.isArray(labelArg) ? labelArg.map(String) : null;
+      const since = typeof filterBy.since === "string" ? Date.parse(filterBy.since) : null;
       const issues = all().filter(
         (issue) =>
           !issue.pull &&
           (!states || states.includes(upper(issue.state))) &&
-          (!labels || issueLabels(repo, issue).some((label) => labels.includes(label.name))),
+          (!labels || issueLabels(repo, issue).some((label) => labels.includes(label.name))) &&
+          (since === null || Date.parse(issue.updatedAt) >= since),
       );
-      return connection("issues", issues, args, (issue) => issueNode(core, repo, issue));
+      return connection("issues", ordered(issues, args.orderBy), args, (issue) =>
+        issueNode(core, repo, issue),
+      );
     },
     pullRequests: (args: Args) => {
       const states = stateFilter(args);
@@ -315,9 +356,43 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
   };
 }
 
+// `IssueOrder`: by creation (the default, which number order matches) or by last update.
+function ordered(issues: Issue[], orderBy: unknown): Issue[] {
+  const order = (orderBy ?? {}) as Args;
+  const key = (issue: Issue): number =>
+    order.field === "UPDATED_AT" ? Date.parse(issue.updatedAt) : Date.parse(issue.createdAt);
+  const sorted = [...issues].sort((a, b) => key(a) - key(b) || a.number - b.number);
+  return order.direction === "DESC" ? sorted.reverse() : sorted;
+}
+
+// `resource(url:)` for the one kind Locus looks up by URL: a workflow run, whose creation time
+// GitHub sets and whoever dispatched it cannot choose.
+function resourceNode(core: SimCore, viewer: User, url: string): Record<string, unknown> | null {
+  const prefix = `${core.urls.web}/`;
+  if (!url.startsWith(prefix)) return null;
+  const match = /^([^/]+)\/([^/]+)\/actions\/runs\/(\d+)$/.exec(url.slice(prefix.length));
+  if (!match) return null;
+  const repo = findRepo(core.store, match[1] ?? "", match[2] ?? "");
+  if (!repo || permissionOf(core.store, repo, viewer.login) === "none") return null;
+  const run = repo.runs.find((candidate) => candidate.id === Number(match[3]));
+  if (!run) return null;
+  return {
+    __typename: "WorkflowRun",
+    id: nodeId("WFR", run.id),
+    databaseId: run.id,
+    runNumber: run.runNumber,
+    event: run.event,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    url,
+    resourcePath: `/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
+  };
+}
+
 export function rootValue(context: GraphqlContext): Record<string, unknown> {
   const { core, viewer, bucket } = context;
   return {
+    resource: (args: Args) => resourceNode(core, viewer, String(args.url)),
     repository: (args: Args) => {
       const repo = findRepo(core.store, String(args.owner), String(args.name));
       if (!repo || permissionOf(core.store, repo, viewer.login) === "none") {

@@ -64,6 +64,8 @@ export interface Issue {
   closedAt: string | null;
   closedBy: string | null;
   pull: PullData | null;
+  /** The body's revisions, oldest first, once it has been edited (GraphQL `userContentEdits`). */
+  edits?: ContentEdit[];
 }
 
 export interface IssueComment {
@@ -73,6 +75,17 @@ export interface IssueComment {
   author: string;
   createdAt: string;
   updatedAt: string;
+  /** The body's revisions, oldest first, once it has been edited (GraphQL `userContentEdits`). */
+  edits?: ContentEdit[];
+}
+
+/** One revision of an issue's or comment's body, as GitHub keeps it: the whole text, not a diff. */
+export interface ContentEdit {
+  editedAt: string;
+  editor: string;
+  body: string | null;
+  /** Set when someone deleted this revision from the history: GitHub then shows no text for it. */
+  deletedAt?: string;
 }
 
 export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";

@@ -1,4 +1,5 @@
 import type { RequestContext, Route, RouteResult } from "./core.ts";
+import { recordEdit } from "./content-edits.ts";
 import { notFound, validationFailed } from "./http-error.ts";
 import type { IssueComment, Reaction, ReactionContent, Repo } from "./model.ts";
 import {
@@ -100,6 +101,7 @@ function updateComment(ctx: RequestContext): RouteResult {
   requireOwnOrTriage(ctx, repo, comment.author);
   const text = requiredString(bodyObject(ctx), "body", "IssueComment");
   const previous = comment.body;
+  if (text !== previous) recordEdit(comment, previous, text, now(ctx), actorUser(ctx).login);
   comment.body = text;
   comment.updatedAt = now(ctx);
   emitCommentEvent(ctx, repo, comment, "edited", { changes: { body: { from: previous } } });

@@ -1,4 +1,5 @@
 import type { RequestContext, Route, RouteResult } from "./core.ts";
+import { recordEdit } from "./content-edits.ts";
 import { validationFailed } from "./http-error.ts";
 import { applyLabels, applyMilestone, applyState, emitIssueEvent } from "./issue-mutations.ts";
 import type { Issue, Repo } from "./model.ts";
@@ -154,6 +155,7 @@ export async function updateIssueFields(
     const text = body.body === null ? null : requiredString(body, "body", "Issue");
     if (text !== issue.body) {
       changes.body = { from: issue.body };
+      recordEdit(issue, issue.body, text, now(ctx), actorUser(ctx).login);
       issue.body = text;
     }
   }

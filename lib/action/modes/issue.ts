@@ -2,6 +2,8 @@
  * Mode `issue`: each issue in its own worktree under `RUNNER_TEMP`, from the
  * base branch on `locus/issue-<N>`, at most `agent.maxParallel` at a time.
  * A worktree is removed after success and kept after a failure for the log.
+ * Each issue is read once, in one GraphQL request; the first read also
+ * brings the default branch, the run's creation time and the day's spend.
  */
 import { join } from "node:path";
 import { canTransition, statusOf } from "../../labels/status.ts";
@@ -10,16 +12,25 @@ import type { ActionContext } from "../context.ts";
 import { runTask } from "../run-task.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 import { NO_USAGE } from "../../agent/usage.ts";
-import { baseBranchOf } from "../base-branch.ts";
+import { MANAGED_LABEL } from "../../labels/schema.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
 
 export async function runIssueMode(ctx: ActionContext, numbers: readonly number[]): Promise<ModeResult> {
-  const triggeredAt = ctx.clock.now();
-  const base = await baseBranchOf(ctx);
+  const [firstNumber, ...others] = numbers;
+  if (firstNumber === undefined) return { tasks: [] };
+  const first = await ctx.gateway.readTask(firstNumber, firstReadOptions(ctx));
+  const reads = [
+    first,
+    ...(await mapWithLimit(others, ctx.config.agent.maxParallel, (number) =>
+      ctx.gateway.readTask(number, { managedLabel: MANAGED_LABEL }),
+    )),
+  ];
+  const { triggeredAt, baseBranch: base, budget } = runFacts(ctx, first);
   await ctx.git.fetchBranches([base]);
   const parentRef = ctx.git.remoteRef(base);
   const exclusive = createMutex();
 
-  const tasks = await mapWithLimit(numbers, ctx.config.agent.maxParallel, async (number) => {
+  const tasks = await mapWithLimit(numbers, ctx.config.agent.maxParallel, async (number, index) => {
     const skip = (title: string, reason: string): TaskReport => {
       ctx.log.info(`Skipping #${number}: ${reason}`);
       return {
@@ -34,8 +45,8 @@ export async function runIssueMode(ctx: ActionContext, numbers: readonly number[
       };
     };
     if (ctx.signal.aborted) return skip("", "the run was cancelled before this task started");
-    const issue = await ctx.gateway.getIssue(number);
-    if (!issue || issue.isPullRequest) return skip("", `#${number} is not an issue`);
+    const issue = reads[index]?.issue;
+    if (!issue) return skip("", `#${number} is not an issue`);
     if (issue.state !== "open") return skip(issue.title, `#${number} is closed`);
     const status = statusOf(issue.labels);
     if (!canTransition(status, "start")) return skip(issue.title, `#${number} is already locus:${status}`);
@@ -48,6 +59,7 @@ export async function runIssueMode(ctx: ActionContext, numbers: readonly number[
       rebaseOntoParent: false,
       triggeredAt,
       exclusive,
+      ...(budget ? { budget } : {}),
     });
     if (outcome.report.status === "succeeded") await exclusive(() => ctx.git.worktreeRemove(path));
     return outcome.report;

@@ -14,10 +14,9 @@ import { issueBranch, sprintBranch } from "../../naming/branches.ts";
 import type { SprintContext } from "../../prompt/task-prompt.ts";
 import { sortByOrder } from "../../sprint/order.ts";
 import { continuesAfter, planSprint } from "../../sprint/plan.ts";
-import { baseBranchOf } from "../base-branch.ts";
 import type { ActionContext } from "../context.ts";
 import { runTask } from "../run-task.ts";
-import { readStatus } from "../../status/status-store.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import {
   ensureTrackingIssue,
   isTrackingIssue,
@@ -50,23 +49,28 @@ function conflictMessage(issue: number, parent: string, files: readonly string[]
 
 export async function runSprintMode(ctx: ActionContext, milestoneNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
-  const triggeredAt = ctx.clock.now();
-  const milestone = await gateway.getMilestone(milestoneNumber);
+  // One read holds the milestone, every issue with its comments, the default branch, the
+  // open managed issues (the tracking issue), the run's creation time and the day's spend.
+  const read = await gateway.readSprint(milestoneNumber, firstReadOptions(ctx));
+  const milestone = read.milestone;
   if (!milestone || milestone.state !== "open") {
     return { tasks: [], note: `Milestone ${milestoneNumber} is not an open milestone; nothing to do.` };
   }
-  const tracking = await ensureTrackingIssue(gateway, milestone);
+  const { triggeredAt, baseBranch: base, budget } = runFacts(ctx, read);
+  const tracking = await ensureTrackingIssue(gateway, milestone, read.managedOpen);
   const title = trackingTitle(milestone);
-  const issues = ((await gateway.listMilestoneIssues(milestoneNumber)) ?? []).filter(
-    (issue) => !isTrackingIssue(issue, title),
-  );
+  const issues = read.issues.filter((issue) => !isTrackingIssue(issue, title));
   const plan = planSprint(issues);
   const { ordered: sequence, unordered } = sortByOrder(
     issues.filter((issue) => issue.state === "open" || isCompleted(statusOf(issue.labels))),
   );
+  const trackedEntry = (issue: (typeof issues)[number], order: number | undefined): [number, TrackedTask] => [
+    issue.number,
+    { number: issue.number, title: issue.title, labels: issue.labels, order },
+  ];
   const tracked = new Map<number, TrackedTask>([
-    ...sequence.map(({ issue, order }): [number, TrackedTask] => [issue.number, { ...issue, order }]),
-    ...unordered.map((issue): [number, TrackedTask] => [issue.number, { ...issue, order: undefined }]),
+    ...sequence.map(({ issue, order }) => trackedEntry(issue, order)),
+    ...unordered.map((issue) => trackedEntry(issue, undefined)),
   ]);
   const show = (run: SprintRunState) =>
     gateway.updateIssue(tracking.number, {
@@ -86,7 +90,6 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
     return { tasks: [], note: plan.idle };
   }
 
-  const base = await baseBranchOf(ctx);
   const pointer = sprintBranch(milestone);
   const remote = await git.remoteBranches(["locus/issue-*", pointer]);
   await git.fetchBranches([base, ...[...remote.keys()].filter((branch) => branch !== pointer)]);
@@ -123,14 +126,12 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       stop = { state: "stopped", message: "The run was cancelled; the next run resumes here." };
       break;
     }
-    const full = await gateway.getIssue(issue.number);
-    if (!full) continue;
     await show({
       state: "running",
       message: `Working on #${issue.number} (task ${task.position} of ${plan.total}).`,
     });
     const outcome = await runTask(ctx, {
-      issue: full,
+      issue,
       prBase: parent.branch,
       parentRef: parent.ref,
       sprint: {
@@ -145,15 +146,15 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       checkout,
       rebaseOntoParent: ctx.config.sprint.rebaseBeforeTask,
       triggeredAt,
+      ...(budget ? { budget } : {}),
     });
     const report = outcome.report;
     reports.push(report);
-    const after = await gateway.getIssue(issue.number);
     tracked.set(issue.number, {
       ...(tracked.get(issue.number) as TrackedTask),
-      labels: after?.labels ?? issue.labels,
+      labels: outcome.labels,
       ...(report.pr ? { pr: report.pr.number } : {}),
-      attempts: (await readStatus(gateway, issue.number)).attempts,
+      attempts: outcome.attempts,
       durationMs: report.durationMs,
       costUsd: report.costUsd,
     });

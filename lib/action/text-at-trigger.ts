@@ -1,0 +1,34 @@
+/**
+ * What a body said when the run was triggered, recovered from GitHub's edit
+ * history (DESIGN.md "Prompt": only what existed at trigger time is used, so
+ * an edit made after the trigger cannot smuggle in instructions). Pure.
+ */
+import type { EditHistory } from "../github/index.ts";
+
+export type TextAtTrigger =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly why: string };
+
+export function textAtTrigger(current: string, history: EditHistory, triggeredAt: Date): TextAtTrigger {
+  const limit = triggeredAt.getTime();
+  if (Date.parse(history.createdAt) > limit) return { ok: false, why: "it was written after the trigger" };
+  if (history.lastEditedAt === null || Date.parse(history.lastEditedAt) <= limit) {
+    return { ok: true, text: current };
+  }
+  // Revisions are oldest first; the one in force at the trigger is the newest not after it.
+  const inForce = history.revisions.filter((revision) => Date.parse(revision.editedAt) <= limit).at(-1);
+  if (!inForce) {
+    return {
+      ok: false,
+      why: history.truncated
+        ? "it was edited after the trigger and its earlier text is beyond the edit history GitHub returned"
+        : "it was edited after the trigger and GitHub's edit history does not hold its earlier text",
+    };
+  }
+  if (inForce.body === null) {
+    return {
+      ok: false,
+      why: "it was edited after the trigger and its earlier text was deleted from the edit history",
+    };
+  }
+  return { ok: true, text: inForce.body };
+}
