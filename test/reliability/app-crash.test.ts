@@ -1,0 +1,162 @@
+/**
+ * W8 for the app: GitHub never redelivers an event the app acknowledged, so
+ * an app process killed (`kill -9`) right after its 2xx must not lose the
+ * work. The app runs in its own process (the intake benchmark's target); the
+ * simulator holds the app's first GitHub call for the delivery, the test sees
+ * the acknowledgement and kills the process there. The reconciler (what a
+ * restarted app runs on its timer, with an injected clock) then dispatches the
+ * queued issue once — and a second kill, after the dispatch but before the
+ * status comment, must not make it dispatch again.
+ */
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { forkPeer, type Peer } from "../../bench/webhook/ipc.ts";
+import { SECRET, type SimReady, type TargetReady } from "../../bench/webhook/shared.ts";
+import { reconcileRepository } from "../../lib/app/reconcile.ts";
+import { loadConfig } from "../../lib/config/index.ts";
+import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
+import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
+import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
+import { simulatedRunName } from "../../sandbox/world/app-on-simulator.ts";
+
+const TARGET = path.join(import.meta.dirname, "../../bench/webhook/target.ts");
+const GRACE_MINUTES = 10;
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+let sim: GitHubSimulator;
+let app: Peer | undefined;
+let gateway: GitHubGateway;
+
+beforeEach(async () => {
+  sim = await startGitHubSimulator({
+    webhooks: { secret: SECRET },
+    runName: simulatedRunName,
+    delay: () => Promise.resolve(),
+  });
+  const repo = await sim.seed.repo("octo/demo", {
+    files: { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
+  });
+  repo.collaborator("alice", "write");
+  const installation = sim.seed.installation("octo");
+  gateway = createGateway({
+    octokit: createActionOctokit({
+      token: mintInstallationToken(sim.store, installation.id).token,
+      baseUrl: sim.apiUrl,
+      log: quiet,
+      minWriteIntervalMs: 0,
+      retryUnitMs: 0,
+      maxRetries: 0,
+    }),
+    repo: { owner: "octo", repo: "demo" },
+    log: quiet,
+  });
+  const ready: SimReady = {
+    apiUrl: sim.apiUrl,
+    appId: sim.app.id,
+    privateKey: sim.appPrivateKey ?? "",
+    installationId: installation.id,
+  };
+  const started = await forkPeer<TargetReady>(TARGET, ["app", JSON.stringify(ready)]);
+  app = started.peer;
+  sim.webhooks.url = started.ready.url;
+}, 60_000);
+
+afterEach(async () => {
+  app?.child.kill("SIGKILL");
+  await sim.close();
+});
+
+/** The app's first GitHub call after the delivery is held; resolves when the app is there. */
+function holdFirstCall(rule: { method?: string; path: string }): Promise<void> {
+  return new Promise((onHang) => sim.faults.add({ kind: "hang", times: 1, onHang, ...rule }));
+}
+
+async function killApp(): Promise<void> {
+  const child = app?.child;
+  if (!child) throw new Error("the app is not running");
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+  expect(child.signalCode).toBe("SIGKILL");
+}
+
+async function reconcile(minutesLater: number) {
+  const loaded = loadConfig(await gateway.getFileContent(".github/locus.yml"));
+  if (!loaded.ok) throw new Error("invalid config");
+  return reconcileRepository(
+    {
+      gateway,
+      config: loaded.config,
+      delivery: "reconcile",
+      defaultBranch: "main",
+      log: quiet,
+      selfLogins: [sim.app.botLogin],
+      permissionOf: () => Promise.resolve("none"),
+      now: () => new Date(Date.now() + minutesLater * 60_000),
+    },
+    GRACE_MINUTES,
+  );
+}
+
+function dispatchesFor(issue: number): number {
+  const repo = [...sim.store.repos.values()][0];
+  return (repo?.runs ?? []).filter((run) => run.inputs["issue"] === String(issue)).length;
+}
+
+describe("kill -9 of the app after it acknowledged (W8)", () => {
+  it("right after the 2xx: the reconciler dispatches the queued issue once", async () => {
+    const alice = sim.as("alice");
+    const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
+    await sim.webhooks.drain();
+    const held = holdFirstCall({ method: "POST", path: "/app/installations/*/access_tokens" });
+    await gatewayAs(alice).setLabels(issue.number, ["locus:queued"]);
+    await held;
+    await sim.webhooks.drain();
+    const delivery = sim.webhooks.deliveries.at(-1);
+    expect(delivery?.event).toBe("issues");
+    expect(delivery?.status, "acknowledged").toBe(200);
+    await killApp();
+    expect(dispatchesFor(issue.number)).toBe(0);
+
+    expect((await reconcile(0)).redispatched).toEqual([issue.number]);
+    expect((await reconcile(GRACE_MINUTES + 1)).redispatched).toEqual([]);
+    expect(dispatchesFor(issue.number)).toBe(1);
+  });
+
+  it("after the dispatch, before the status comment: no second dispatch", async () => {
+    const alice = sim.as("alice");
+    const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
+    await sim.webhooks.drain();
+    const held = holdFirstCall({ method: "POST", path: `/repos/*/*/issues/${issue.number}/comments` });
+    await gatewayAs(alice).setLabels(issue.number, ["locus:queued"]);
+    await held;
+    await sim.webhooks.drain();
+    await killApp();
+    expect(dispatchesFor(issue.number)).toBe(1);
+
+    for (const minutes of [0, GRACE_MINUTES + 1, 3 * GRACE_MINUTES]) {
+      expect((await reconcile(minutes)).redispatched).toEqual([]);
+    }
+    expect(dispatchesFor(issue.number)).toBe(1);
+  });
+});
+
+function gatewayAs(auth: string): GitHubGateway {
+  return createGateway({
+    octokit: createActionOctokit({
+      token: auth,
+      baseUrl: sim.apiUrl,
+      log: quiet,
+      minWriteIntervalMs: 0,
+      retryUnitMs: 0,
+      maxRetries: 0,
+    }),
+    repo: { owner: "octo", repo: "demo" },
+    log: quiet,
+  });
+}
