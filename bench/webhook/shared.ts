@@ -3,10 +3,14 @@ export const OWNER = "octo";
 export const REPO = "demo";
 export const SECRET = "bench-webhook-secret-0123456789abcdef";
 export const WEBHOOK_PATH = "/api/github/webhooks";
-/** Issues the "queued" deliveries of the slow-GitHub run name; each must end in one dispatch. */
-export const QUEUED_ISSUES = [2, 3, 4];
 /** The issue a delivery is sent twice for: the second must cost no GitHub call. */
-export const REDELIVERED_ISSUE = 5;
+export const REDELIVERED_ISSUE = 2;
+/**
+ * Issues the slow-GitHub run queues, one delivery each, all at once: each must end in one
+ * dispatch, however slow GitHub is. They carry `locus:queued` on GitHub, as after a person's
+ * label, since the app re-reads the issue and drops an event whose label is gone.
+ */
+export const SLOW_ISSUES = Array.from({ length: 50 }, (_, index) => REDELIVERED_ISSUE + 1 + index);
 
 export interface SimReady {
   readonly apiUrl: string;

@@ -5,7 +5,7 @@
  */
 import { startGitHubSimulator } from "../../sandbox/github-sim/index.ts";
 import { servePeer } from "./ipc.ts";
-import { OWNER, REDELIVERED_ISSUE, REPO, type SimCounts, type SimReady } from "./shared.ts";
+import { OWNER, REPO, SLOW_ISSUES, type SimCounts, type SimReady } from "./shared.ts";
 
 const sim = await startGitHubSimulator();
 const repo = await sim.seed.repo(`${OWNER}/${REPO}`, {
@@ -16,7 +16,11 @@ const repo = await sim.seed.repo(`${OWNER}/${REPO}`, {
   },
 });
 repo.collaborator("alice", "write");
-for (let n = 1; n <= REDELIVERED_ISSUE; n++) await repo.issue({ title: `Task ${n}` });
+// Issue 1 takes the labels Locus ignores; the others are queued, as a person's label leaves them.
+const last = Math.max(...SLOW_ISSUES);
+for (let n = 1; n <= last; n++) {
+  await repo.issue({ title: `Task ${n}`, ...(n === 1 ? {} : { labels: ["locus:queued"] }) });
+}
 
 servePeer(
   {

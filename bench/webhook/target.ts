@@ -1,13 +1,14 @@
 /**
- * A webhook receiver under load, in its own process: `app` is the real Locus app behind
- * Probot's real Server (as app/server.ts runs it), `bare` the baseline — `node:http` that reads
+ * A webhook receiver under load, in its own process: `app` is the real Locus app behind its
+ * real HTTP front (app/http-server.ts, as app/server.ts runs it), `bare` the baseline — `node:http` that reads
  * the body, checks the HMAC in constant time, parses the JSON and answers 202.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { Probot, Server } from "probot";
+import { Probot } from "probot";
+import { createLocusServer } from "../../app/http-server.ts";
 import { createLocusApp } from "../../app/index.ts";
 import { locusOctokit } from "../../app/octokit.ts";
 import { servePeer } from "./ipc.ts";
@@ -41,18 +42,6 @@ function bare(): HttpServer {
   });
 }
 
-/** Probot's Server treats port 0 as 3000, so find a free port first. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 const mode = process.argv[2];
 if (mode === "bare") {
   const server = bare();
@@ -66,23 +55,18 @@ if (mode === "bare") {
   const sim = JSON.parse(process.argv[3] ?? "{}") as SimReady;
   const locus = createLocusApp();
   const silent = pino({ level: "silent" });
-  const server = new Server({
-    host: "127.0.0.1",
-    port: await freePort(),
+  const probot = new Probot({
+    appId: sim.appId,
+    privateKey: sim.privateKey,
+    secret: SECRET,
+    baseUrl: sim.apiUrl,
     log: silent,
-    Probot: Probot.defaults({
-      appId: sim.appId,
-      privateKey: sim.privateKey,
-      secret: SECRET,
-      baseUrl: sim.apiUrl,
-      log: silent,
-      // Write pacing (one a second per installation) is GitHub etiquette, not intake cost; it
-      // is off so a slow-GitHub run drains in seconds. Writes stay one at a time.
-      Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
-    }),
+    // Write pacing (one a second per installation) is GitHub etiquette, not intake cost; it
+    // is off so a slow-GitHub run drains in seconds. Writes stay one at a time.
+    Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
   });
-  await server.load(locus.appFn);
-  const http = await server.start();
+  const http = await createLocusServer({ probot, appFn: locus.appFn, webhookPath: WEBHOOK_PATH });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   servePeer({ url: `http://127.0.0.1:${port}${WEBHOOK_PATH}` } satisfies TargetReady, {
     cpu: () => process.cpuUsage(),

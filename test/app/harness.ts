@@ -40,12 +40,15 @@ export async function startAppHarness(
   options: {
     files?: Record<string, string>;
     server?: Partial<Omit<LocusServerOptions, "probot" | "appFn">>;
+    /** How the simulator waits out a latency fault (default: a real timer). */
+    delay?: (ms: number) => Promise<void>;
   } = {},
 ): Promise<AppHarness> {
   let conclusion: RunnerResult["conclusion"] | "hold" = "success";
   const sim = await startGitHubSimulator({
     webhooks: { secret: WEBHOOK_SECRET },
     runName: simulatedRunName,
+    ...(options.delay ? { delay: options.delay } : {}),
     runner: (request) => {
       if (conclusion !== "hold") return { conclusion };
       return new Promise<RunnerResult>((resolve) => {
