@@ -17,12 +17,12 @@ describe("the work queue", () => {
   it("starts work on a later turn of the event loop, after the handler's own microtasks (where the acknowledgement is written)", async () => {
     const queue = createWorkQueue(quiet);
     const started: string[] = [];
-    queue.enqueue("a", async () => {
-      started.push("a");
-    });
-    queue.enqueue("b", async () => {
-      started.push("b");
-    });
+    const start = (name: string) => () => {
+      started.push(name);
+      return Promise.resolve();
+    };
+    queue.enqueue("a", start("a"));
+    queue.enqueue("b", start("b"));
     await flushMicrotasks();
     expect(started).toEqual([]);
     expect(queue.size).toBe(2);
@@ -36,8 +36,9 @@ describe("the work queue", () => {
     const queue = createWorkQueue({ ...quiet, error: (message: string) => errors.push(message) });
     let after = false;
     queue.enqueue("broken", () => Promise.reject(new Error("GitHub said no")));
-    queue.enqueue("next", async () => {
+    queue.enqueue("next", () => {
       after = true;
+      return Promise.resolve();
     });
     await queue.drain();
     expect(errors).toEqual(["broken failed: GitHub said no"]);
