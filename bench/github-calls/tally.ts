@@ -1,4 +1,5 @@
 /** Calls of one unit of work, read off the simulator's request log (what GitHub would bill). */
+import { QUERIES } from "../../lib/github/index.ts";
 import type { RequestLogEntry } from "../../sandbox/github-sim/index.ts";
 
 export interface Tally {
@@ -12,16 +13,19 @@ export interface Tally {
   readonly notModified: number;
   /** "GET /repos/o/r/issues/{n} ×2", for reading where the calls go. */
   readonly routes: readonly string[];
+  /** Every call in the order made, "GET /repos/o/r/issues/{n} → 200", for the README's list of what remains. */
+  readonly calls: readonly string[];
 }
 
+// The log names a GraphQL request by its operation; the gateway's documents say which are mutations.
+const MUTATIONS = new Set(
+  Object.values(QUERIES).flatMap((document) => /^\s*mutation\s+(\w+)/.exec(document)?.slice(1) ?? []),
+);
+
 function isRead(entry: RequestLogEntry): boolean {
-  // GraphQL here is queries only: the simulator answers no mutations.
-  return (
-    entry.method === "GET" ||
-    entry.method === "HEAD" ||
-    entry.operationName !== null ||
-    entry.path.endsWith("/graphql")
-  );
+  if (entry.operationName !== null || entry.path.endsWith("/graphql"))
+    return entry.operationName === null || !MUTATIONS.has(entry.operationName);
+  return entry.method === "GET" || entry.method === "HEAD";
 }
 
 /** Token mints are auth, not API work, and GitHub does not count them against the budget. */
@@ -46,6 +50,7 @@ export function tally(entries: readonly RequestLogEntry[]): Tally {
     duplicateReads: [...seen.values()].reduce((sum, n) => sum + n - 1, 0),
     notModified: calls.filter((e) => e.status === 304).length,
     routes: routesOf(calls),
+    calls: calls.map((e) => `${routeOf(e)} → ${e.status}`),
   };
 }
 
@@ -56,10 +61,14 @@ export async function counted(log: readonly RequestLogEntry[], work: () => Promi
   return tally(log.slice(start));
 }
 
+function routeOf(e: RequestLogEntry): string {
+  return `${e.method} ${e.path.replace(/\/\d+(?=\/|$)/g, "/{n}")}${e.operationName ? ` ${e.operationName}` : ""}`;
+}
+
 function routesOf(calls: readonly RequestLogEntry[]): string[] {
   const counts = new Map<string, number>();
   for (const e of calls) {
-    const key = `${e.method} ${e.path.replace(/\/\d+(?=\/|$)/g, "/{n}")}${e.operationName ? ` ${e.operationName}` : ""}`;
+    const key = routeOf(e);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].map(([key, n]) => (n > 1 ? `${key} ×${n}` : key));

@@ -1,34 +1,48 @@
 /**
- * Review threads from the REST review comments: a thread is its first comment
- * and the replies to it. A thread counts as settled once Locus has the last
- * word in it — Locus replies in every thread it addressed, so a reviewer who
- * answers again reopens it.
+ * Review threads and reviews as feedback. A thread is open while GitHub has
+ * it unresolved and someone other than Locus had the last word: Locus replies
+ * in every thread it addressed (and resolves it when config says so), so a
+ * reviewer who answers again reopens it.
  */
-import type { ReviewComment } from "../github/index.ts";
+import type { PullRequestReviewThread } from "../github/index.ts";
 import type { ReviewThread } from "../prompt/feedback.ts";
+import { isLocusReviewText } from "../review/review-comment.ts";
+import { isSelf } from "./self-logins.ts";
+
+/**
+ * Locus's own review (mode `review`) is feedback like a person's, though its
+ * identity is Locus's: its review and line comments are credited to this
+ * name, which is no self login, so they are heard and their threads stay open
+ * until Locus replies in them. Only text Locus wrote qualifies: anyone can
+ * type the marker.
+ */
+export const LOCUS_REVIEWER = "locus-review";
+
+export function asReviewer<T extends { author: string; body: string }>(self: readonly string[], item: T): T {
+  return isSelf(self, item.author) && isLocusReviewText(item.body)
+    ? { ...item, author: LOCUS_REVIEWER }
+    : item;
+}
 
 export function reviewThreads(
-  comments: readonly ReviewComment[],
-  selfLogins: readonly string[],
+  threads: readonly PullRequestReviewThread[],
+  self: readonly string[],
 ): ReviewThread[] {
-  const self = new Set(selfLogins.map((login) => login.toLowerCase()));
-  const roots = comments.filter((comment) => comment.inReplyToId === null);
-  return roots.map((root) => {
-    const thread = comments
-      .filter((comment) => comment.id === root.id || comment.inReplyToId === root.id)
-      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
-    const last = thread[thread.length - 1];
+  return threads.map((thread) => {
+    const comments = thread.comments.map((comment) => asReviewer(self, comment));
+    const last = comments.at(-1);
     return {
-      id: String(root.id),
-      isResolved: last !== undefined && self.has(last.author.toLowerCase()),
-      path: root.path,
-      line: root.line,
-      diffHunk: root.diffHunk,
-      comments: thread.map((comment) => ({
-        author: comment.author,
-        body: comment.body,
-        createdAt: comment.createdAt,
-        updatedAt: comment.updatedAt,
+      id: thread.id,
+      isResolved: thread.isResolved || (last !== undefined && isSelf(self, last.author)),
+      isOutdated: thread.isOutdated,
+      path: thread.path,
+      line: thread.line,
+      diffHunk: comments[0]?.diffHunk ?? "",
+      comments: comments.map(({ author, body, createdAt, updatedAt }) => ({
+        author,
+        body,
+        createdAt,
+        updatedAt,
       })),
     };
   });

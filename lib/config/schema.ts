@@ -120,6 +120,12 @@ export const configSchema = z
           .boolean()
           .default(false)
           .describe("Include feedback from people without write access in the agent's prompt."),
+        resolveThreads: z
+          .boolean()
+          .default(true)
+          .describe(
+            "Resolve each review thread Locus addressed, after replying in it; off, Locus only replies and the reviewer resolves.",
+          ),
       })
       .prefault({})
       .describe("Iterating on pull request feedback."),

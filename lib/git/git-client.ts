@@ -57,6 +57,8 @@ export interface GitClient {
   /** Whether two trees differ. */
   differs(from: string, to: string): Promise<boolean>;
   diff(from: string, to: string): Promise<string>;
+  /** What `to` changed since it left `from` (`git diff from...to`): a pull request's diff as GitHub shows it. */
+  branchDiff(from: string, to: string): Promise<string>;
   diffStat(from: string, to: string): Promise<FileStat[]>;
   isAncestor(ancestor: string, descendant: string): Promise<boolean>;
   commitMessage(ref: string): Promise<string>;
@@ -161,6 +163,9 @@ export function createGitClient(options: GitClientOptions): GitClient {
     },
     async diff(from, to) {
       return (await git(["diff", "--no-color", "--no-ext-diff", from, to, "--"])).stdout;
+    },
+    async branchDiff(from, to) {
+      return (await git(["diff", "--no-color", "--no-ext-diff", `${from}...${to}`, "--"])).stdout;
     },
     async diffStat(from, to) {
       const { stdout } = await git(["diff", "--numstat", "--no-renames", from, to, "--"]);

@@ -1,9 +1,11 @@
+import { answerReviewFeedbackOps } from "./answer-review-feedback.ts";
 import { commentOps } from "./comments.ts";
 import { createCallCounter } from "./counter.ts";
 import type { OctokitLike } from "./instrument.ts";
 import { issueOps } from "./issues.ts";
 import { labelOps } from "./labels.ts";
 import { milestoneOps } from "./milestones.ts";
+import { pullFeedbackOps } from "./pull-feedback.ts";
 import { pullOps } from "./pulls.ts";
 import { createRateLimitTracker, type RateLimitOptions } from "./rate-limit.ts";
 import { repositoryOps } from "./repository.ts";
@@ -40,6 +42,8 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...commentOps(t, issues.listIssueComments),
     ...milestoneOps(t),
     ...pullOps(t),
+    ...pullFeedbackOps(t),
+    ...answerReviewFeedbackOps(t),
     ...taskReadOps(t),
   };
 }

@@ -12,7 +12,6 @@ type PullOps = Pick<
   | "getPullRequestDiff"
   | "listReviewComments"
   | "listReviews"
-  | "replyToReviewComment"
   | "createReview"
 >;
 
@@ -59,13 +58,6 @@ export function pullOps(t: Transport): PullOps {
         "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
         { pull_number: pr },
         reviewSchema,
-      );
-    },
-    replyToReviewComment(pr, commentId, body) {
-      return t.rest(
-        "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
-        { pull_number: pr, body, in_reply_to: commentId },
-        reviewCommentSchema,
       );
     },
     createReview(pr, review) {

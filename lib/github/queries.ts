@@ -1,3 +1,5 @@
+import { answerReviewFeedbackMutation } from "./answer-review-feedback.ts";
+import { ISSUE_WITH_COMMENTS_QUERY, PULL_REQUEST_FEEDBACK_QUERY } from "./pull-feedback.ts";
 import { ISSUE_COMMENTS_QUERY, SPRINT_TASKS_QUERY, TASK_ISSUE_QUERY } from "./task-read.ts";
 
 // Every GraphQL document the gateway sends. Exported so a test can validate
@@ -38,4 +40,8 @@ export const QUERIES = {
   TaskIssue: TASK_ISSUE_QUERY,
   SprintTasks: SPRINT_TASKS_QUERY,
   IssueComments: ISSUE_COMMENTS_QUERY,
+  PullRequestFeedback: PULL_REQUEST_FEEDBACK_QUERY,
+  IssueWithComments: ISSUE_WITH_COMMENTS_QUERY,
+  // Built per round; two threads, one resolved, stand for every shape.
+  AnswerReviewFeedback: answerReviewFeedbackMutation([{ resolve: true }, { resolve: false }]),
 } as const;

@@ -127,6 +127,41 @@ export type Review = {
   commitId: string | null;
 };
 
+/** A comment in a review thread, as GraphQL gives it. */
+export type ThreadComment = {
+  author: string;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+  diffHunk: string;
+};
+
+/** A line (or file) conversation on a PR; `id` is its node id, which resolving takes. */
+export type PullRequestReviewThread = {
+  id: string;
+  isResolved: boolean;
+  isOutdated: boolean;
+  path: string;
+  line: number | null;
+  comments: ThreadComment[];
+};
+
+/** Everything an iterate round reads, from one GraphQL request (two when the PR does not close its issue). */
+export type PullRequestFeedback = {
+  pr: PullRequest & { nodeId: string; labels: string[] };
+  /** The PR's conversation, newest 100. */
+  comments: Comment[];
+  /** Reviews with `updatedAt`, so an edited verdict can be told apart. Newest 100. */
+  reviews: (Review & { updatedAt: string })[];
+  /** The first 100 threads. */
+  threads: PullRequestReviewThread[];
+  /** The issue `linkedIssue(headRef)` named, with all its comments; null when it names none or it does not exist. */
+  linkedIssue: IssueWithComments | null;
+};
+
+/** A reply posted in a review thread, and whether to resolve the thread after it. */
+export type ThreadReply = { threadId: string; body: string; resolve: boolean };
+
 export type ReviewEvent = "APPROVE" | "REQUEST_CHANGES" | "COMMENT";
 
 export type NewReview = {
@@ -248,8 +283,16 @@ export type GitHubGateway = {
   getPullRequestDiff(pr: number): Promise<string>;
   listReviewComments(pr: number, opts?: { since?: string }): Promise<ReviewComment[]>;
   listReviews(pr: number): Promise<Review[]>;
-  /** A reply in the thread of review comment `commentId` (the thread's first comment). */
-  replyToReviewComment(pr: number, commentId: number, body: string): Promise<ReviewComment>;
+  /** The PR with its labels, conversation, reviews and review threads, and its linked issue with comments. Null when the PR does not exist. */
+  getPullRequestFeedback(
+    pr: number,
+    linkedIssue: (headRef: string) => number | undefined,
+  ): Promise<PullRequestFeedback | null>;
+  /** Replies in review threads (resolving those asked) and a comment on `subjectId`, in one GraphQL request. */
+  answerReviewFeedback(
+    replies: readonly ThreadReply[],
+    comment: { subjectId: string; body: string },
+  ): Promise<void>;
   createReview(pr: number, review: NewReview): Promise<Review>;
 
   /** A coding task's issue with comments and edit histories, plus what the run needs besides, in one GraphQL read. */

@@ -15,7 +15,9 @@ export function renderIterateTask(input: IteratePromptInput): string {
   const diff = truncateHead(input.pr.diff, BUDGETS.prDiff, "PR diff", "Read the files for the rest.");
   const feedback: string[] = [];
   for (const thread of input.feedback.threads) {
-    const where = thread.line === null ? thread.path : `${thread.path}:${thread.line}`;
+    const at = thread.line === null ? thread.path : `${thread.path}:${thread.line}`;
+    // GitHub drops the line of an outdated thread; the hunk still shows what was commented on.
+    const where = thread.isOutdated ? `${at} (outdated: the code changed since this comment)` : at;
     const said = thread.comments
       .map((c) => quoteUntrusted(`@${c.author}`, sanitizeUntrusted(c.body)))
       .join("\n\n");

@@ -2,6 +2,7 @@ import { execute, GraphQLError, Kind, parse, validate } from "graphql";
 import type { DocumentNode, ExecutionResult } from "graphql";
 import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
+import { mutationRoot } from "./graphql-mutations.ts";
 import { rootValue } from "./graphql-resolvers.ts";
 import type { User } from "./model.ts";
 import type { Bucket } from "./rate-limit.ts";
@@ -77,7 +78,7 @@ export async function executeGraphql(
   const result: ExecutionResult = await execute({
     schema,
     document,
-    rootValue: rootValue({ core, viewer, bucket }),
+    rootValue: { ...rootValue({ core, viewer, bucket }), ...mutationRoot({ core, viewer, bucket }) },
     contextValue: { core, viewer, bucket },
     variableValues: request.variables,
     operationName: request.operationName,

@@ -1,9 +1,10 @@
 import { GraphQLError } from "graphql";
 import type { SimCore } from "./core.ts";
-import { branchSha } from "./git.ts";
+import { closingIssues } from "./closing-keywords.ts";
+import { branchSha, readPath } from "./git.ts";
 import type { ContentEdit, Issue, IssueComment, Milestone, Repo, ReviewComment, User } from "./model.ts";
 import type { Bucket } from "./rate-limit.ts";
-import { nodeId } from "./serialize-user.ts";
+import { authorAssociation, nodeId } from "./serialize-user.ts";
 import { ensureUser, findMilestone, findRepo, issueLabels, milestoneById, permissionOf } from "./store.ts";
 
 // Plain objects whose properties are named after GraphQL fields; graphql-js's default resolver
@@ -88,6 +89,13 @@ function actorNode(core: SimCore, login: string): Record<string, unknown> {
   };
 }
 
+// GitHub answers a number that names nothing with an error beside the null, not with a bare null.
+function notFoundByNumber(kind: string, number: unknown): GraphQLError {
+  return new GraphQLError(`Could not resolve to ${kind} with the number of ${String(number)}.`, {
+    extensions: { type: "NOT_FOUND" },
+  });
+}
+
 function upper(state: string): string {
   return state.toUpperCase();
 }
@@ -145,6 +153,7 @@ export function commentNode(core: SimCore, repo: Repo, comment: IssueComment): R
     databaseId: comment.id,
     body: comment.body,
     author: actorNode(core, comment.author),
+    authorAssociation: authorAssociation(repo, comment.author),
     createdAt: comment.createdAt,
     updatedAt: comment.updatedAt,
     ...editableFields(core, comment, "IC", comment.id),
@@ -181,7 +190,7 @@ function issueFields(core: SimCore, repo: Repo, issue: Issue): Record<string, un
   };
 }
 
-function issueNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
+export function issueNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
   return {
     __typename: "Issue",
     ...issueFields(core, repo, issue),
@@ -190,7 +199,11 @@ function issueNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unkn
   };
 }
 
-function reviewCommentNode(core: SimCore, comment: ReviewComment): Record<string, unknown> {
+export function reviewCommentNode(
+  core: SimCore,
+  repo: Repo,
+  comment: ReviewComment,
+): Record<string, unknown> {
   return {
     id: nodeId("PRRC", comment.id),
     databaseId: comment.id,
@@ -200,16 +213,80 @@ function reviewCommentNode(core: SimCore, comment: ReviewComment): Record<string
     originalLine: comment.line,
     diffHunk: comment.diffHunk,
     author: actorNode(core, comment.author),
+    authorAssociation: authorAssociation(repo, comment.author),
     createdAt: comment.createdAt,
     updatedAt: comment.updatedAt,
+    lastEditedAt: comment.updatedAt === comment.createdAt ? null : comment.updatedAt,
+    state: "SUBMITTED",
+    url: `${core.urls.web}/${repo.owner}/${repo.name}/pull/${comment.pullNumber}#discussion_r${comment.id}`,
+  };
+}
+
+async function lineAt(repo: Repo, commit: string, path: string, line: number): Promise<string | null> {
+  const file = await readPath(repo.gitDir, commit, path).catch(() => null);
+  if (file?.type !== "file") return null;
+  return file.content.toString("utf8").split("\n")[line - 1] ?? null;
+}
+
+// GitHub maps a thread through later pushes and marks it outdated when its line changed; the
+// simulator's approximation: the commented line reads differently at the head than where it was
+// commented. Threads on the base side (LEFT) do not move with pushes to the head.
+async function isOutdated(repo: Repo, head: string | null, root: ReviewComment): Promise<boolean> {
+  if (root.side === "LEFT" || !head || head === root.commitId) return false;
+  const [then, now] = await Promise.all([
+    lineAt(repo, root.commitId, root.path, root.line),
+    lineAt(repo, head, root.path, root.line),
+  ]);
+  return then !== now;
+}
+
+// A thread is its first comment and the replies to it; the resolution lives on the first comment.
+export function reviewThreadNode(
+  core: SimCore,
+  repo: Repo,
+  pull: Issue,
+  root: ReviewComment,
+): Record<string, unknown> {
+  const head = pull.pull ? branchSha(repo.gitDir, pull.pull.head) : Promise.resolve(null);
+  const outdated = head.then((sha) => isOutdated(repo, sha ?? pull.pull?.headShaAtClose ?? null, root));
+  const canResolve = (context: GraphqlContext): boolean =>
+    pull.author.toLowerCase() === context.viewer.login.toLowerCase() ||
+    ["admin", "maintain", "write"].includes(permissionOf(core.store, repo, context.viewer.login));
+  return {
+    id: nodeId("PRRT", root.id),
+    isResolved: root.resolved,
+    isCollapsed: root.resolved,
+    resolvedBy: root.resolved && root.resolvedBy ? actorNode(core, root.resolvedBy) : null,
+    isOutdated: () => outdated,
+    path: root.path,
+    // An outdated thread has no line in the current diff, as on GitHub.
+    line: async () => ((await outdated) ? null : root.line),
+    originalLine: root.line,
+    startLine: null,
+    originalStartLine: null,
+    diffSide: root.side,
+    startDiffSide: null,
+    subjectType: "LINE",
+    viewerCanReply: (_args: Args, context: GraphqlContext) =>
+      permissionOf(core.store, repo, context.viewer.login) !== "none",
+    viewerCanResolve: (_args: Args, context: GraphqlContext) => !root.resolved && canResolve(context),
+    viewerCanUnresolve: (_args: Args, context: GraphqlContext) => root.resolved && canResolve(context),
+    comments: (args: Args) =>
+      connection(
+        "comments",
+        repo.reviewComments.filter((comment) => comment.id === root.id || comment.inReplyTo === root.id),
+        args,
+        (comment) => reviewCommentNode(core, repo, comment),
+      ),
   };
 }
 
 function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
   const pull = issue.pull;
   if (!pull) return issueNode(core, repo, issue);
-  const comments = repo.reviewComments.filter((comment) => comment.pullNumber === issue.number);
-  const threads = comments.filter((comment) => comment.inReplyTo === null);
+  const threads = repo.reviewComments.filter(
+    (comment) => comment.pullNumber === issue.number && comment.inReplyTo === null,
+  );
   return {
     __typename: "PullRequest",
     ...issueFields(core, repo, issue),
@@ -221,21 +298,11 @@ function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unkno
     baseRefName: pull.base,
     headRefOid: async () => (await branchSha(repo.gitDir, pull.head)) ?? pull.headShaAtClose,
     reviewThreads: (args: Args) =>
-      connection("reviewThreads", threads, args, (root) => ({
-        id: nodeId("PRRT", root.id),
-        isResolved: root.resolved,
-        isOutdated: false,
-        path: root.path,
-        line: root.line,
-        diffSide: root.side,
-        comments: (inner: Args) =>
-          connection(
-            "comments",
-            comments.filter((comment) => comment.id === root.id || comment.inReplyTo === root.id),
-            inner,
-            (comment) => reviewCommentNode(core, comment),
-          ),
-      })),
+      connection("reviewThreads", threads, args, (root) => reviewThreadNode(core, repo, issue, root)),
+    closingIssuesReferences: (args: Args) =>
+      connection("closingIssuesReferences", closingIssues(repo, issue), args, (linked) =>
+        issueNode(core, repo, linked),
+      ),
     reviews: (args: Args) => {
       const states = stateFilter(args);
       const reviews = repo.reviews.filter(
@@ -247,8 +314,13 @@ function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unkno
         state: review.state,
         body: review.body,
         author: actorNode(core, review.author),
+        authorAssociation: authorAssociation(repo, review.author),
         submittedAt: review.submittedAt,
         createdAt: review.submittedAt,
+        // Review bodies cannot be edited in the simulator.
+        updatedAt: review.submittedAt,
+        lastEditedAt: null,
+        commit: { oid: review.commitId },
       }));
     },
   };
@@ -310,11 +382,13 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
     },
     issue: (args: Args) => {
       const issue = repo.issues.get(Number(args.number));
-      return issue && !issue.pull ? issueNode(core, repo, issue) : null;
+      if (!issue || issue.pull) throw notFoundByNumber("an Issue", args.number);
+      return issueNode(core, repo, issue);
     },
     pullRequest: (args: Args) => {
       const issue = repo.issues.get(Number(args.number));
-      return issue?.pull ? pullNode(core, repo, issue) : null;
+      if (!issue?.pull) throw notFoundByNumber("a PullRequest", args.number);
+      return pullNode(core, repo, issue);
     },
     issueOrPullRequest: (args: Args) => {
       const issue = repo.issues.get(Number(args.number));

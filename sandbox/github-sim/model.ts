@@ -126,7 +126,9 @@ export interface ReviewComment {
   commitId: string;
   diffHunk: string;
   inReplyTo: number | null;
+  // On a thread's first comment: the thread's resolution, and who resolved it.
   resolved: boolean;
+  resolvedBy?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,5 @@
 import type { RequestContext, Route, RouteResult } from "./core.ts";
+import { closingIssues } from "./closing-keywords.ts";
 import { diffHunkFor, parseDiff } from "./diff.ts";
 import type { FilePatch } from "./diff.ts";
 import {
@@ -219,15 +220,9 @@ function notMergeable(message: string): HttpError {
   });
 }
 
-const CLOSING_KEYWORD = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#([1-9][0-9]*)\b/gi;
-
-// GitHub closes the issues a PR's body names with a closing keyword, but only when it merges into the default branch.
 async function closeLinkedIssues(ctx: RequestContext, repo: Repo, pull: Issue): Promise<void> {
-  if (pull.pull?.base !== repo.defaultBranch) return;
-  for (const match of (pull.body ?? "").matchAll(CLOSING_KEYWORD)) {
-    const linked = repo.issues.get(Number(match[1]));
-    if (linked && !linked.pull && linked.state === "open")
-      await applyState(ctx, repo, linked, "closed", "completed");
+  for (const linked of closingIssues(repo, pull)) {
+    if (linked.state === "open") await applyState(ctx, repo, linked, "closed", "completed");
   }
 }
 

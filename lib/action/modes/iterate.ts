@@ -4,107 +4,108 @@
  * commit — unresolved threads, review verdicts, general comments, the
  * `/locus iterate` note — minus Locus's own words and anything created or
  * edited after the run started. Nothing open: a comment, and no agent run.
+ *
+ * GitHub calls: one read for the PR, its feedback and its issue (a second when
+ * the PR is stacked on another branch), one permission check per author not
+ * yet known to have write access, two label changes, the status comment, and
+ * one request that replies in the threads, resolves them and comments.
  */
 import { join } from "node:path";
+import { NO_USAGE } from "../../agent/usage.ts";
 import { mayTriggerWork } from "../../auth/actor-policy.ts";
 import type { GitClient } from "../../git/git-client.ts";
-import type { IssueWithComments, PullRequest } from "../../github/index.ts";
+import type { PullRequestFeedback } from "../../github/index.ts";
 import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { transition } from "../../labels/status.ts";
 import { issueOfBranch, wipBranch } from "../../naming/branches.ts";
 import { iterateCommitMessage } from "../../naming/commit.ts";
-import { hasFeedback, selectFeedback, type SelectedFeedback } from "../../prompt/feedback.ts";
+import {
+  feedbackAuthors,
+  hasFeedback,
+  selectFeedback,
+  type FeedbackSources,
+  type FeedbackTiming,
+  type SelectedFeedback,
+} from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
-import { isLocusReviewText } from "../../review/review-comment.ts";
+import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
 import type { ActionContext } from "../context.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { isLocusComment, promptIssue } from "../prompt-issue.ts";
 import { readRepositoryContext } from "../repository-context.ts";
-import { reviewThreads } from "../review-threads.ts";
-import { isSelf, selfLogins } from "../self-logins.ts";
-import { readStatus, writeStatus } from "../../status/status-store.ts";
+import { asReviewer, LOCUS_REVIEWER, reviewThreads } from "../review-threads.ts";
+import { selfLogins } from "../self-logins.ts";
 import { describeStop } from "../stop-reason.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
-import { NO_USAGE } from "../../agent/usage.ts";
 
-/**
- * Locus's own review (mode `review`) is feedback like a person's, though its
- * identity is Locus's: its review and line comments are credited to this
- * name, which is no self login, so they are heard and their threads stay open
- * until Locus replies in them. Only text Locus wrote qualifies: anyone can
- * type the marker.
- */
-const LOCUS_REVIEWER = "locus-review";
-
-function asReviewer<T extends { author: string; body: string }>(self: readonly string[], item: T): T {
-  return isSelf(self, item.author) && isLocusReviewText(item.body)
-    ? { ...item, author: LOCUS_REVIEWER }
-    : item;
-}
-
-async function collectFeedback(
-  ctx: ActionContext,
-  pr: PullRequest,
-  prIssue: IssueWithComments,
-  lastAgentCommitAt: string | null,
-  triggeredAt: Date,
-): Promise<SelectedFeedback> {
-  const { gateway } = ctx;
-  const self = selfLogins(ctx);
-  const permissions = new Map<string, boolean>();
-  const allowAll = ctx.config.iterate.allowFeedbackFromNonCollaborators;
-  const logins = new Set<string>();
-  const [rawReviewComments, rawReviews] = await Promise.all([
-    gateway.listReviewComments(pr.number),
-    gateway.listReviews(pr.number),
-  ]);
-  const reviewComments = rawReviewComments.map((item) => asReviewer(self, item));
-  const reviews = rawReviews.map((item) => asReviewer(self, item));
-  for (const item of [...reviewComments, ...reviews, ...prIssue.comments]) logins.add(item.author);
-  logins.delete(LOCUS_REVIEWER);
-  permissions.set(LOCUS_REVIEWER, true);
-  if (!allowAll) {
-    for (const login of logins) {
-      permissions.set(login, mayTriggerWork(await gateway.getCollaboratorPermission(login)));
-    }
-  }
-  return selectFeedback(
-    {
-      threads: reviewThreads(reviewComments, self),
-      reviews: reviews.map((review) => ({
+function feedbackSources(read: PullRequestFeedback, self: readonly string[]): FeedbackSources {
+  return {
+    threads: reviewThreads(read.threads, self),
+    reviews: read.reviews.map((review) =>
+      asReviewer(self, {
         author: review.author,
         body: review.body,
         state: review.state,
         createdAt: review.submittedAt ?? new Date(0).toISOString(),
+        updatedAt: review.updatedAt,
+      }),
+    ),
+    comments: read.comments.filter((comment) => !isLocusComment(comment.body)),
+  };
+}
+
+/**
+ * Who may be heard, with one permission check per distinct author at most.
+ * Locus's own review needs none, nor does the person who started the run:
+ * the Action refused the run already unless they have write access.
+ */
+async function authorsWithWriteAccess(ctx: ActionContext, authors: readonly string[]): Promise<Set<string>> {
+  const requester = ctx.run.actor.endsWith("[bot]") ? "" : ctx.run.actor.toLowerCase();
+  const known = (login: string) => login === LOCUS_REVIEWER || login.toLowerCase() === requester;
+  const checked = await Promise.all(
+    authors
+      .filter((login) => !known(login))
+      .map(async (login) => ({
+        login,
+        allowed: mayTriggerWork(await ctx.gateway.getCollaboratorPermission(login)),
       })),
-      comments: prIssue.comments.filter((comment) => !isLocusComment(comment.body)),
-    },
-    {
-      triggeredAt: triggeredAt.toISOString(),
-      ...(lastAgentCommitAt ? { lastAgentCommitAt } : {}),
-      selfLogins: self,
-      mayGiveFeedback: (login) => allowAll || permissions.get(login) === true,
-    },
   );
+  return new Set([
+    ...authors.filter(known).map((login) => login.toLowerCase()),
+    ...checked.filter((c) => c.allowed).map((c) => c.login.toLowerCase()),
+  ]);
+}
+
+async function collectFeedback(
+  ctx: ActionContext,
+  read: PullRequestFeedback,
+  timing: FeedbackTiming,
+): Promise<SelectedFeedback> {
+  const sources = feedbackSources(read, timing.selfLogins);
+  if (ctx.config.iterate.allowFeedbackFromNonCollaborators)
+    return selectFeedback(sources, { ...timing, mayGiveFeedback: () => true });
+  const allowed = await authorsWithWriteAccess(ctx, feedbackAuthors(sources, timing));
+  return selectFeedback(sources, { ...timing, mayGiveFeedback: (login) => allowed.has(login.toLowerCase()) });
 }
 
 export async function runIterateMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
   const triggeredAt = ctx.clock.now();
   const started = triggeredAt.getTime();
-  const pr = await gateway.getPullRequest(prNumber);
-  if (!pr || pr.state !== "open" || pr.merged) return { tasks: [], note: `PR #${prNumber} is not open.` };
+  const read = await gateway.getPullRequestFeedback(prNumber, issueOfBranch);
+  if (!read || read.pr.state !== "open" || read.pr.merged)
+    return { tasks: [], note: `PR #${prNumber} is not open.` };
+  const { pr } = read;
   const issueNumber = issueOfBranch(pr.head.ref);
-  const prIssue = await gateway.getIssue(prNumber);
-  if (issueNumber === undefined || !prIssue?.labels.includes(MANAGED_LABEL)) {
+  if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
     const note = `PR #${prNumber} is not a Locus pull request; Locus iterates only on its own.`;
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };
   }
-  const issue = await gateway.getIssue(issueNumber);
+  const issue = read.linkedIssue;
   const iterating = issue ? transition(issue.labels, "iterate") : undefined;
   if (!issue || !iterating?.ok) {
     const note = `#${issueNumber} is not in review, so there is nothing to iterate on.`;
@@ -114,11 +115,13 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
 
   await git.fetchBranches([pr.head.ref, pr.base.ref]);
   const headRef = git.remoteRef(pr.head.ref);
-  const lastAgentCommitAt = await git.lastCommitBy(
-    ctx.config.commit.email,
-    `${git.remoteRef(pr.base.ref)}..${headRef}`,
-  );
-  const feedback = await collectFeedback(ctx, pr, prIssue, lastAgentCommitAt, triggeredAt);
+  const baseRef = git.remoteRef(pr.base.ref);
+  const lastAgentCommitAt = await git.lastCommitBy(ctx.config.commit.email, `${baseRef}..${headRef}`);
+  const feedback = await collectFeedback(ctx, read, {
+    triggeredAt: triggeredAt.toISOString(),
+    ...(lastAgentCommitAt ? { lastAgentCommitAt } : {}),
+    selfLogins: selfLogins(ctx),
+  });
   if (!hasFeedback(feedback, ctx.command)) {
     const note = "There is no open review feedback on this pull request to address, so Locus did nothing.";
     await gateway.createComment(prNumber, note);
@@ -128,14 +131,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const base = { issue: issueNumber, title: issue.title };
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
   let labels = await gateway.setLabels(issueNumber, iterating.labels);
-  const state = await readStatus(gateway, issueNumber);
-  const status = { ...state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
-  await writeStatus(
-    gateway,
-    issueNumber,
-    { headline: `Addressing review feedback on PR #${prNumber}.` },
-    status,
-  );
+  const record = statusRecordIn(issue.comments);
+  const writeStatus = createStatusWriter(gateway, issueNumber, record);
+  const status = { ...record.state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  await writeStatus({ headline: `Addressing review feedback on PR #${prNumber}.` }, status);
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
   const remoteHead = (await git.revParse(headRef)) ?? "";
@@ -145,12 +144,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     const next = transition(labels, event);
     if (next.ok && next.changed) labels = await gateway.setLabels(issueNumber, next.labels);
     await writeStatus(
-      gateway,
-      issueNumber,
       { headline },
       {
         ...status,
-        costUsd: (state.costUsd ?? 0) + report.costUsd,
+        costUsd: (record.state.costUsd ?? 0) + report.costUsd,
         ...(report.status === "failed" && report.reason ? { lastError: report.reason.slice(0, 500) } : {}),
       },
     );
@@ -161,7 +158,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     repository: await readRepositoryContext(worktree),
     issue: promptIssue(issue, triggeredAt),
   });
-  const diff = await gateway.getPullRequestDiff(prNumber);
+  const diff = await git.branchDiff(baseRef, headRef);
   const result = await ctx.log.group(`Agent: iterate on PR #${prNumber}`, () =>
     ctx.runner.execute({
       prompt: {
@@ -189,10 +186,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     cards: recorder.cards(),
     summary: ctx.mask(result.summary),
   };
-
-  if (!result.success) {
-    const reason = ctx.mask(describeStop(result));
-    const checkpoint = await saveCheckpoint({
+  const keepWork = (reason: string) =>
+    saveCheckpoint({
       worktree,
       issue,
       reason,
@@ -200,6 +195,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       startSha: remoteHead,
       remoteWip,
     });
+
+  if (!result.success) {
+    const reason = ctx.mask(describeStop(result));
+    const checkpoint = await keepWork(reason);
     await gateway.createComment(
       prNumber,
       ctx.mask(renderFailureComment({ reason, checkpoint, logTail: recorder.tail(30), runUrl: ctx.run.url })),
@@ -221,46 +220,83 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       "deliver",
     );
   }
-  const sha = await worktree.commit(iterateCommitMessage(issueNumber));
+  await worktree.commit(iterateCommitMessage(issueNumber));
   const pushed = await pushWithOneRebase(worktree, git, pr.head.ref, remoteHead);
   if (!pushed.ok) {
-    const reason = `${pr.head.ref} moved and rebasing onto it failed (${pushed.message}). Rebase it by hand and comment \`/locus iterate\` again`;
-    await gateway.createComment(prNumber, ctx.mask(reason));
-    return finish({ ...measured, status: "failed", reason }, `Failed: ${reason}`, "fail");
+    const reason = `${pr.head.ref} moved while Locus worked and ${pushed.why}`;
+    const checkpoint = await keepWork(reason);
+    await gateway.createComment(prNumber, ctx.mask(movedBranchComment(pr.head.ref, pushed.why, checkpoint)));
+    return finish(
+      { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
+      `Failed: ${reason}.`,
+      "fail",
+    );
   }
-  const short = pushed.sha.slice(0, 7) || sha.slice(0, 7);
+
+  const short = pushed.sha.slice(0, 7);
   const reply = ctx.mask(`Addressed in ${short}: ${result.summary}`);
-  for (const thread of feedback.threads) {
-    if (thread.id) await gateway.replyToReviewComment(prNumber, Number(thread.id), reply);
+  let headline = `Pushed fixes for the review feedback on PR #${prNumber}.`;
+  try {
+    await gateway.answerReviewFeedback(
+      feedback.threads.map((thread) => ({
+        threadId: thread.id,
+        body: reply,
+        resolve: ctx.config.iterate.resolveThreads,
+      })),
+      {
+        subjectId: pr.nodeId,
+        body: ctx.mask(`Locus addressed the review feedback in ${short}.\n\n${result.summary}`),
+      },
+    );
+  } catch (error) {
+    // The fix is pushed; a failed reply must not turn the round into a failure.
+    const why = ctx.mask(error instanceof Error ? error.message : String(error));
+    ctx.log.warn(`Replying on PR #${prNumber} failed: ${why}`);
+    headline = `${headline} Replying in its review threads failed: ${why}`;
   }
-  await gateway.createComment(
-    prNumber,
-    ctx.mask(`Locus addressed the review feedback in ${short}.\n\n${result.summary}`),
-  );
   if (remoteWip) await worktree.deleteRemoteBranch(wipBranch(issueNumber), remoteWip);
   await git.worktreeRemove(path);
   return finish(
     { ...measured, status: "succeeded", pr: { number: prNumber, url: pr.url } },
-    `Pushed fixes for the review feedback on PR #${prNumber}.`,
+    headline,
     "deliver",
   );
 }
 
-/** Push; if the branch moved meanwhile, rebase onto it once and push again. */
+function movedBranchComment(branch: string, why: string, checkpoint: string | undefined): string {
+  const kept = checkpoint
+    ? `Its work is on \`${checkpoint}\`: rebase that onto \`${branch}\`, resolve the conflicts and push, or`
+    : "You can";
+  return [
+    `Locus did not push: \`${branch}\` moved while Locus worked and ${why}.`,
+    `Locus never pushes over commits it did not make, so \`${branch}\` is as it was. ${kept} comment \`/locus iterate\` to have Locus start again from the branch as it is now.`,
+  ].join("\n\n");
+}
+
+type PushOutcome = { ok: true; sha: string } | { ok: false; why: string };
+
+/**
+ * Push; if the branch moved meanwhile, rebase onto it once and push again.
+ * Every push leases the head last seen, so commits someone else pushed are
+ * never overwritten: the second push only fast-forwards what was fetched.
+ */
 async function pushWithOneRebase(
   worktree: GitClient,
   git: GitClient,
   branch: string,
   expect: string,
-): Promise<{ ok: true; sha: string } | { ok: false; message: string }> {
+): Promise<PushOutcome> {
   const first = await worktree.push(branch, { expect });
   if (first.ok) return { ok: true, sha: (await worktree.revParse("HEAD")) ?? "" };
-  if (!first.rejected) return { ok: false, message: first.message };
+  if (!first.rejected) return { ok: false, why: `the push failed (${first.message})` };
   await git.fetchBranches([branch]);
   const moved = (await git.revParse(git.remoteRef(branch))) ?? "";
   const rebased = await worktree.rebase(git.remoteRef(branch));
-  if (!rebased.ok) return { ok: false, message: `conflicts in ${rebased.conflicts.join(", ")}` };
+  if (!rebased.ok) {
+    const files = rebased.conflicts.length > 0 ? ` in ${rebased.conflicts.join(", ")}` : "";
+    return { ok: false, why: `Locus's change conflicts with the new commits${files}` };
+  }
   const second = await worktree.push(branch, { expect: moved });
-  if (!second.ok) return { ok: false, message: second.message };
+  if (!second.ok) return { ok: false, why: `it moved again during the retry (${second.message})` };
   return { ok: true, sha: (await worktree.revParse("HEAD")) ?? "" };
 }

@@ -105,6 +105,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "retry.staleAfterMinutes", value: 0, message: />=1/ },
   { path: "iterate.onChangesRequested", value: "yes", message: /expected boolean/ },
   { path: "iterate.allowFeedbackFromNonCollaborators", value: 1, message: /expected boolean/ },
+  { path: "iterate.resolveThreads", value: "yes", message: /expected boolean/ },
   { path: "sprint.stopOnFailure", value: "true", message: /expected boolean/ },
   { path: "sprint.rebaseBeforeTask", value: "no", message: /expected boolean/ },
   { path: "bots.allowed", value: "dependabot[bot]", message: /expected array/ },

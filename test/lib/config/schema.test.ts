@@ -19,7 +19,7 @@ describe("defaultConfig", () => {
         timeoutSeconds: 300,
       },
       retry: { budget: 3, staleAfterMinutes: 60 },
-      iterate: { onChangesRequested: true, allowFeedbackFromNonCollaborators: false },
+      iterate: { onChangesRequested: true, allowFeedbackFromNonCollaborators: false, resolveThreads: true },
       sprint: { stopOnFailure: true, rebaseBeforeTask: true },
       bots: { allowed: [] },
       review: { onOpen: false },

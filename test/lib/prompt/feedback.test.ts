@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { hasFeedback, selectFeedback, type FeedbackSources } from "../../../lib/prompt/feedback.ts";
+import {
+  feedbackAuthors,
+  hasFeedback,
+  selectFeedback,
+  type FeedbackSources,
+} from "../../../lib/prompt/feedback.ts";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute)).toISOString();
 
 const sources: FeedbackSources = {
   threads: [
     {
+      id: "PRRT_1",
+      isOutdated: false,
       isResolved: false,
       path: "a.js",
       line: 3,
@@ -17,6 +24,8 @@ const sources: FeedbackSources = {
       ],
     },
     {
+      id: "PRRT_2",
+      isOutdated: false,
       isResolved: true,
       path: "b.js",
       line: 1,
@@ -24,6 +33,8 @@ const sources: FeedbackSources = {
       comments: [{ author: "bob", body: "x", createdAt: at(4) }],
     },
     {
+      id: "PRRT_3",
+      isOutdated: false,
       isResolved: false,
       path: "c.js",
       line: null,
@@ -75,8 +86,21 @@ describe("feedback selection", () => {
   });
 
   it("keeps a review posted in the same second as the last agent commit", () => {
-    const sameSecond = { author: "bob", body: "same second", state: "COMMENTED", createdAt: at(10) };
+    const sameSecond = { author: "bob", body: "same second", state: "COMMENTED" as const, createdAt: at(10) };
     const selected = selectFeedback({ threads: [], reviews: [sameSecond], comments: [] }, policy);
     expect(selected.reviews.map((r) => r.body)).toEqual(["same second"]);
+  });
+
+  it("names for a permission check only the authors who would otherwise be heard, each once", () => {
+    const { mayGiveFeedback: _everyone, ...timing } = policy;
+    const repeated: FeedbackSources = {
+      ...sources,
+      comments: [...sources.comments, { author: "Carol", body: "and a changelog", createdAt: at(27) }],
+    };
+    // bob's resolved, late-edited and old words and carol's late comment need no check; locus is itself.
+    expect(feedbackAuthors(repeated, timing)).toEqual(["bob", "eve", "Carol"]);
+    expect(
+      feedbackAuthors({ threads: [], reviews: sources.reviews.slice(0, 1), comments: [] }, timing),
+    ).toEqual([]);
   });
 });

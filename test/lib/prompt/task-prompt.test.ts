@@ -96,7 +96,9 @@ describe("iterate task", () => {
       feedback: {
         threads: [
           {
+            id: "PRRT_1",
             isResolved: false,
+            isOutdated: false,
             path: "src/greet.js",
             line: 2,
             diffHunk: "@@ -1 +1,2 @@\n+return name",
