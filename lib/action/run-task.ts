@@ -117,6 +117,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
           startSha: (await worktree.revParse(start.ref)) ?? "",
           remoteWip: start.remoteWip,
         });
+        // Said in the log too: the comment below needs GitHub, and the token may be what failed.
+        if (checkpoint) log.info(`The work so far is saved on ${checkpoint}.`);
       } catch (error) {
         log.error(ctx.mask(`Could not save a checkpoint: ${messageOf(error)}`));
       }
