@@ -190,8 +190,10 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
       ["naive", reference],
       ["iterate", iterated],
       ["sprint", sprint],
-    ] as const)
+    ] as const) {
       ctx.log(`${what}: ${t.routes.join(", ")}`);
+      t.calls.forEach((line, i) => ctx.log(`  ${what} ${i + 1}. ${line}`));
+    }
     const figures: Figure[] = [
       {
         ...perTask("standalone task (Action)", task.locus, 1, [

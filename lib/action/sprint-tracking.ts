@@ -5,14 +5,9 @@
  * sequence, and the run state as JSON in an HTML comment. Labels win over the
  * JSON whenever they disagree; the JSON is for tracing a run.
  */
-import type { GitHubGateway } from "../github/index.ts";
+import type { GitHubGateway, Issue } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
-import {
-  renderTrackingDashboard,
-  type DashboardMilestone,
-  type DashboardRun,
-  type DashboardTask,
-} from "../render/tracking-dashboard.ts";
+import type { DashboardRun, DashboardTask } from "../render/tracking-dashboard.ts";
 
 export type TrackedTask = DashboardTask;
 export type SprintRunState = DashboardRun;
@@ -25,18 +20,15 @@ export function isTrackingIssue(issue: { title: string; labels: readonly string[
   return issue.title === title && issue.labels.includes(MANAGED_LABEL);
 }
 
-/** Finds the tracking issue among the open managed issues (already read), or creates it. */
-export async function ensureTrackingIssue(
-  gateway: GitHubGateway,
-  milestone: DashboardMilestone,
+/** The tracking issue among the open managed issues already read: its number, or none yet. */
+export function trackingIssueAmong(
   openManaged: readonly { number: number; title: string; labels: readonly string[] }[],
-): Promise<{ number: number }> {
-  const title = trackingTitle(milestone);
-  const found = openManaged.find((issue) => isTrackingIssue(issue, title));
-  if (found) return found;
-  return gateway.createIssue({
-    title,
-    body: renderTrackingDashboard(milestone, [], { state: "running" }),
-    labels: [MANAGED_LABEL],
-  });
+  title: string,
+): { number: number | undefined; shown: string | undefined } {
+  return { number: openManaged.find((issue) => isTrackingIssue(issue, title))?.number, shown: undefined };
+}
+
+/** Creates the tracking issue already showing `body`, so its first state costs no second write. */
+export function createTrackingIssue(gateway: GitHubGateway, title: string, body: string): Promise<Issue> {
+  return gateway.createIssue({ title, body, labels: [MANAGED_LABEL] });
 }

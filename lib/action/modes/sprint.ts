@@ -18,7 +18,8 @@ import type { ActionContext } from "../context.ts";
 import { runTask } from "../run-task.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import {
-  ensureTrackingIssue,
+  createTrackingIssue,
+  trackingIssueAmong,
   isTrackingIssue,
   trackingTitle,
   type SprintRunState,
@@ -57,8 +58,8 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
     return { tasks: [], note: `Milestone ${milestoneNumber} is not an open milestone; nothing to do.` };
   }
   const { triggeredAt, baseBranch: base, budget } = runFacts(ctx, read);
-  const tracking = await ensureTrackingIssue(gateway, milestone, read.managedOpen);
   const title = trackingTitle(milestone);
+  const tracking = trackingIssueAmong(read.managedOpen, title);
   const issues = read.issues.filter((issue) => !isTrackingIssue(issue, title));
   const plan = planSprint(issues);
   const { ordered: sequence, unordered } = sortByOrder(
@@ -72,13 +73,18 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
     ...sequence.map(({ issue, order }) => trackedEntry(issue, order)),
     ...unordered.map((issue) => trackedEntry(issue, undefined)),
   ]);
-  const show = (run: SprintRunState) =>
-    gateway.updateIssue(tracking.number, {
-      body: renderTrackingDashboard(milestone, [...tracked.values()], {
-        ...run,
-        ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
-      }),
+  // The first state shown creates the tracking issue when there is none; a state already shown is not written again.
+  const show = async (run: SprintRunState): Promise<void> => {
+    const body = renderTrackingDashboard(milestone, [...tracked.values()], {
+      ...run,
+      ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
     });
+    if (body === tracking.shown) return;
+    if (tracking.number === undefined)
+      tracking.number = (await createTrackingIssue(gateway, title, body)).number;
+    else await gateway.updateIssue(tracking.number, { body });
+    tracking.shown = body;
+  };
 
   if (plan.unordered.length > 0) {
     const message = `Issues without an order label: ${plan.unordered.map((n) => `#${n}`).join(", ")}. Give each an \`order:N\` label, then run the sprint again.`;
