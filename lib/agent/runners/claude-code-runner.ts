@@ -3,7 +3,11 @@
  * --verbose`, the task on stdin and Locus's rules appended to its system prompt. Claude Code
  * runs its own tools; Locus's shell deny list is passed as `--disallowedTools Bash(<prefix>:*)`
  * where a pattern is a plain prefix. Its Bash tool inherits the credentials Claude Code needs
- * (the Anthropic key), unlike the built-in provider's scrubbed shell.
+ * (the Anthropic key), unlike the built-in provider's scrubbed shell. A task's own tool (plan,
+ * review) becomes `--json-schema <schema>` (print mode only): Claude Code works as usual, then
+ * answers with JSON validated against the schema, reported in the result's `structured_output`
+ * (documented in https://code.claude.com/docs/en/cli-reference and, under "Get structured
+ * output", https://code.claude.com/docs/en/headless).
  */
 import type { AgentRunner, RunnerOptions } from "../runner.ts";
 import { claudeCodeStream } from "./claude-code-stream.ts";
@@ -37,7 +41,7 @@ export function createClaudeCodeRunner(
       provider: "claude-code",
       command: "claude",
       install: "Claude Code (npm i -g @anthropic-ai/claude-code)",
-      args: (execute) => [
+      args: (execute, schema) => [
         "-p",
         "--output-format",
         "stream-json",
@@ -49,6 +53,7 @@ export function createClaudeCodeRunner(
         ...(execute.prompt.system.trim() === "" ? [] : ["--append-system-prompt", execute.prompt.system]),
         ...(execute.readOnly ? ["--permission-mode", "plan"] : ["--dangerously-skip-permissions"]),
         ...(denied.length === 0 ? [] : ["--disallowedTools", denied.join(",")]),
+        ...(schema ? ["--json-schema", schema.json] : []),
       ],
       stdin: (execute) =>
         [execute.prompt.context, execute.prompt.task].filter((part) => part.trim() !== "").join("\n\n"),

@@ -2,7 +2,8 @@
  * Maps Claude Code's `--output-format stream-json --verbose` lines to Locus events:
  * `assistant` messages carry text and `tool_use` blocks (one event per block, the same message
  * id repeated), `user` messages carry the `tool_result`s, and the final `result` line carries the
- * outcome, `num_turns`, `total_cost_usd` and the task's `usage`.
+ * outcome, `num_turns`, `total_cost_usd`, the task's `usage` and, when the run asked for it with
+ * `--json-schema`, the `structured_output`.
  */
 import { maxTurnsMessage } from "../limit-messages.ts";
 import { usageFromApi } from "../usage.ts";
@@ -108,7 +109,14 @@ export function claudeCodeStream(
     };
     const text = typeof result["result"] === "string" ? result["result"] : "";
     if (result["subtype"] === "success" && result["is_error"] !== true) {
-      return { success: true, stop: "finished", summary: text.trim(), ...totals };
+      const structured = result["structured_output"];
+      return {
+        success: true,
+        stop: "finished",
+        summary: text.trim(),
+        ...(structured === undefined || structured === null ? {} : { structured }),
+        ...totals,
+      };
     }
     if (result["subtype"] === "error_max_turns") {
       const error = maxTurnsMessage(options.maxTurns);

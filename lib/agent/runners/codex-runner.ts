@@ -2,7 +2,9 @@
  * The `codex` provider: `codex exec --json` with the prompt on stdin (`-`). Codex has no system
  * prompt flag nor a turn limit: Locus's rules lead the prompt, and the time and cost limits stop
  * it instead. Writes are confined to the worktree by Codex's `workspace-write` sandbox
- * (`--full-auto`); read-only modes use its `read-only` sandbox.
+ * (`--full-auto`); read-only modes use its `read-only` sandbox. A task's own tool (plan, review)
+ * becomes `--output-schema <file>`, a JSON Schema in OpenAI's strict form that the final
+ * message follows (openai/codex docs/exec.md, "Structured output").
  */
 import type { AgentRunner, RunnerOptions } from "../runner.ts";
 import { withCredentials } from "./cli-environment.ts";
@@ -18,7 +20,7 @@ export function createCodexRunner(options: RunnerOptions & { readonly now?: () =
       provider: "codex",
       command: "codex",
       install: "Codex CLI (npm i -g @openai/codex)",
-      args: (execute) => [
+      args: (execute, schema) => [
         "exec",
         "--json",
         "--model",
@@ -27,6 +29,7 @@ export function createCodexRunner(options: RunnerOptions & { readonly now?: () =
         execute.cwd,
         "--skip-git-repo-check",
         ...(execute.readOnly ? ["--sandbox", "read-only"] : ["--full-auto"]),
+        ...(schema ? ["--output-schema", schema.file] : []),
         "-",
       ],
       stdin: (execute) =>

@@ -5,7 +5,9 @@
  * it reports into keeps the counts every runner returns.
  */
 import { execFile } from "node:child_process";
-import { relative, isAbsolute } from "node:path";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative, isAbsolute } from "node:path";
 import { promisify } from "node:util";
 import type { AgentEvent } from "../events.ts";
 import { costLimitMessage, timeLimitMessage } from "../limit-messages.ts";
@@ -22,6 +24,7 @@ import { addUsage, NO_USAGE, type Usage } from "../usage.ts";
 import { findExecutable } from "./find-executable.ts";
 import { runJsonLines, type JsonLinesOutcome } from "./json-lines-process.ts";
 import { commandNotFound } from "./provider-unavailable-error.ts";
+import { answerValue, recordAnswer, structuredAnswerOf, type StructuredAnswer } from "./structured-answer.ts";
 
 /** What a parser reports into while the CLI runs. */
 export interface RunTally {
@@ -39,6 +42,8 @@ export interface ParsedEnd {
   readonly stop: StopReason;
   readonly summary: string;
   readonly error?: string;
+  /** The CLI's structured output, when the run asked for one and the CLI reports it apart from the text. */
+  readonly structured?: unknown;
   /** Totals the CLI reports at the end; they replace the per-turn sums when present. */
   readonly usage?: Usage;
   readonly costUsd?: number;
@@ -50,11 +55,17 @@ export interface StreamParser {
   finish(outcome: JsonLinesOutcome): ParsedEnd;
 }
 
+/** The JSON Schema a run's final answer must follow: as text, and as a file for CLIs that read one. */
+export interface AnswerSchema {
+  readonly json: string;
+  readonly file: string;
+}
+
 export interface CliSpec {
   readonly provider: Provider;
   readonly command: string;
   readonly install: string;
-  args(options: ExecuteOptions): string[];
+  args(options: ExecuteOptions, schema?: AnswerSchema): string[];
   stdin(options: ExecuteOptions): string;
   /** The child's environment: scrubbed, plus the credentials the CLI itself needs. */
   env(env: Readonly<Record<string, string | undefined>>): Record<string, string>;
@@ -135,20 +146,29 @@ export function createSubprocessRunner(
       });
     }
     const parser = spec.parser(tally, execute);
-    const outcome = await runJsonLines({
-      executable,
-      args: spec.args(execute),
-      cwd: execute.cwd,
-      env: spec.env(options.env),
-      stdin: spec.stdin(execute),
-      signal: controller.signal,
-      onValue: (value) => parser.onValue(value),
-    });
+    const answer = structuredAnswerOf(execute.tools);
+    const schemaDir = answer ? await mkdtemp(join(tmpdir(), "locus-answer-schema-")) : undefined;
+    let outcome: JsonLinesOutcome;
+    try {
+      const schema = answer && schemaDir ? await writeAnswerSchema(answer, schemaDir) : undefined;
+      const stdin = spec.stdin(execute);
+      outcome = await runJsonLines({
+        executable,
+        args: spec.args(execute, schema),
+        cwd: execute.cwd,
+        env: spec.env(options.env),
+        stdin: answer ? `${stdin}\n\n${answer.instruction}` : stdin,
+        signal: controller.signal,
+        onValue: (value) => parser.onValue(value),
+      });
+    } finally {
+      if (schemaDir) await rm(schemaDir, { recursive: true, force: true });
+    }
     clearTimeout(timer);
     execute.signal?.removeEventListener("abort", onAbort);
 
     const parsed = parser.finish(outcome);
-    const end: ParsedEnd = controller.signal.aborted
+    let end: ParsedEnd = controller.signal.aborted
       ? {
           success: false,
           stop: stopped?.reason ?? "aborted",
@@ -156,6 +176,8 @@ export function createSubprocessRunner(
           error: stopped?.message ?? "aborted",
         }
       : parsed;
+    if (answer && end.success)
+      end = await takeAnswer(answer, end, tally, execute.cwd, controller.signal, now);
     const finalUsage = parsed.usage ?? usage;
     const finalCost = parsed.costUsd ?? cost;
     const finalTurns = parsed.turns ?? turns;
@@ -201,6 +223,50 @@ export function createSubprocessRunner(
     },
     execute,
   };
+}
+
+async function writeAnswerSchema(answer: StructuredAnswer, dir: string): Promise<AnswerSchema> {
+  const json = JSON.stringify(answer.jsonSchema);
+  const file = join(dir, `${answer.tool.name}.schema.json`);
+  await writeFile(file, json);
+  return { json, file };
+}
+
+/** A finished run's final answer handed to the task's tool, reported like a call of it; an invalid one fails the run. */
+async function takeAnswer(
+  answer: StructuredAnswer,
+  end: ParsedEnd,
+  tally: RunTally,
+  cwd: string,
+  signal: AbortSignal,
+  now: () => number,
+): Promise<ParsedEnd> {
+  const started = now();
+  const id = `answer-${answer.tool.name}`;
+  const params = { answer: "final structured output" };
+  tally.emit({ type: "tool_started", id, tool: answer.tool.name, params });
+  const recorded = await recordAnswer(answer, answerValue(end.structured, end.summary), {
+    cwd,
+    signal,
+    // The task's tools only record their input: no shell, no files, no environment.
+    shell: { allow: [], deny: ["*"], timeoutSeconds: 1 },
+    hooks: [],
+    env: {},
+    onQuestion: () => undefined,
+  });
+  const summary = recorded.ok ? recorded.summary : recorded.error;
+  tally.tool({ name: answer.tool.name, target: "", ok: recorded.ok, summary });
+  tally.emit({
+    type: "tool_completed",
+    id,
+    tool: answer.tool.name,
+    duration: now() - started,
+    ok: recorded.ok,
+    summary,
+  });
+  return recorded.ok
+    ? { ...end, summary: recorded.summary }
+    : { ...end, success: false, stop: "failed", summary: "", error: recorded.error };
 }
 
 /** Exit status as a sentence, with the end of stderr: the error of a CLI that failed without saying why. */

@@ -2,6 +2,10 @@
  * A stand-in for a coding-agent CLI: a bash script in its own directory (put first on PATH) that
  * answers `--version`, records its arguments, stdin and environment, replays a recorded event
  * stream with `__CWD__` replaced by the worktree, and can then hang (to test abort) or fail.
+ * Like the real CLIs, it gives a structured answer only when asked for one: with `--json-schema`
+ * (Claude Code) or `--output-schema <file>` (Codex, whose schema file it keeps for the test), the
+ * fixture's `"__ANSWER_JSON__"` becomes `answer` and `"__ANSWER_TEXT__"` its JSON text; without,
+ * null and a sentence.
  */
 import { chmod, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +19,8 @@ export interface FakeCli {
   env(): Promise<string>;
   /** Pid of the `sleep` a hanging CLI started. */
   sleeperPid(): Promise<number>;
+  /** The `--output-schema` file's content, as the CLI read it. */
+  outputSchema(): Promise<string>;
 }
 
 export interface FakeCliOptions {
@@ -25,6 +31,8 @@ export interface FakeCliOptions {
   readonly exitCode?: number;
   readonly stderr?: string;
   readonly hang?: boolean;
+  /** The structured answer the CLI gives when a run asks for one. */
+  readonly answer?: unknown;
 }
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
@@ -34,16 +42,27 @@ export async function installFakeCli(options: FakeCliOptions): Promise<FakeCli> 
   const stream = options.fixture
     ? (await readFile(join(FIXTURES, options.fixture), "utf8")).replaceAll("__CWD__", options.cwd)
     : "";
-  await writeFile(join(dir, "stream.jsonl"), stream);
+  const answered = (json: string, text: string) =>
+    stream.replaceAll('"__ANSWER_JSON__"', json).replaceAll('"__ANSWER_TEXT__"', JSON.stringify(text));
+  await writeFile(join(dir, "stream.jsonl"), answered("null", "I studied the repository."));
+  const answer = JSON.stringify(options.answer ?? null);
+  await writeFile(join(dir, "stream-answer.jsonl"), answered(answer, answer));
   const script = [
     "#!/usr/bin/env bash",
     `if [ "$1" = "--version" ]; then echo '${options.version}'; exit 0; fi`,
     `printf '%s\\0' "$@" > '${dir}/args'`,
     `cat > '${dir}/stdin'`,
     `env > '${dir}/env'`,
+    `stream='${dir}/stream.jsonl'`,
+    "previous=''",
+    'for arg in "$@"; do',
+    `  if [ "$arg" = "--json-schema" ]; then stream='${dir}/stream-answer.jsonl'; fi`,
+    `  if [ "$previous" = "--output-schema" ]; then cp "$arg" '${dir}/output-schema.json'; stream='${dir}/stream-answer.jsonl'; fi`,
+    '  previous="$arg"',
+    "done",
     // The sleeper starts before any output, so an abort triggered by an event always finds it.
     options.hang ? `sleep 30 & echo $! > '${dir}/sleep.pid'` : "",
-    `cat '${dir}/stream.jsonl'`,
+    'cat "$stream"',
     options.hang ? "wait" : "",
     options.stderr ? `echo '${options.stderr}' >&2` : "",
     `exit ${options.exitCode ?? 0}`,
@@ -57,6 +76,7 @@ export async function installFakeCli(options: FakeCliOptions): Promise<FakeCli> 
     stdin: () => readFile(join(dir, "stdin"), "utf8"),
     env: () => readFile(join(dir, "env"), "utf8"),
     sleeperPid: async () => Number((await readFile(join(dir, "sleep.pid"), "utf8")).trim()),
+    outputSchema: () => readFile(join(dir, "output-schema.json"), "utf8"),
   };
 }
 
