@@ -1,14 +1,20 @@
-/** `list_files`: the worktree's files (gitignored ones and `.git` left out), optionally filtered by a glob. */
-import { realpath, stat } from "node:fs/promises";
+/**
+ * `list_files`: the worktree's files (gitignored ones and `.git` left out), optionally filtered
+ * by a glob. In a git worktree git lists them (git-files.ts); elsewhere a JS walk applies the
+ * same rules.
+ */
+import { lstat, realpath, stat } from "node:fs/promises";
+import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { AgentTool } from "../tool.ts";
+import { gitListedFiles } from "./git-files.ts";
 import { resolveWorktreePath } from "./paths.ts";
 import { errorResult } from "./results.ts";
-import { walkFiles } from "./walk.ts";
+import { walkFiles, type WalkEntry } from "./walk.ts";
 
 export const LIST_MAX_ENTRIES = 500;
-/** Past this many files the walk stops counting too; the mark then says "more than". */
+/** Past this many files the JS walk stops counting too; the mark then says "more than". */
 const COUNT_CAP = 50_000;
 
 const inputSchema = z.object({
@@ -52,14 +58,12 @@ export const listFilesTool: AgentTool<typeof inputSchema> = {
       input.glob === undefined ? () => true : picomatch(input.glob, { basename: true, dot: true });
     const prefix = shown === "." ? "" : `${shown}/`;
     const root = await realpath(context.cwd);
-    const listed: string[] = [];
-    let found = 0;
-    for await (const entry of walkFiles(root, shown)) {
-      if (!matches(entry.relative.slice(prefix.length))) continue;
-      found += 1;
-      if (listed.length < limit) listed.push(entry.symlink ? `${entry.relative} -> symlink` : entry.relative);
-      if (found >= COUNT_CAP) break;
-    }
+    const wanted = (relative: string) => matches(relative.slice(prefix.length));
+    const gitPaths = await gitListedFiles(root, shown, context.env, context.signal);
+    const { listed, found } =
+      gitPaths === undefined
+        ? await fromWalk(walkFiles(root, shown), wanted, limit)
+        : await fromGit(root, gitPaths, wanted, limit);
     const filter = input.glob === undefined ? "" : ` matching ${input.glob}`;
     if (found === 0) {
       return {
@@ -80,3 +84,60 @@ export const listFilesTool: AgentTool<typeof inputSchema> = {
     };
   },
 };
+
+interface Listing {
+  /** The lines shown, symlinks marked. */
+  readonly listed: string[];
+  /** Every file that matched; the walk stops counting at COUNT_CAP. */
+  readonly found: number;
+}
+
+function line(entry: WalkEntry): string {
+  return entry.symlink ? `${entry.relative} -> symlink` : entry.relative;
+}
+
+async function fromWalk(
+  entries: AsyncIterable<WalkEntry>,
+  wanted: (relative: string) => boolean,
+  limit: number,
+): Promise<Listing> {
+  const listed: string[] = [];
+  let found = 0;
+  for await (const entry of entries) {
+    if (!wanted(entry.relative)) continue;
+    found += 1;
+    if (listed.length < limit) listed.push(line(entry));
+    if (found >= COUNT_CAP) break;
+  }
+  return { listed, found };
+}
+
+/**
+ * Git lists what its index holds: the entries shown are looked up on disk, to leave out a
+ * tracked file deleted since and to mark symlinks. The ones past the limit are counted unseen
+ * (a deleted one among them still counts).
+ */
+async function fromGit(
+  root: string,
+  paths: readonly string[],
+  wanted: (relative: string) => boolean,
+  limit: number,
+): Promise<Listing> {
+  const matching = paths.filter(wanted);
+  const listed: string[] = [];
+  let deleted = 0;
+  let next = 0;
+  // Looked up a batch at a time, in parallel; a deleted file makes room for the next one.
+  while (listed.length < limit && next < matching.length) {
+    const batch = matching.slice(next, next + limit - listed.length);
+    next += batch.length;
+    const infos = await Promise.all(
+      batch.map((relative) => lstat(path.join(root, relative)).catch(() => undefined)),
+    );
+    for (const [index, info] of infos.entries()) {
+      if (info === undefined) deleted += 1;
+      else listed.push(line({ relative: batch[index]!, symlink: info.isSymbolicLink() }));
+    }
+  }
+  return { listed, found: matching.length - deleted };
+}

@@ -1,14 +1,43 @@
-import { symlink } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listFilesTool } from "../../../../lib/agent/tools/list-files.ts";
 import { createWorktree, type TestWorktree } from "./worktree.ts";
 
+function git(...args: string[]): void {
+  execFileSync("git", args, {
+    cwd: worktree.root,
+    stdio: "ignore",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: worktree.root, GIT_CONFIG_NOSYSTEM: "1" },
+  });
+}
+
+/**
+ * The same fixture listed two ways: by git in a git worktree (part of it committed, the rest
+ * untracked), and by the JS walk where `.git` is not a repository git can read.
+ */
+const variants = [
+  {
+    name: "git",
+    async setUp() {
+      git("init", "--quiet", "--initial-branch=main");
+      git("add", ".gitignore", "README.md", "src");
+      git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "base");
+    },
+  },
+  {
+    name: "the JS walk (not a git worktree)",
+    async setUp() {
+      await worktree.write(".git/HEAD", "ref: refs/heads/main\n");
+    },
+  },
+] as const;
+
 let worktree: TestWorktree;
 beforeEach(async () => {
   worktree = await createWorktree();
   await worktree.write(".gitignore", "node_modules/\n*.log\ndist\n!keep.log\n");
-  await worktree.write(".git/HEAD", "ref: refs/heads/main\n");
   await worktree.write("README.md", "# r\n");
   await worktree.write("src/index.ts", "");
   await worktree.write("src/util/a.ts", "");
@@ -23,7 +52,9 @@ beforeEach(async () => {
 });
 afterEach(() => worktree.cleanup());
 
-describe("list_files", () => {
+describe.each(variants)("list_files through $name", ({ setUp }) => {
+  beforeEach(() => setUp());
+
   it("lists files recursively in path order, respecting nested .gitignore files and skipping .git", async () => {
     await symlink(worktree.outside, path.join(worktree.root, "outside-link"));
     const result = await listFilesTool.run({}, worktree.context());
@@ -74,5 +105,49 @@ describe("list_files", () => {
   it("reports a missing directory and lists a single file", async () => {
     expect((await listFilesTool.run({ path: "nope" }, worktree.context())).isError).toBe(true);
     expect((await listFilesTool.run({ path: "README.md" }, worktree.context())).content).toBe("README.md");
+  });
+});
+
+/** Each of these lists a file git tracks although .gitignore matches it: only git lists that. */
+describe("list_files in a git worktree", () => {
+  beforeEach(async () => {
+    await variants[0].setUp();
+    await worktree.write("src/util/trace.log", "");
+    git("add", "--force", "src/util/trace.log");
+  });
+
+  it("lists a tracked file that .gitignore matches, as git does", async () => {
+    const result = await listFilesTool.run({ glob: "*.log" }, worktree.context());
+    expect(result.content.split("\n")).toEqual(["keep.log", "src/util/trace.log"]);
+  });
+
+  it("leaves out a tracked file deleted from disk and marks a committed symlink", async () => {
+    await symlink("README.md", path.join(worktree.root, "readme-link"));
+    git("add", "readme-link");
+    await rm(path.join(worktree.root, "src/index.ts"));
+    const result = await listFilesTool.run({ path: "src" }, worktree.context());
+    expect(result.content.split("\n")).toEqual([
+      "src/.gitignore",
+      "src/util/a.test.ts",
+      "src/util/a.ts",
+      "src/util/trace.log",
+    ]);
+    const root = await listFilesTool.run({ glob: "readme*" }, worktree.context());
+    expect(root.content).toBe("readme-link -> symlink");
+  });
+
+  it("takes a directory name with pathspec characters literally", async () => {
+    await worktree.write("lib*/x.ts", "");
+    await worktree.write("lib*/x.log", "");
+    git("--literal-pathspecs", "add", "--force", "lib*/x.log");
+    await worktree.write("library.ts", "");
+    const result = await listFilesTool.run({ path: "lib*" }, worktree.context());
+    expect(result.content.split("\n")).toEqual(["lib*/x.log", "lib*/x.ts"]);
+  });
+
+  it("lists this worktree even when the environment points git at another repository", async () => {
+    const env = { ...worktree.context().env, GIT_DIR: worktree.outside, GIT_WORK_TREE: worktree.outside };
+    const result = await listFilesTool.run({ path: "src/util" }, worktree.context({ env }));
+    expect(result.content.split("\n")).toEqual(["src/util/a.test.ts", "src/util/a.ts", "src/util/trace.log"]);
   });
 });
