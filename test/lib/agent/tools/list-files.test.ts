@@ -20,17 +20,16 @@ function git(...args: string[]): void {
 const variants = [
   {
     name: "git",
-    async setUp() {
+    setUp: (): Promise<void> => {
       git("init", "--quiet", "--initial-branch=main");
       git("add", ".gitignore", "README.md", "src");
       git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "base");
+      return Promise.resolve();
     },
   },
   {
     name: "the JS walk (not a git worktree)",
-    async setUp() {
-      await worktree.write(".git/HEAD", "ref: refs/heads/main\n");
-    },
+    setUp: (): Promise<void> => worktree.write(".git/HEAD", "ref: refs/heads/main\n"),
   },
 ] as const;
 
