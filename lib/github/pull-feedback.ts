@@ -1,7 +1,7 @@
 /**
  * The read of an iterate round: the PR, its conversation, reviews and review
- * threads, and the issue it closes with that issue's comments (the status
- * comment among them), in one GraphQL request. GitHub links closing keywords
+ * threads, the issue it closes with that issue's comments (the status comment
+ * among them) and when GitHub created the workflow run, in one GraphQL request. GitHub links closing keywords
  * only for PRs into the default branch, so a stacked sprint PR's issue is read
  * by number in a second request.
  */
@@ -83,7 +83,19 @@ function toIssue(issue: IssuePage, comments: Comment[]): IssueWithComments {
 }
 
 export const PULL_REQUEST_FEEDBACK_QUERY = /* GraphQL */ `
-  query PullRequestFeedback($owner: String!, $name: String!, $number: Int!) {
+  query PullRequestFeedback(
+    $owner: String!
+    $name: String!
+    $number: Int!
+    $runUrl: URI!
+    $withRun: Boolean!
+  ) {
+    run: resource(url: $runUrl) @include(if: $withRun) {
+      __typename
+      ... on WorkflowRun {
+        createdAt
+      }
+    }
     repository(owner: $owner, name: $name) {
       pullRequest(number: $number) {
         id number title body state merged isDraft url headRefName headRefOid baseRefName author ${ACTOR}
@@ -113,6 +125,7 @@ export const ISSUE_WITH_COMMENTS_QUERY = /* GraphQL */ `
 `;
 
 const feedbackSchema = z.object({
+  run: z.object({ __typename: z.string(), createdAt: z.string().optional() }).nullish(),
   repository: z.object({
     pullRequest: z
       .object({
@@ -215,13 +228,14 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
   }
 
   return {
-    async getPullRequestFeedback(number, linkedIssue) {
+    async getPullRequestFeedback(number, { linkedIssue, runUrl }) {
       let data: z.infer<typeof feedbackSchema>;
       try {
         data = await t.graphql(
           "PullRequestFeedback",
           PULL_REQUEST_FEEDBACK_QUERY,
-          { ...repo, number },
+          // The variable is required even when the field is skipped.
+          { ...repo, number, runUrl: runUrl ?? "https://github.com/", withRun: runUrl !== undefined },
           feedbackSchema,
         );
       } catch (error) {
@@ -233,6 +247,7 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
       const linked = linkedIssue(pr.headRefName);
       const closing = (pr.closingIssuesReferences?.nodes ?? []).find((issue) => issue.number === linked);
       return {
+        runCreatedAt: data.run?.__typename === "WorkflowRun" ? (data.run.createdAt ?? null) : null,
         pr: {
           nodeId: pr.id,
           number: pr.number,

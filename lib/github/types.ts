@@ -148,6 +148,8 @@ export type PullRequestReviewThread = {
 
 /** Everything an iterate round reads, from one GraphQL request (two when the PR does not close its issue). */
 export type PullRequestFeedback = {
+  /** When GitHub created the workflow run named by `runUrl`; null when not asked or not found. */
+  runCreatedAt: string | null;
   pr: PullRequest & { nodeId: string; labels: string[] };
   /** The PR's conversation, newest 100. */
   comments: Comment[];
@@ -286,7 +288,7 @@ export type GitHubGateway = {
   /** The PR with its labels, conversation, reviews and review threads, and its linked issue with comments. Null when the PR does not exist. */
   getPullRequestFeedback(
     pr: number,
-    linkedIssue: (headRef: string) => number | undefined,
+    options: { linkedIssue: (headRef: string) => number | undefined; runUrl?: string },
   ): Promise<PullRequestFeedback | null>;
   /** Replies in review threads (resolving those asked) and a comment on `subjectId`, in one GraphQL request. */
   answerReviewFeedback(

@@ -91,13 +91,29 @@ async function collectFeedback(
   return selectFeedback(sources, { ...timing, mayGiveFeedback: (login) => allowed.has(login.toLowerCase()) });
 }
 
+/**
+ * When GitHub created the workflow run: GitHub sets it, so whoever dispatched
+ * the run cannot move it, and feedback edited after it is not heard.
+ */
+function triggerTime(ctx: ActionContext, runCreatedAt: string | null): Date {
+  if (runCreatedAt !== null) return new Date(runCreatedAt);
+  const now = ctx.clock.now();
+  ctx.log.warn(
+    `GitHub did not say when workflow run ${ctx.run.id || "(no GITHUB_RUN_ID)"} was created, so feedback as it stands now (${now.toISOString()}) is what this round hears.`,
+  );
+  return now;
+}
+
 export async function runIterateMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
-  const triggeredAt = ctx.clock.now();
-  const started = triggeredAt.getTime();
-  const read = await gateway.getPullRequestFeedback(prNumber, issueOfBranch);
+  const started = ctx.clock.now().getTime();
+  const read = await gateway.getPullRequestFeedback(prNumber, {
+    linkedIssue: issueOfBranch,
+    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+  });
   if (!read || read.pr.state !== "open" || read.pr.merged)
     return { tasks: [], note: `PR #${prNumber} is not open.` };
+  const triggeredAt = triggerTime(ctx, read.runCreatedAt);
   const { pr } = read;
   const issueNumber = issueOfBranch(pr.head.ref);
   if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
