@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { approvePlan } from "../../lib/plan/approve-plan.ts";
 import { readPlanComment } from "../../lib/plan/plan-comment.ts";
+import { installFakeCli } from "../lib/agent/runners/fake-cli.ts";
 import { startHarness, type Harness } from "./harness.ts";
 
 let h: Harness;
@@ -111,6 +112,67 @@ describe("mode plan", () => {
     expect(comments.at(-1)?.body ?? "").toContain(
       "could not make a plan: the agent finished without proposing a plan",
     );
+  });
+
+  it("plans with Claude Code, the plan coming back as its structured output", async () => {
+    const issue = await h.api.createIssue({ title: "Say goodbye too", body: "We never say goodbye." });
+    const cli = await installFakeCli({
+      name: "claude",
+      version: "2.1.3 (Claude Code)",
+      fixture: "claude-code-answer.jsonl",
+      cwd: h.dir,
+      answer: PLAN,
+    });
+    const before = h.fake.requests.length;
+
+    const run = await h.run(
+      { mode: "plan", issue: String(issue.number), command: "Add farewells", provider: "claude-code" },
+      { PATH: cli.path },
+    );
+
+    expect(run.stderr).toBe("");
+    expect(run.outputs["status"]).toBe("succeeded");
+    const args = await cli.args();
+    expect(args).toContain("--json-schema");
+    expect(args.slice(args.indexOf("--permission-mode"), args.indexOf("--permission-mode") + 2)).toEqual([
+      "--permission-mode",
+      "plan",
+    ]);
+    expect(await cli.stdin()).toContain("Add farewells");
+    const comments = (await h.api.getIssue(issue.number))?.comments ?? [];
+    const plans = comments.filter((comment) => readPlanComment(comment.body).ok);
+    expect(plans.map((comment) => readPlanComment(comment.body))).toEqual([{ ok: true, plan: PLAN }]);
+    expect(h.fake.requests.length).toBe(before);
+  });
+
+  it("posts one clear failure when a CLI's answer is not a valid plan", async () => {
+    const issue = await h.api.createIssue({ title: "Plan it", body: "" });
+    const cli = await installFakeCli({
+      name: "codex",
+      version: "codex-cli 0.58.0",
+      fixture: "codex-answer.jsonl",
+      cwd: h.dir,
+      answer: { ...PLAN, tasks: [{ ...PLAN.tasks[0], dependsOn: [1] }] },
+    });
+
+    const run = await h.run(
+      {
+        mode: "plan",
+        issue: String(issue.number),
+        command: "Something",
+        provider: "codex",
+        model: "gpt-5-codex",
+      },
+      { PATH: cli.path, OPENAI_API_KEY: "sk-openai-test" },
+    );
+
+    expect(run.outputs["status"]).toBe("failed");
+    const comments = (await h.api.getIssue(issue.number))?.comments ?? [];
+    expect(comments.some((comment) => readPlanComment(comment.body).ok)).toBe(false);
+    const failures = comments.filter((comment) => comment.body.startsWith("Locus could not make a plan"));
+    expect(failures.map((comment) => comment.body)).toEqual([
+      "Locus could not make a plan: the agent stopped before proposing a plan: the agent reported a failure: its final answer is not a valid `propose_plan` input (tasks.0.dependsOn: task 1 depends on task 1, which is not another task of the plan).",
+    ]);
   });
 
   it("refuses a pull request number without calling the model", async () => {

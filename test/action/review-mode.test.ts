@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { installFakeCli } from "../lib/agent/runners/fake-cli.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
 
 const MATH = Array.from({ length: 20 }, (_, i) => `export const n${i + 1} = ${i + 1};`).join("\n") + "\n";
@@ -202,6 +203,44 @@ describe("mode review", () => {
     const comments = await h.api.listReviewComments(pr.number);
     expect(comments.map((c) => [c.path, c.line, c.body.includes("Write 15.")])).toEqual([
       ["src/math.js", 15, true],
+    ]);
+  });
+
+  it("reviews with Codex, the review coming back as its structured output", async () => {
+    await pushBranch("feature/codex", "src/math.js", MATH.replace("= 12;", "= 6 + 6;"));
+    const pr = await h.as("dana").createPullRequest({
+      title: "Twelve",
+      body: "",
+      head: "feature/codex",
+      base: "main",
+    });
+    const cli = await installFakeCli({
+      name: "codex",
+      version: "codex-cli 0.58.0",
+      fixture: "codex-answer.jsonl",
+      cwd: h.dir,
+      answer: {
+        summary: "Twelve is clearer as a literal.",
+        verdict: "REQUEST_CHANGES",
+        findings: [{ path: "src/math.js", line: 12, side: null, severity: "major", body: "Write 12." }],
+      },
+    });
+
+    const run = await h.run(
+      { mode: "review", pr: String(pr.number), provider: "codex", model: "gpt-5-codex" },
+      { PATH: cli.path, OPENAI_API_KEY: "sk-openai-test" },
+    );
+
+    expect(run.stderr).toBe("");
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(await cli.args()).toContain("--output-schema");
+    const reviews = await h.api.listReviews(pr.number);
+    expect(reviews.map((review) => [review.state, review.body.includes("Twelve is clearer")])).toEqual([
+      ["CHANGES_REQUESTED", true],
+    ]);
+    const comments = await h.api.listReviewComments(pr.number);
+    expect(comments.map((c) => [c.path, c.line, c.body.includes("Write 12.")])).toEqual([
+      ["src/math.js", 12, true],
     ]);
   });
 

@@ -146,14 +146,12 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
   });
   await checkout.remove();
 
-  // A provider without mode tools (a CLI) still reviews: its final text is the summary.
-  const review =
-    submitted ??
-    (outcome.result.success && outcome.result.summary.trim()
-      ? { summary: outcome.result.summary, verdict: "COMMENT" as const, findings: [] }
-      : undefined);
+  // Every provider submits through the tool: the CLIs give it as their structured answer.
+  const review = submitted;
   if (review === undefined) {
-    const reason = `the agent stopped before submitting a review: ${outcome.stopReason}`;
+    const reason = outcome.result.success
+      ? "the agent finished without submitting a review"
+      : `the agent stopped before submitting a review: ${outcome.stopReason}`;
     await gateway.createComment(prNumber, ctx.mask(`Locus could not review this pull request: ${reason}.`));
     await writeStatus(gateway, prNumber, { headline: `Review failed: ${reason}.` }, runState);
     return { tasks: [outcome.report("failed", reason)] };

@@ -117,13 +117,13 @@ export async function recordAnswer(
 ): Promise<RecordedAnswer> {
   const name = answer.tool.name;
   if (value === undefined) {
-    return { ok: false, error: `the agent's final answer held no JSON for \`${name}\`` };
+    return { ok: false, error: `its final answer held no JSON for \`${name}\`` };
   }
   const parsed = answer.tool.inputSchema.safeParse(withoutNulls(value));
   if (!parsed.success) {
     return {
       ok: false,
-      error: `the agent's final answer is not a valid \`${name}\` input (${describeIssues(parsed.error)})`,
+      error: `its final answer is not a valid \`${name}\` input (${describeIssues(parsed.error)})`,
     };
   }
   const result = await answer.tool.run(parsed.data, context);

@@ -123,7 +123,7 @@ describe("a CLI provider's structured answer for the task's own tool", () => {
     );
 
     expect(result).toMatchObject({ success: false, stop: "failed", summary: "" });
-    expect(result.error).toMatch(/^the agent's final answer is not a valid `propose_plan` input \(tasks: /);
+    expect(result.error).toMatch(/^its final answer is not a valid `propose_plan` input \(tasks: /);
     expect(plans).toEqual([]);
     expect(events.at(-2)).toEqual({ type: "error", message: result.error, retryable: false });
   });
@@ -181,7 +181,7 @@ describe("a CLI provider's structured answer for the task's own tool", () => {
 
     expect(result).toMatchObject({ success: false, stop: "failed" });
     expect(result.error).toBe(
-      "the agent's final answer is not a valid `submit_review` input (the answer: Invalid input: expected object, received string)",
+      "its final answer is not a valid `submit_review` input (the answer: Invalid input: expected object, received string)",
     );
   });
 
