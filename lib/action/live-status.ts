@@ -10,14 +10,7 @@
  * the task's final status, written after it, is always the last word.
  */
 import type { AgentEvent } from "../agent/events.ts";
-import type { GitHubGateway } from "../github/index.ts";
-import {
-  renderStatusComment,
-  STATUS_MARKER,
-  type StatusState,
-  type StatusView,
-} from "../status/status-comment.ts";
-import { readStatusRecord, writeStatus, type StatusRecord } from "../status/status-store.ts";
+import type { StatusView } from "../status/status-comment.ts";
 import { phaseView, toolActivity, type TaskPhase, type ToolActivity } from "../status/task-phase.ts";
 import type { Clock } from "./context.ts";
 
@@ -25,10 +18,8 @@ import type { Clock } from "./context.ts";
 export const LIVE_STATUS_INTERVAL_MS = 30_000;
 
 export interface LiveStatusOptions {
-  readonly gateway: GitHubGateway;
-  readonly issue: number;
-  /** The hidden state the comment carries (attempts, run link): read at each edit. */
-  readonly state: () => StatusState;
+  /** Writes the status comment (with its hidden state); never called while a previous write runs. */
+  readonly write: (view: StatusView) => Promise<void>;
   readonly clock: Clock;
   /** The worktree: absolute paths in tool calls are shown relative to it. */
   readonly cwd: string;
@@ -46,28 +37,8 @@ export interface LiveStatus {
   close(): Promise<void>;
 }
 
-/** Edits the status comment by id after reading it once, instead of listing the thread at every edit. */
-function statusCommentEditor(options: LiveStatusOptions): (view: StatusView) => Promise<void> {
-  let record: StatusRecord | undefined;
-  return async (view) => {
-    record ??= await readStatusRecord(options.gateway, options.issue);
-    const masked = { ...view, headline: options.mask(view.headline) };
-    if (record.comment) {
-      await writeStatus(options.gateway, options.issue, masked, options.state(), record);
-    } else {
-      await options.gateway.upsertComment(
-        options.issue,
-        STATUS_MARKER,
-        renderStatusComment(masked, options.state()),
-      );
-      record = undefined;
-    }
-  };
-}
-
 export function createLiveStatus(options: LiveStatusOptions): LiveStatus {
   const interval = options.intervalMs ?? LIVE_STATUS_INTERVAL_MS;
-  const edit = statusCommentEditor(options);
   let closed = false;
   let turn = 0;
   let shown: string | undefined;
@@ -80,7 +51,9 @@ export function createLiveStatus(options: LiveStatusOptions): LiveStatus {
     if (inFlight || !pending || closed) return;
     const view = pending;
     pending = undefined;
-    inFlight = edit(view)
+    // Started in a promise, so even a write that throws at once is caught and logged.
+    inFlight = Promise.resolve()
+      .then(() => options.write({ ...view, headline: options.mask(view.headline) }))
       .catch((error: unknown) => {
         options.warn(
           options.mask(

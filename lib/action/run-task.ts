@@ -27,6 +27,8 @@ import { describeStop } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import type { TaskReport } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
+import { createLiveStatus } from "./live-status.ts";
+import { failureNextStep, phaseView } from "../status/task-phase.ts";
 
 export interface TaskPlan {
   /** As read once for this run, with edit histories; its comments include the status comment. */
@@ -90,7 +92,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
   if (ctx.run.url) status.runUrl = ctx.run.url;
-  await writeStatus({ headline: "Working on it." }, status);
+  await writeStatus(phaseView({ kind: "working" }), status);
   const spend = (usd: number): StatusState => {
     plan.budget?.record(usd);
     return withDaySpend(status, ctx.clock.now(), usd);
@@ -127,7 +129,10 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
     const cost = (state.costUsd ?? 0) + (result?.costUsd ?? 0);
     status = { ...spend(result?.costUsd ?? 0), lastError: masked.slice(0, 500), costUsd: cost };
-    await writeStatus({ headline: `Failed: ${masked}` }, status);
+    await writeStatus(
+      phaseView({ kind: "failed", reason: masked, nextStep: failureNextStep(checkpoint) }),
+      status,
+    );
     await gateway.createComment(
       issue.number,
       ctx.mask(
@@ -193,17 +198,32 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
     });
     const cwd = worktree.cwd;
-    result = await log.group(`Agent: #${issue.number} ${issue.title}`, () =>
-      ctx.runner.execute({
-        prompt,
-        cwd,
-        model: ctx.model,
-        maxTurns: ctx.maxTurns,
-        signal: ctx.signal,
-        onEvent: recorder.onEvent,
-        maxCostUsd: taskCostLimit(ctx.config.agent.maxCostUsd, plan.budget),
-      }),
-    );
+    const live = createLiveStatus({
+      write: (view) => writeStatus(view, status),
+      clock: ctx.clock,
+      cwd,
+      mask: ctx.mask,
+      warn: (message) => log.warn(message),
+    });
+    try {
+      result = await log.group(`Agent: #${issue.number} ${issue.title}`, () =>
+        ctx.runner.execute({
+          prompt,
+          cwd,
+          model: ctx.model,
+          maxTurns: ctx.maxTurns,
+          signal: ctx.signal,
+          onEvent: (event) => {
+            recorder.onEvent(event);
+            live.onEvent(event);
+          },
+          maxCostUsd: taskCostLimit(ctx.config.agent.maxCostUsd, plan.budget),
+        }),
+      );
+    } finally {
+      // The task's own status comes next: no live edit may land after it.
+      await live.close();
+    }
     if (!result.success) return await fail(stopReason(result, ctx.config.agent.maxCostUsd, plan.budget));
 
     if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);

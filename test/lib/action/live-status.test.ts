@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../lib/agent/events.ts";
 import { createLiveStatus, type LiveStatusOptions } from "../../../lib/action/live-status.ts";
 import type { Comment, GitHubGateway } from "../../../lib/github/index.ts";
-import { readStatusState } from "../../../lib/status/status-comment.ts";
-import { writeStatus } from "../../../lib/status/status-store.ts";
+import { readStatusState, type StatusState } from "../../../lib/status/status-comment.ts";
+import { createStatusWriter } from "../../../lib/status/status-store.ts";
 import { NO_USAGE } from "../../../lib/agent/usage.ts";
 
 const ISSUE = 7;
@@ -11,7 +11,7 @@ const CWD = "/runner/worktrees/issue-7";
 
 /**
  * The status comment on a fake GitHub: edits are held until the test settles them, so the test
- * decides when GitHub answers; every edit and lookup is recorded.
+ * decides when GitHub answers; every edit is recorded.
  */
 function fakeGitHub() {
   const comment: Comment = {
@@ -27,10 +27,6 @@ function fakeGitHub() {
   let inFlight = 0;
   let maxInFlight = 0;
   const gateway = {
-    findCommentByMarker(issue: number) {
-      calls.push(`find #${issue}`);
-      return Promise.resolve(comment);
-    },
     updateComment(id: number, body: string) {
       calls.push(`edit ${id}: ${headline(body)}`);
       inFlight += 1;
@@ -42,7 +38,7 @@ function fakeGitHub() {
             inFlight -= 1;
             if (ok) {
               comment.body = body;
-              resolve(comment);
+              resolve({ ...comment });
             } else reject(new Error("GitHub answered 502 Bad Gateway"));
           },
         });
@@ -79,14 +75,19 @@ function fakeClock() {
   return { clock: { now: () => new Date(now) }, advance: (ms: number) => (now += ms) };
 }
 
+const STATE: StatusState = { deliveries: [], attempts: 3 };
+
 function setup(overrides: Partial<LiveStatusOptions> = {}) {
   const github = fakeGitHub();
   const time = fakeClock();
   const warnings: string[] = [];
+  // The task's one status writer: the live updater and the task's own final status share it.
+  const writeStatus = createStatusWriter(github.gateway, ISSUE, {
+    comment: { ...github.comment },
+    state: STATE,
+  });
   const live = createLiveStatus({
-    gateway: github.gateway,
-    issue: ISSUE,
-    state: () => ({ deliveries: [], attempts: 3 }),
+    write: (view) => writeStatus(view, STATE),
     clock: time.clock,
     cwd: CWD,
     mask: (text) => text.replaceAll("sk-secret", "***"),
@@ -94,7 +95,7 @@ function setup(overrides: Partial<LiveStatusOptions> = {}) {
     intervalMs: 30_000,
     ...overrides,
   });
-  return { github, time, warnings, live };
+  return { github, time, warnings, live, writeStatus };
 }
 
 const tool = (id: string, name: string, params: Record<string, unknown>): AgentEvent => ({
@@ -137,7 +138,6 @@ describe("live status updater", () => {
     await live.close();
 
     expect(github.calls).toEqual([
-      `find #${ISSUE}`,
       "edit 501: Working — reading `src/a.ts` (turn 1)",
       "edit 501: Working — running `npm test` (turn 3)",
     ]);
@@ -195,7 +195,7 @@ describe("live status updater", () => {
   });
 
   it("closes after the edit in flight settles and drops the rest, so the final status is the last word", async () => {
-    const { github, time, live } = setup({ intervalMs: 0 });
+    const { github, time, live, writeStatus } = setup({ intervalMs: 0 });
     live.onEvent(tool("t1", "run_shell", { command: "npm test" }));
     await flush();
     time.advance(1);
@@ -209,13 +209,7 @@ describe("live status updater", () => {
     await closing;
     live.onEvent(tool("t3", "run_shell", { command: "npm run lint" }));
     live.phase({ kind: "working" });
-    const final = writeStatus(
-      github.gateway,
-      ISSUE,
-      { headline: "Pull request #9 is ready for review." },
-      { deliveries: [], attempts: 3 },
-      { comment: github.comment, state: { deliveries: [], attempts: 3 } },
-    );
+    const final = writeStatus({ headline: "Pull request #9 is ready for review." }, STATE);
     await github.answer();
     await final;
 
@@ -224,6 +218,24 @@ describe("live status updater", () => {
       "edit 501: Pull request #9 is ready for review.",
     ]);
     expect(headline(github.comment.body)).toBe("Pull request #9 is ready for review.");
+  });
+
+  it("logs a write that throws at once, without throwing into the agent", async () => {
+    const warnings: string[] = [];
+    const live = createLiveStatus({
+      write: () => {
+        throw new Error("no status comment to edit");
+      },
+      clock: fakeClock().clock,
+      cwd: CWD,
+      mask: (text) => text,
+      warn: (message) => warnings.push(message),
+    });
+
+    expect(() => live.onEvent(tool("t1", "run_shell", { command: "ls" }))).not.toThrow();
+    await live.close();
+
+    expect(warnings).toEqual(["Could not update the status comment: no status comment to edit"]);
   });
 
   it("logs a failing edit and carries on; close never rejects", async () => {
