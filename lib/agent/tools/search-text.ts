@@ -1,33 +1,22 @@
 /**
  * `search_text`: lines matching a literal string (or a regular expression) in the worktree's
- * files, `path:line: text`. ripgrep does the work when it is on PATH; a JS walk that follows the
- * same rules (.gitignore respected, `.git` and binary files skipped, symlinks not followed)
- * stands in when it is not.
+ * files, `path:line: text`. ripgrep does the work when it is on PATH; a JS search that follows
+ * the same rules (.gitignore respected, `.git` and binary files skipped, symlinks not followed)
+ * stands in when it is not (search-fallback.ts).
  */
 import { spawn } from "node:child_process";
-import { readFile, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { AgentTool, ToolContext, ToolResult } from "../tool.ts";
 import { resolveWorktreePath } from "./paths.ts";
 import { clip, errorResult } from "./results.ts";
-import { looksBinary } from "./text-files.ts";
-import { walkFiles } from "./walk.ts";
+import { searchWithoutRipgrep, type SearchMatch, type SearchOutcome } from "./search-fallback.ts";
 
 export const SEARCH_MAX_MATCHES = 200;
 const SEARCH_DEFAULT_MATCHES = 50;
 /** Matched lines longer than this are clipped: minified files would flood the context. */
 const LINE_CHARS = 300;
-/** The fallback skips files this large, as they are almost never source. */
-const FALLBACK_MAX_FILE_BYTES = 5_000_000;
-
-export interface SearchMatch {
-  readonly path: string;
-  readonly line: number;
-  readonly text: string;
-}
-
-type SearchOutcome = { readonly matches: SearchMatch[] } | { readonly error: string };
 
 export interface SearchTextOptions {
   /** `auto` uses ripgrep when it runs from the command's PATH; `never` always uses the JS walk. */
@@ -72,7 +61,8 @@ export function createSearchTextTool(options: SearchTextOptions = {}): AgentTool
       const requested = input.path ?? ".";
       const resolved = await resolveWorktreePath(context.cwd, requested);
       if (!resolved.ok) return errorResult(`${summaryHead} refused`, resolved.error);
-      if (!(await stat(resolved.absolute).catch(() => undefined))) {
+      const target = await stat(resolved.absolute).catch(() => undefined);
+      if (!target) {
         return errorResult(`${summaryHead}: no such path`, `There is nothing at ${resolved.relative}.`);
       }
       const limit = Math.min(input.limit ?? SEARCH_DEFAULT_MATCHES, SEARCH_MAX_MATCHES);
@@ -84,7 +74,14 @@ export function createSearchTextTool(options: SearchTextOptions = {}): AgentTool
         wanted: limit + 1,
       };
       const ripgrep = options.ripgrep === "never" ? undefined : await searchWithRipgrep(root, query, context);
-      const outcome = ripgrep ?? (await searchWithWalk(root, query));
+      const outcome =
+        ripgrep ??
+        (await searchWithoutRipgrep(
+          root,
+          { ...query, targetIsDirectory: target.isDirectory() },
+          context.env,
+          context.signal,
+        ));
       if ("error" in outcome) return errorResult(`${summaryHead}: error`, outcome.error);
       return formatMatches(summaryHead, outcome.matches, limit, resolved.relative);
     },
@@ -227,42 +224,4 @@ function parseRipgrepLine(line: string): SearchMatch | undefined {
 function decodeRipgrepText(value: { readonly text?: string; readonly bytes?: string } | undefined): string {
   if (value?.text !== undefined) return value.text;
   return value?.bytes === undefined ? "" : Buffer.from(value.bytes, "base64").toString("utf8");
-}
-
-async function searchWithWalk(root: string, query: Query): Promise<SearchOutcome> {
-  let test: (line: string) => boolean;
-  if (query.regex) {
-    let expression: RegExp;
-    try {
-      expression = new RegExp(query.pattern, "u");
-    } catch (error) {
-      return { error: `Invalid regular expression: ${(error as Error).message}` };
-    }
-    test = (line) => expression.test(line);
-  } else {
-    test = (line) => line.includes(query.pattern);
-  }
-  const matches: SearchMatch[] = [];
-  const targetInfo = await stat(path.join(root, query.target));
-  const files = targetInfo.isDirectory()
-    ? walkFiles(root, query.target)
-    : [{ relative: query.target, symlink: false }];
-  for await (const entry of files) {
-    if (entry.symlink) continue;
-    const absolute = path.join(root, entry.relative);
-    const info = await stat(absolute).catch(() => undefined);
-    if (info === undefined || !info.isFile() || info.size > FALLBACK_MAX_FILE_BYTES) continue;
-    const bytes = await readFile(absolute);
-    if (looksBinary(bytes)) continue;
-    const lines = bytes.toString("utf8").split("\n");
-    // A final newline ends the last line; it does not start another one.
-    if (lines.at(-1) === "") lines.pop();
-    for (const [index, raw] of lines.entries()) {
-      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      if (!test(line)) continue;
-      matches.push({ path: entry.relative, line: index + 1, text: line });
-      if (matches.length >= query.wanted) return { matches };
-    }
-  }
-  return { matches };
 }
