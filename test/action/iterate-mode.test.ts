@@ -32,6 +32,7 @@ async function iterate(
   number: number,
   inputs: Record<string, string> = {},
   afterTrigger: () => Promise<void> = () => Promise.resolve(),
+  env: Record<string, string> = {},
 ): Promise<{ run: ActionRun; calls: number; firstRequest: number }> {
   await h.api.dispatchWorkflow("locus.yml", "main", { mode: "iterate", pr: String(number) });
   const [created] = await h.api.listWorkflowRuns("locus.yml");
@@ -40,7 +41,7 @@ async function iterate(
   const logStart = h.sim.requestLog.length;
   const run = await h.run(
     { mode: "iterate", pr: String(number), ...inputs },
-    { GITHUB_RUN_ID: String(created?.id) },
+    { GITHUB_RUN_ID: String(created?.id), ...env },
   );
   // Token mints are auth, not API calls.
   const calls = h.sim.requestLog.slice(logStart).filter((e) => !e.path.endsWith("/access_tokens")).length;
@@ -244,6 +245,25 @@ describe("mode iterate", () => {
     expect(replies).toEqual([]);
     expect(root.resolved).toBe(false);
     expect((await h.api.getIssue(race.issue))?.labels).toContain("locus:failed");
+  });
+
+  it("checks each feedback author's permission once, and not the requester's again", async () => {
+    const own = await locusPullRequest("Greet briefly");
+    await lineComment(own.pr, "Shorter, please.");
+    await h.as("outsider").createComment(own.pr, "Make it longer.");
+    await h.as("rev").createComment(own.pr, "And keep the export.");
+    h.fake.setScript([reply(call("finish", { summary: "It is short already." }))]);
+    const logStart = h.sim.requestLog.length;
+
+    const { run } = await iterate(own.pr, {}, () => Promise.resolve(), { GITHUB_ACTOR: "rev" });
+
+    expect(run.code).toBe(0);
+    const checks = h.sim.requestLog
+      .slice(logStart)
+      .filter((e) => e.path.includes("/collaborators/"))
+      .map((e) => e.path.replace(/^.*\/collaborators\//, ""));
+    // The Action checks the requester before anything else; iterate adds only the outsider.
+    expect(checks.sort()).toEqual(["outsider/permission", "rev/permission"]);
   });
 
   it("refuses a pull request Locus did not open", async () => {
