@@ -51,13 +51,18 @@ describe("configJsonSchema", () => {
     expect([...keys].sort()).toEqual([...Object.keys(defaultConfig()), "baseBranch"].sort());
   });
 
+  // Keys that are off unless set: they have a description but no default.
+  const OFF_UNLESS_SET: Record<string, string[]> = { agent: ["maxCostPerDayUsd"] };
+
   it("lists every key of every group, each with a description for editors", () => {
     const defaults = defaultConfig() as Record<string, unknown>;
     for (const [key, value] of Object.entries(defaults)) {
       const node = properties[key];
       expect(node?.description, key).toBeTruthy();
       if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
-      expect(Object.keys(node?.properties ?? {}).sort(), key).toEqual(Object.keys(value).sort());
+      expect(Object.keys(node?.properties ?? {}).sort(), key).toEqual(
+        [...Object.keys(value), ...(OFF_UNLESS_SET[key] ?? [])].sort(),
+      );
       for (const [inner, innerNode] of Object.entries(node?.properties ?? {})) {
         expect(innerNode.description, `${key}.${inner}`).toBeTruthy();
       }
