@@ -170,17 +170,15 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     return { tasks: [report] };
   };
 
-  const prompt = buildTaskPrompt({
-    repository: await readRepositoryContext(worktree),
-    issue: promptIssue(issue, triggeredAt),
-  });
+  const asPrompted = promptIssue(issue, triggeredAt);
+  const prompt = buildTaskPrompt({ repository: await readRepositoryContext(worktree), issue: asPrompted });
   const diff = await git.branchDiff(baseRef, headRef);
   const result = await ctx.log.group(`Agent: iterate on PR #${prNumber}`, () =>
     ctx.runner.execute({
       prompt: {
         ...prompt,
         task: renderIterateTask({
-          issue: promptIssue(issue, triggeredAt),
+          issue: asPrompted,
           pr: { number: prNumber, diff },
           feedback,
           note: ctx.command,
