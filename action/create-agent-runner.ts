@@ -1,5 +1,9 @@
-/** The agent runner of the configured provider; it strips every secret from the environment its tools see. */
-import { createRunner, type AgentRunner, type Provider } from "../lib/agent/runner.ts";
+/**
+ * The agent runner of the configured provider; it strips every secret from the environment its
+ * tools see. The runners (the Anthropic SDK above all) are loaded on first use: most of the
+ * bundle, and none of it needed before the first GitHub call, so start-up does not wait on it.
+ */
+import type { AgentRunner, Provider } from "../lib/agent/runner.ts";
 import type { LocusConfig } from "../lib/config/index.ts";
 
 export function createAgentRunner(
@@ -8,8 +12,18 @@ export function createAgentRunner(
   env: Readonly<Record<string, string | undefined>>,
   apiKey: string,
 ): AgentRunner {
-  return createRunner(provider, {
-    env: { ...env, ANTHROPIC_API_KEY: apiKey || env["ANTHROPIC_API_KEY"] },
-    shell: config.shell,
-  });
+  let loaded: Promise<AgentRunner> | undefined;
+  const runner = (): Promise<AgentRunner> =>
+    (loaded ??= import("../lib/agent/runner.ts").then(({ createRunner }) =>
+      createRunner(provider, {
+        env: { ...env, ANTHROPIC_API_KEY: apiKey || env["ANTHROPIC_API_KEY"] },
+        shell: config.shell,
+      }),
+    ));
+  return {
+    name: provider,
+    isAvailable: async () => (await runner()).isAvailable(),
+    version: async () => (await runner()).version(),
+    execute: async (options) => (await runner()).execute(options),
+  };
 }
