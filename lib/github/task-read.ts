@@ -392,6 +392,19 @@ function present<T>(items: readonly (T | null)[]): T[] {
 
 type TaskReadOps = Pick<GitHubGateway, "readTask" | "readSprint">;
 
+/**
+ * GitHub answers a number that names nothing with a NOT_FOUND error beside a
+ * null, and the rest of the answer (the default branch, the run) still holds:
+ * that answer, or undefined for any other error.
+ */
+function dataBesideNotFound(error: unknown): unknown {
+  const cause = (error as { cause?: { errors?: unknown; data?: unknown } }).cause;
+  const errors = cause?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const onlyNotFound = errors.every((e: { type?: unknown }) => e.type === "NOT_FOUND");
+  return onlyNotFound ? cause?.data : undefined;
+}
+
 export function taskReadOps(t: Transport): TaskReadOps {
   const at = { owner: t.repo.owner, name: t.repo.repo };
 
@@ -463,12 +476,13 @@ export function taskReadOps(t: Transport): TaskReadOps {
 
   return {
     async readTask(number, options): Promise<TaskRead> {
-      const data = await t.graphql(
-        "TaskIssue",
-        TASK_ISSUE_QUERY,
-        { ...common(options), number },
-        taskIssueSchema,
-      );
+      const data = await t
+        .graphql("TaskIssue", TASK_ISSUE_QUERY, { ...common(options), number }, taskIssueSchema)
+        .catch((error: unknown) => {
+          const partial = taskIssueSchema.safeParse(dataBesideNotFound(error));
+          if (partial.success) return partial.data;
+          throw error;
+        });
       const found = data.repository.issueOrPullRequest;
       return {
         ...runAndSpend(data),

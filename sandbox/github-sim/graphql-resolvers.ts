@@ -392,7 +392,7 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
     },
     issueOrPullRequest: (args: Args) => {
       const issue = repo.issues.get(Number(args.number));
-      if (!issue) return null;
+      if (!issue) throw notFoundByNumber("an issue or pull request", args.number);
       return issue.pull ? pullNode(core, repo, issue) : issueNode(core, repo, issue);
     },
     issues: (args: Args) => {

@@ -135,7 +135,7 @@ describe("mode issue", () => {
     expect(await h.git(["ls-remote", "--heads", "origin", wip])).toBe("");
   });
 
-  it("runs several issues in parallel worktrees and skips ones not queued", async () => {
+  it("runs several issues in parallel worktrees and skips ones not queued or not there", async () => {
     const first = await queuedIssue("Add alpha");
     const second = await queuedIssue("Add beta");
     const done = await h.api.createIssue({ title: "Already done", labels: ["locus:done"] });
@@ -149,10 +149,15 @@ describe("mode issue", () => {
     };
     h.fake.setScript([turn, turn, turn, turn]);
 
-    const run = await h.run({ mode: "issue", issue: `${first.number} ${second.number} ${done.number}` });
+    // A number that names nothing comes first: the run still learns its base branch from that read.
+    const run = await h.run({
+      mode: "issue",
+      issue: `424242 ${first.number} ${second.number} ${done.number}`,
+    });
     runs.push(run);
 
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Skipping #424242: #424242 is not an issue");
     expect(await h.show(`locus/issue-${first.number}`, "src/alpha.js")).toContain("alpha");
     expect(await h.show(`locus/issue-${second.number}`, "src/beta.js")).toContain("beta");
     expect(run.summary).toContain(`#${done.number} Already done | skipped`);

@@ -83,6 +83,10 @@ describe("A2 a hand-made workflow_dispatch with forged inputs is refused before 
       async () => ({ inputs: { mode: "review", pr: String(await humanPullRequest()) }, actor: "mallory" }),
     ],
     [
+      "mode issue on a number that names nothing",
+      () => Promise.resolve({ inputs: { mode: "issue", issue: "424243" }, actor: "wendy" }),
+    ],
+    [
       "mode sprint on a milestone that does not exist",
       () => Promise.resolve({ inputs: { mode: "sprint", milestone: "424242" }, actor: "wendy" }),
     ],
