@@ -4,6 +4,8 @@ import { githubCallsBenchmark } from "./github-calls/index.ts";
 import type { Benchmark } from "./lib/types.ts";
 import { modelCostBenchmark } from "./model-cost/index.ts";
 import { repoContextBenchmark } from "./repo-context/index.ts";
+import { commandFuzzBenchmark } from "./reliability/command-fuzz.ts";
+import { loadBenchmark } from "./reliability/load.ts";
 import { webhookBenchmark } from "./webhook/index.ts";
 
 export const benchmarks: readonly Benchmark[] = [
@@ -12,4 +14,6 @@ export const benchmarks: readonly Benchmark[] = [
   modelCostBenchmark,
   repoContextBenchmark,
   gitStartupBenchmark,
+  loadBenchmark,
+  commandFuzzBenchmark,
 ];
