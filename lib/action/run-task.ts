@@ -85,7 +85,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   }
   const writeStatus = createStatusWriter(gateway, issue.number, record);
   if (plan.budget && plan.budget.remaining() <= 0) {
-    return await refuseOverBudget(ctx, plan, plan.budget.refusal(), writeStatus);
+    return await refuseOverBudget(ctx, plan, { reason: plan.budget.refusal(), state, writeStatus });
   }
   let labels = starting.labels;
   if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
@@ -293,11 +293,10 @@ function stopReason(result: RunResult, perTask: number, budget: DailyBudget | un
 async function refuseOverBudget(
   ctx: ActionContext,
   plan: TaskPlan,
-  reason: string,
-  writeStatus: ReturnType<typeof createStatusWriter>,
+  refusal: { reason: string; state: StatusState; writeStatus: ReturnType<typeof createStatusWriter> },
 ): Promise<TaskOutcome> {
   const { issue } = plan;
-  const state = statusRecordIn(issue.comments).state;
+  const { reason, state, writeStatus } = refusal;
   const labels = withStatus(issue.labels, "failed");
   await ctx.gateway.setLabels(issue.number, labels);
   await writeStatus({ headline: `Not started: ${reason}` }, { ...state, lastError: reason.slice(0, 500) });
