@@ -84,6 +84,20 @@ describe("mode issue", () => {
     expect(statusComment((await h.api.getIssue(issue.number))?.comments)).toContain('"attempts":2');
   });
 
+  it("reads GitHub once per task and makes at most 8 calls in all", async () => {
+    const issue = await queuedIssue("Greet briefly", "Say Hi.", ["type:feature"]);
+    h.fake.setScript(greetHi);
+    const logStart = h.sim.requestLog.length;
+
+    const run = await runIssue(issue.number);
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    const calls = h.sim.requestLog.slice(logStart).filter((e) => !e.path.endsWith("/access_tokens"));
+    const reads = calls.filter((e) => e.method === "GET" || e.operationName === "TaskIssue");
+    expect(reads.map((e) => e.operationName ?? `${e.method} ${e.path}`)).toEqual(["TaskIssue"]);
+    expect(calls.length).toBeLessThanOrEqual(8);
+  });
+
   it("reports no change as a failure with the reason and opens no PR", async () => {
     const issue = await queuedIssue("Nothing to do here");
     h.fake.setScript([reply(call("finish", { summary: "The code already does this." }))]);
