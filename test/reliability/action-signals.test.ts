@@ -10,6 +10,10 @@
  * back once it has been quiet past the threshold (never before), and the
  * final attempt delivers everything every earlier attempt checkpointed.
  */
+import { existsSync, watch } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply, say } from "../../sandbox/anthropic-fake/script.ts";
 import type { ActionProcess, ActionRun, Harness } from "../action/harness.ts";
@@ -19,6 +23,8 @@ const WORKFLOW = "name: Locus\non: workflow_dispatch\njobs: {}\n";
 /** GitHub's cancel budget: SIGINT, 7.5 s later SIGTERM, 2.5 s later SIGKILL; the bar (research §7 R2) is 7 s. */
 const SAVE_BUDGET_MS = 7_000;
 const KILL_AFTER_MS = 10_000;
+/** Just past `retry.staleAfterMinutes` (default 60). */
+const PAST_STALE_MINUTES = 61;
 
 let h: Harness;
 
@@ -183,7 +189,7 @@ describe("cancel and kill the Action at chosen points (W8, R1, R2)", () => {
     // Not stale yet: a sweep inside the threshold leaves it alone.
     expect(await sweep(issue)).toHaveLength(0);
     expect(await labels(issue)).toContain("locus:in-progress");
-    ageStatusComment(issue, 61);
+    ageStatusComment(issue, PAST_STALE_MINUTES);
     const afterStall = await sweep(issue);
     expect(afterStall).toHaveLength(1);
     expect(await labels(issue)).toContain("locus:queued");
@@ -209,7 +215,7 @@ describe("cancel and kill the Action at chosen points (W8, R1, R2)", () => {
     expect(pushed).not.toBe("");
     expect(await h.show(branch, "src/feature.js")).toBe("export const feature = 1;\n");
     expect(await remoteSha(wip), "the checkpoint is kept until a PR holds its work").toBe(checkpoint);
-    ageStatusComment(issue, 61);
+    ageStatusComment(issue, PAST_STALE_MINUTES);
     const afterPush = await sweep(issue);
     expect(afterPush).toHaveLength(1);
 
@@ -226,4 +232,45 @@ describe("cancel and kill the Action at chosen points (W8, R1, R2)", () => {
     expect(await labels(issue)).toContain("locus:in-review");
     expect(await sweep(issue)).toHaveLength(0);
   }, 120_000);
+
+  it("SIGINT while the agent's shell command runs: the command's process is ended and the work saved in time", async () => {
+    const issue = (
+      await h.api.createIssue({ title: "Long build", body: "Build it.", labels: ["locus:queued"] })
+    ).number;
+    const markers = await mkdtemp(join(tmpdir(), "locus-signal-"));
+    const pidFile = join(markers, "pid");
+    const started = new Promise<void>((resolve) => {
+      const watcher = watch(markers, () => {
+        if (!existsSync(pidFile)) return;
+        watcher.close();
+        resolve();
+      });
+    });
+    h.fake.setScript([
+      reply(call("write_file", { path: "src/build.js", content: "export const build = 1;\n" })),
+      // The shell writes its pid, then becomes a 60 s sleep: only a kill of its process group ends it.
+      reply(
+        call("run_shell", {
+          command: `echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile} && exec sleep 60`,
+        }),
+      ),
+      reply(call("finish", { summary: "unreachable" })),
+    ]);
+    const action = await h.start({ mode: "issue", issue: String(issue) });
+    await started;
+    const pid = Number((await readFile(pidFile, "utf8")).trim());
+    const interruptedAt = Date.now();
+    action.child.kill("SIGINT");
+    const deadline = setTimeout(() => action.child.kill("SIGKILL"), KILL_AFTER_MS);
+    const run = await action.done;
+    clearTimeout(deadline);
+
+    expect(action.child.signalCode).toBeNull();
+    expect(run.code).toBe(0);
+    expect(Date.now() - interruptedAt).toBeLessThan(SAVE_BUDGET_MS);
+    expect(() => process.kill(pid, 0), "the sleep is gone").toThrow();
+    expect(await h.show(`locus/wip/issue-${issue}`, "src/build.js")).toBe("export const build = 1;\n");
+    expect(await labels(issue)).toContain("locus:failed");
+    await rm(markers, { recursive: true, force: true });
+  }, 60_000);
 });
