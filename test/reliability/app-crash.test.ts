@@ -6,7 +6,8 @@
  * the acknowledgement and kills the process there. The reconciler (what a
  * restarted app runs on its timer, with an injected clock) then dispatches the
  * queued issue once — and a second kill, after the dispatch but before the
- * status comment, must not make it dispatch again.
+ * status comment, must not make it dispatch again. A run whose runner was lost
+ * while the app was down leaves its issue in-progress; the reconciler fails it.
  */
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -143,6 +144,32 @@ describe("kill -9 of the app after it acknowledged (W8)", () => {
       expect((await reconcile(minutes)).redispatched).toEqual([]);
     }
     expect(dispatchesFor(issue.number)).toBe(1);
+  });
+
+  it("an Action killed mid-task while the app was down: the reconciler marks its issue failed, once", async () => {
+    const alice = sim.as("alice");
+    const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
+    await gatewayAs(alice).setLabels(issue.number, ["locus:queued"]);
+    await sim.webhooks.drain();
+    await app?.ask("drain");
+    expect(dispatchesFor(issue.number)).toBe(1);
+    await killApp();
+    // The run starts, moves the labels, and its runner is lost: GitHub ends it as failed and
+    // sends workflow_run.completed to an app that is not there.
+    await gateway.setLabels(issue.number, ["locus:in-progress"]);
+    const repo = [...sim.store.repos.values()][0];
+    const run = repo?.runs.find((candidate) => candidate.inputs["issue"] === String(issue.number));
+    if (!repo || !run) throw new Error("no dispatched run");
+    await sim.runs.complete(repo, run.id, "failure");
+    await sim.webhooks.drain();
+    expect(sim.webhooks.deliveries.at(-1)?.error).not.toBeNull();
+
+    expect((await reconcile(GRACE_MINUTES + 1)).markedFailed).toEqual([issue.number]);
+    expect((await reconcile(2 * GRACE_MINUTES)).markedFailed).toEqual([]);
+    const after = await gateway.getIssue(issue.number);
+    expect(after?.labels).toContain("locus:failed");
+    expect(after?.labels).not.toContain("locus:in-progress");
+    expect(after?.comments.filter((c) => c.body.includes("ended with `failure`"))).toHaveLength(1);
   });
 });
 
