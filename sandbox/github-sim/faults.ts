@@ -1,13 +1,17 @@
 // Per-route fault injection: a rule matches a method and a path pattern and fires a limited number of times.
 
+// `afterApply`: the simulated GitHub carries the request out (stores the comment, opens the PR,
+// queues the run, sends its webhooks) and only then answers with the status or drops the
+// connection, as GitHub does when it fails between doing the work and answering.
 export type FaultAction =
-  | { kind: "status"; status: number }
+  | { kind: "status"; status: number; afterApply?: boolean }
   | { kind: "secondary-rate-limit"; retryAfter: number }
   | { kind: "latency"; ms: number }
-  | { kind: "drop" }
-  // Never answers: `onHang` is told, and the request waits until the client goes away (a test
-  // kills the client at this exact point).
-  | { kind: "hang"; onHang?: () => void };
+  | { kind: "drop"; afterApply?: boolean }
+  // Holds the request: `onHang` is told, and the request waits until `release` settles, then is
+  // served as usual (a test orders two clients' requests), or without `release` until the client
+  // goes away (a test kills the client at this exact point).
+  | { kind: "hang"; onHang?: () => void; release?: Promise<unknown> };
 
 export type FaultRule = FaultAction & {
   method?: string;

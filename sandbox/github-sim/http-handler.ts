@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppKeys } from "./app-auth.ts";
 import { tokenExpired, verifyAppJwt } from "./app-auth.ts";
 import type { Actor, RequestContext, RouteAuth, RouteResult, SimCore } from "./core.ts";
-import type { FaultRegistry } from "./faults.ts";
+import type { FaultAction, FaultRegistry } from "./faults.ts";
 import { executeGraphql, graphqlOperationName } from "./graphql-endpoint.ts";
 import {
   HttpError,
@@ -120,8 +120,21 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   let login: string | null = null;
   let template: string | null = null;
   let injected = false;
+  // A fault that fires once the request has been carried out, in place of its answer.
+  let afterApply: Extract<FaultAction, { kind: "status" | "drop" }> | undefined;
 
-  const finish = (result: RouteResult, extraHeaders: Record<string, string>): void => {
+  const finish = (answer: RouteResult, extraHeaders: Record<string, string>): void => {
+    let result = answer;
+    if (afterApply) {
+      injected = true;
+      if (afterApply.kind === "drop") {
+        deps.log.push({ method, path: isGraphql ? url.pathname : path, status: 0, operationName, login });
+        req.socket.destroy();
+        return;
+      }
+      const error = serverError(afterApply.status);
+      result = { status: error.status, body: error.body, headers: error.headers };
+    }
     const headers: Record<string, string> = {
       "x-github-request-id": requestId,
       "x-github-api-version-selected": "2022-11-28",
@@ -175,13 +188,21 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
         await deps.delay(fault.ms);
         continue;
       }
-      injected = true;
       if (fault.kind === "hang") {
         fault.onHang?.();
+        if (fault.release) {
+          await fault.release;
+          continue;
+        }
         await new Promise((resolve) => req.socket.once("close", resolve));
         deps.log.push({ method, path: isGraphql ? url.pathname : path, status: 0, operationName, login });
         return;
       }
+      if ((fault.kind === "status" || fault.kind === "drop") && fault.afterApply) {
+        afterApply = fault;
+        continue;
+      }
+      injected = true;
       if (fault.kind === "drop") {
         deps.log.push({ method, path: isGraphql ? url.pathname : path, status: 0, operationName, login });
         req.socket.destroy();

@@ -73,6 +73,20 @@ describe("two sweeps at once, after a dropped cron (R9)", () => {
     age(failed, 300);
     age(stuck, 300);
 
+    // The interleaving that double-dispatched, made certain: the first sweep's first label write
+    // on the failed issue is held until the second sweep's arrives, so both have read it as failed.
+    let releaseFirst = () => undefined as void;
+    const secondArrived = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const labelsOfFailed = new RegExp(`^/repos/[^/]+/[^/]+/issues/${failed}/labels(/.*)?$`);
+    h.sim.faults.add({ kind: "hang", path: labelsOfFailed, times: 1, release: secondArrived });
+    h.sim.faults.add({
+      kind: "hang",
+      path: labelsOfFailed,
+      times: 1,
+      onHang: () => releaseFirst(),
+      release: Promise.resolve(),
+    });
+
     const sweeps = await Promise.all([h.run({ mode: "stale" }), h.run({ mode: "stale" })]);
 
     for (const sweep of sweeps) expect(sweep.code).toBe(0);
