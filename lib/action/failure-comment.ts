@@ -4,6 +4,8 @@ import { codeBlock, details } from "../render/markdown.ts";
 export interface FailureCommentInput {
   readonly reason: string;
   readonly checkpoint?: string;
+  /** The repository's web address, to link the checkpoint branch. */
+  readonly repositoryUrl?: string;
   readonly logTail: string;
   readonly runUrl?: string;
 }
@@ -11,7 +13,10 @@ export interface FailureCommentInput {
 export function renderFailureComment(input: FailureCommentInput): string {
   const parts = [`**Locus could not finish this task:** ${input.reason}`];
   if (input.checkpoint) {
-    parts.push(`The work so far is saved on \`${input.checkpoint}\`; the next attempt continues from it.`);
+    const branch = input.repositoryUrl
+      ? `[\`${input.checkpoint}\`](${input.repositoryUrl}/tree/${input.checkpoint})`
+      : `\`${input.checkpoint}\``;
+    parts.push(`The work so far is saved on ${branch}; the next attempt continues from it.`);
   }
   if (input.logTail.trim()) parts.push(details("Last lines of the agent log", codeBlock(input.logTail)));
   const run = input.runUrl ? ` ([workflow run](${input.runUrl}))` : "";

@@ -139,6 +139,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         renderFailureComment({
           reason: masked,
           checkpoint,
+          repositoryUrl: ctx.run.repositoryUrl,
           logTail: recorder.tail(LOG_TAIL_LINES),
           runUrl: ctx.run.url,
         }),

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply, say } from "../../sandbox/anthropic-fake/script.ts";
 import type { ActionProcess, ActionRun, Harness } from "../action/harness.ts";
-import { PROJECT_FILES, startHarness } from "../action/harness.ts";
+import { OWNER, PROJECT_FILES, REPO, startHarness } from "../action/harness.ts";
 
 const WORKFLOW = "name: Locus\non: workflow_dispatch\njobs: {}\n";
 /** GitHub's cancel budget: SIGINT, 7.5 s later SIGTERM, 2.5 s later SIGKILL; the bar (research §7 R2) is 7 s. */
@@ -170,7 +170,7 @@ describe("cancel and kill the Action at chosen points (W8, R1, R2)", () => {
       c.body.startsWith("**Locus could not finish this task:**"),
     );
     expect(failure?.body).toContain("the run was cancelled");
-    expect(failure?.body).toContain(wip);
+    expect(failure?.body).toContain(`[\`${wip}\`](${h.sim.url}/${OWNER}/${REPO}/tree/${wip})`);
 
     // 3. kill -9 mid-answer on the retry, which started from the checkpoint.
     const retry = await sweep(issue);
