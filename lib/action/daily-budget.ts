@@ -23,6 +23,11 @@ export interface DailyBudget {
   refusal(): string;
 }
 
+/** A run may spend its own limit, or what remains of the day's cap when that is less. */
+export function costLimit(perRun: number, budget: DailyBudget | undefined): number {
+  return budget ? Math.min(perRun, budget.remaining()) : perRun;
+}
+
 /** `2026-11-24`: spend is kept per UTC day. */
 export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);

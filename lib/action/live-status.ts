@@ -26,6 +26,12 @@ export interface LiveStatusOptions {
   readonly mask: (text: string) => string;
   readonly warn: (message: string) => void;
   readonly intervalMs?: number;
+  /**
+   * When the caller itself last wrote the status comment (ms since the epoch):
+   * that write counts as the last tool edit, so the first tool change waits
+   * out the interval from it. Unset, the first tool is shown at once.
+   */
+  readonly lastWriteAt?: number;
 }
 
 export interface LiveStatus {
@@ -42,7 +48,7 @@ export function createLiveStatus(options: LiveStatusOptions): LiveStatus {
   let closed = false;
   let turn = 0;
   let shown: string | undefined;
-  let lastToolEdit: number | undefined;
+  let lastToolEdit: number | undefined = options.lastWriteAt;
   let deferred: { readonly activity: ToolActivity; readonly turn: number } | undefined;
   let pending: StatusView | undefined;
   let inFlight: Promise<void> | undefined;

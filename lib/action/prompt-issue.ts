@@ -5,25 +5,35 @@
  * out and the prompt says so) and without Locus's own comments, which are
  * bookkeeping, not requirements.
  */
-import type { Comment, IssueWithComments, TaskComment, TaskIssue } from "../github/index.ts";
+import type { IssueWithComments, TaskIssue } from "../github/index.ts";
 import type { PromptIssue } from "../prompt/task-prompt.ts";
-import { textAtTrigger, type TextAtTrigger } from "./text-at-trigger.ts";
+import { itemAtTrigger, textAtTrigger, type TimedText } from "./text-at-trigger.ts";
 
 export function isLocusComment(body: string): boolean {
   return body.trimStart().startsWith("<!-- locus:");
 }
 
-function hasHistory(comment: Comment | TaskComment): comment is TaskComment {
-  return "history" in comment;
+export interface CommentsAtTrigger<T> {
+  /** The comments written by the trigger, each with its text as it stood then. */
+  readonly comments: T[];
+  /** Why each comment that was edited after the trigger and cannot be recovered is left out. */
+  readonly withheld: string[];
 }
 
-/** Without an edit history, a comment changed after the trigger cannot be read as it was. */
-function commentAt(comment: Comment | TaskComment, at: Date): TextAtTrigger {
-  if (hasHistory(comment)) return textAtTrigger(comment.body, comment.history, at);
-  const limit = at.getTime();
-  if (Date.parse(comment.createdAt) > limit) return { ok: false, why: "it was written after the trigger" };
-  if (Date.parse(comment.updatedAt) > limit) return { ok: false, why: "it was edited after the trigger" };
-  return { ok: true, text: comment.body };
+/** A thread's comments as they stood at the trigger, Locus's own bookkeeping left out. */
+export function commentsAtTrigger<T extends TimedText & { readonly author: string }>(
+  comments: readonly T[],
+  triggeredAt: Date,
+): CommentsAtTrigger<T> {
+  const kept: T[] = [];
+  const withheld: string[] = [];
+  for (const comment of comments) {
+    if (isLocusComment(comment.body)) continue;
+    const then = itemAtTrigger(comment, triggeredAt);
+    if (then.kind === "withheld") withheld.push(`A comment by @${comment.author}: ${then.why}.`);
+    else if (then.kind === "kept" && !isLocusComment(then.item.body)) kept.push(then.item);
+  }
+  return { comments: kept, withheld };
 }
 
 export function promptIssue(issue: IssueWithComments | TaskIssue, triggeredAt: Date): PromptIssue {
@@ -37,19 +47,14 @@ export function promptIssue(issue: IssueWithComments | TaskIssue, triggeredAt: D
       withheld.push(`The issue description: ${text.why}.`);
     }
   }
-  const comments: { author: string; body: string }[] = [];
-  for (const comment of issue.comments) {
-    if (Date.parse(comment.createdAt) > triggeredAt.getTime() || isLocusComment(comment.body)) continue;
-    const text = commentAt(comment, triggeredAt);
-    if (!text.ok) withheld.push(`A comment by @${comment.author}: ${text.why}.`);
-    else if (!isLocusComment(text.text)) comments.push({ author: comment.author, body: text.text });
-  }
+  const thread = commentsAtTrigger(issue.comments, triggeredAt);
+  withheld.push(...thread.withheld);
   return {
     number: issue.number,
     title: issue.title,
     body,
     labels: issue.labels,
-    comments,
+    comments: thread.comments.map(({ author, body: text }) => ({ author, body: text })),
     ...(withheld.length > 0 ? { withheld } : {}),
   };
 }

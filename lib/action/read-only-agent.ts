@@ -1,7 +1,9 @@
 /**
  * What plan, review and ask share: a worktree at the commit to read (never
  * pushed), a system prompt of the mode's rules plus the repository's own
- * instructions, a read-only agent run, and its report for the job summary.
+ * instructions, the daily cost cap (a reply and no run past it, the rest of
+ * it as the run's cost limit), a read-only agent run, and its report for the
+ * job summary.
  */
 import { join } from "node:path";
 import type { RunResult } from "../agent/runner.ts";
@@ -11,9 +13,10 @@ import type { GitClient } from "../git/git-client.ts";
 import { truncateHead } from "../prompt/budget.ts";
 import { BUDGETS, buildRepositoryContext, type RepositoryContext } from "../prompt/task-prompt.ts";
 import type { ActionContext } from "./context.ts";
+import { costLimit, type DailyBudget } from "./daily-budget.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import { describeStop } from "./stop-reason.ts";
-import type { TaskReport, TaskStatus } from "./task-report.ts";
+import type { ModeResult, TaskReport, TaskStatus } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
 
 export interface ReadingCheckout {
@@ -70,6 +73,8 @@ export interface ReadOnlyTask {
   readonly task: string;
   readonly checkout: ReadingCheckout;
   readonly tools?: readonly AgentTool[];
+  /** The daily cost cap, when config sets one: what remains of it caps the run. */
+  readonly budget?: DailyBudget;
 }
 
 export interface ReadOnlyOutcome {
@@ -95,7 +100,7 @@ export async function runReadOnlyAgent(ctx: ActionContext, task: ReadOnlyTask): 
       maxTurns: ctx.maxTurns,
       signal: ctx.signal,
       onEvent: recorder.onEvent,
-      maxCostUsd: ctx.config.agent.maxCostUsd,
+      maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, task.budget),
       readOnly: true,
       ...(task.tools ? { tools: task.tools } : {}),
     }),
@@ -115,5 +120,35 @@ export async function runReadOnlyAgent(ctx: ActionContext, task: ReadOnlyTask): 
       cards: recorder.cards(),
       ...(result.summary ? { summary: ctx.mask(result.summary) } : {}),
     }),
+  };
+}
+
+/**
+ * Past the daily cost cap: one reply in the thread saying so and when the cap
+ * resets, and no checkout or model call. Undefined when the run may go on.
+ */
+export async function refusalOverBudget(
+  ctx: ActionContext,
+  budget: DailyBudget | undefined,
+  target: { readonly number: number; readonly title: string; readonly doing: string },
+): Promise<ModeResult | undefined> {
+  if (!budget || budget.remaining() > 0) return undefined;
+  const reason = budget.refusal();
+  ctx.log.warn(`Did not ${target.doing} on #${target.number}: ${reason}`);
+  await ctx.gateway.createComment(target.number, ctx.mask(`Locus did not ${target.doing}: ${reason}.`));
+  return {
+    tasks: [
+      {
+        issue: target.number,
+        title: target.title,
+        status: "failed",
+        reason,
+        durationMs: 0,
+        usage: NO_USAGE,
+        costUsd: 0,
+        cards: [],
+      },
+    ],
+    note: `Past the daily cost cap: did not ${target.doing}.`,
   };
 }

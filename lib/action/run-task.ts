@@ -21,7 +21,7 @@ import { promptIssue } from "./prompt-issue.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
-import { withDaySpend, type DailyBudget } from "./daily-budget.ts";
+import { costLimit, withDaySpend, type DailyBudget } from "./daily-budget.ts";
 import { formatUsd } from "../render/markdown.ts";
 import { describeStop } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
@@ -218,7 +218,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
             recorder.onEvent(event);
             live.onEvent(event);
           },
-          maxCostUsd: taskCostLimit(ctx.config.agent.maxCostUsd, plan.budget),
+          maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, plan.budget),
         }),
       );
     } finally {
@@ -274,11 +274,6 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     log.error(ctx.mask(`Task #${issue.number} failed inside Locus: ${messageOf(error)}`));
     return await fail(`Locus error: ${messageOf(error)}`, { fault: true });
   }
-}
-
-/** A task may spend its own limit, or what remains of the day's cap when that is less. */
-function taskCostLimit(perTask: number, budget: DailyBudget | undefined): number {
-  return budget ? Math.min(perTask, budget.remaining()) : perTask;
 }
 
 function stopReason(result: RunResult, perTask: number, budget: DailyBudget | undefined): string {

@@ -1,132 +1,89 @@
 /**
  * The read of an iterate round: the PR, its conversation, reviews and review
  * threads, the issue it closes with that issue's comments (the status comment
- * among them) and when GitHub created the workflow run, in one GraphQL request. GitHub links closing keywords
- * only for PRs into the default branch, so a stacked sprint PR's issue is read
- * by number in a second request.
+ * among them), every text with its edit history, when GitHub created the
+ * workflow run and (with a daily cost cap) the day's spend, in one GraphQL
+ * request. GitHub links closing keywords only for PRs into the default
+ * branch, so a stacked sprint PR's issue is read by number in a second request.
  */
 import { z } from "zod";
+import {
+  actorSchema,
+  COMMENT_FRAGMENT,
+  commentNodeSchema,
+  editable,
+  editHistoryFields,
+  historyOf,
+  ISSUE_FRAGMENT,
+  issueNodeSchema,
+  present,
+  repositoryCommon,
+  RUN,
+  RUN_AND_SPEND,
+  RUN_AND_SPEND_VARIABLES,
+  runAndSpendOf,
+  runAndSpendVariables,
+  runSchema,
+  taskIssueReader,
+} from "./task-fragments.ts";
 import type { Transport } from "./transport.ts";
-import type { Comment, GitHubGateway, IssueWithComments } from "./types.ts";
+import type { GitHubGateway } from "./types.ts";
 
-// GraphQL names a bot `locus`, REST `locus[bot]`; Locus compares REST's.
-const actor = z.object({ __typename: z.string(), login: z.string() }).nullable();
 const ACTOR = "{ __typename login }";
-
-function loginOf(author: z.infer<typeof actor>): string {
-  if (!author) return "ghost";
-  return author.__typename === "Bot" ? `${author.login}[bot]` : author.login;
-}
-
-const COMMENT_FIELDS = `databaseId body createdAt updatedAt url authorAssociation author ${ACTOR}`;
-
-const commentSchema = z
-  .object({
-    databaseId: z.number(),
-    body: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    url: z.string(),
-    authorAssociation: z.string(),
-    author: actor,
-  })
-  .transform((c): Comment => ({
-    id: c.databaseId,
-    body: c.body,
-    author: loginOf(c.author),
-    authorType: c.author?.__typename ?? "User",
-    authorAssociation: c.authorAssociation,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-    url: c.url,
-  }));
+/** Reviews and line comments are seldom edited more than a few times. */
+const FEEDBACK_EDITS = 20;
 
 const labelNames = z
   .object({ nodes: z.array(z.object({ name: z.string() }).nullable()) })
   .transform((l) => l.nodes.flatMap((label) => (label ? [label.name] : [])));
 
-const page = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
-
-function issueFields(commentArgs: string): string {
-  return `number title body state url milestone { number } author ${ACTOR}
-    labels(first: 100) { nodes { name } }
-    comments(${commentArgs}) { pageInfo { hasNextPage endCursor } nodes { ${COMMENT_FIELDS} } }`;
-}
-
-const issueSchema = z.object({
-  number: z.number(),
-  title: z.string(),
-  body: z.string(),
-  state: z.enum(["OPEN", "CLOSED"]),
-  url: z.string(),
-  milestone: z.object({ number: z.number() }).nullable(),
-  author: actor,
-  labels: labelNames,
-  comments: z.object({ pageInfo: page, nodes: z.array(commentSchema) }),
-});
-
-type IssuePage = z.infer<typeof issueSchema>;
-
-function toIssue(issue: IssuePage, comments: Comment[]): IssueWithComments {
-  return {
-    number: issue.number,
-    title: issue.title,
-    body: issue.body,
-    state: issue.state === "OPEN" ? "open" : "closed",
-    labels: issue.labels,
-    milestone: issue.milestone?.number ?? null,
-    author: loginOf(issue.author),
-    isPullRequest: false,
-    url: issue.url,
-    comments,
-  };
-}
-
 export const PULL_REQUEST_FEEDBACK_QUERY = /* GraphQL */ `
-  query PullRequestFeedback(
-    $owner: String!
-    $name: String!
-    $number: Int!
-    $runUrl: URI!
-    $withRun: Boolean!
-  ) {
-    run: resource(url: $runUrl) @include(if: $withRun) {
-      __typename
-      ... on WorkflowRun {
-        createdAt
-      }
-    }
+  query PullRequestFeedback($owner: String!, $name: String!, $number: Int!, ${RUN_AND_SPEND_VARIABLES}) {
+    ${RUN}
     repository(owner: $owner, name: $name) {
+      ${RUN_AND_SPEND}
       pullRequest(number: $number) {
         id number title body state merged isDraft url headRefName headRefOid baseRefName author ${ACTOR}
         labels(first: 100) { nodes { name } }
-        comments(last: 100) { nodes { ${COMMENT_FIELDS} } }
+        comments(last: 100) { nodes { ...TaskComment } }
         reviews(last: 100) {
-          nodes { databaseId state body submittedAt updatedAt authorAssociation author ${ACTOR} commit { oid } }
+          nodes {
+            databaseId state body submittedAt updatedAt authorAssociation author ${ACTOR} commit { oid }
+            ${editHistoryFields(FEEDBACK_EDITS)}
+          }
         }
         reviewThreads(first: 100) {
           nodes {
             id isResolved isOutdated path line
-            comments(first: 100) { nodes { body createdAt updatedAt diffHunk author ${ACTOR} } }
+            comments(first: 100) {
+              nodes { body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)} }
+            }
           }
         }
-        closingIssuesReferences(first: 10) { nodes { ${issueFields("first: 100")} } }
+        closingIssuesReferences(first: 10) { nodes { ...TaskIssue } }
       }
     }
   }
+  ${ISSUE_FRAGMENT}
+  ${COMMENT_FRAGMENT}
 `;
 
-export const ISSUE_WITH_COMMENTS_QUERY = /* GraphQL */ `
-  query IssueWithComments($owner: String!, $name: String!, $number: Int!, $after: String) {
+export const LINKED_ISSUE_QUERY = /* GraphQL */ `
+  query LinkedIssue($owner: String!, $name: String!, $number: Int!) {
     repository(owner: $owner, name: $name) {
-      issue(number: $number) { ${issueFields("first: 100, after: $after")} }
+      issue(number: $number) {
+        ...TaskIssue
+      }
     }
   }
+  ${ISSUE_FRAGMENT}
+  ${COMMENT_FRAGMENT}
 `;
 
 const feedbackSchema = z.object({
-  run: z.object({ __typename: z.string(), createdAt: z.string().optional() }).nullish(),
+  run: runSchema,
   repository: z.object({
+    ...repositoryCommon,
     pullRequest: z
       .object({
         id: z.string(),
@@ -140,9 +97,9 @@ const feedbackSchema = z.object({
         headRefName: z.string(),
         headRefOid: z.string(),
         baseRefName: z.string(),
-        author: actor,
+        author: actorSchema,
         labels: labelNames,
-        comments: z.object({ nodes: z.array(commentSchema) }),
+        comments: z.object({ nodes: z.array(commentNodeSchema.nullable()) }),
         reviews: z.object({
           nodes: z.array(
             z.object({
@@ -152,8 +109,9 @@ const feedbackSchema = z.object({
               submittedAt: z.string().nullable(),
               updatedAt: z.string(),
               authorAssociation: z.string(),
-              author: actor,
+              author: actorSchema,
               commit: z.object({ oid: z.string() }).nullable(),
+              ...editable,
             }),
           ),
         }),
@@ -169,23 +127,23 @@ const feedbackSchema = z.object({
                 nodes: z.array(
                   z.object({
                     body: z.string(),
-                    createdAt: z.string(),
                     updatedAt: z.string(),
                     diffHunk: z.string(),
-                    author: actor,
+                    author: actorSchema,
+                    ...editable,
                   }),
                 ),
               }),
             }),
           ),
         }),
-        closingIssuesReferences: z.object({ nodes: z.array(issueSchema) }).nullable(),
+        closingIssuesReferences: z.object({ nodes: z.array(issueNodeSchema) }).nullable(),
       })
       .nullable(),
   }),
 });
 
-const issueQuerySchema = z.object({ repository: z.object({ issue: issueSchema.nullable() }) });
+const linkedIssueSchema = z.object({ repository: z.object({ issue: issueNodeSchema.nullable() }) });
 
 type PullFeedbackOps = Pick<GitHubGateway, "getPullRequestFeedback">;
 
@@ -197,15 +155,11 @@ function isNotFound(error: unknown): boolean {
 
 export function pullFeedbackOps(t: Transport): PullFeedbackOps {
   const repo = { owner: t.repo.owner, name: t.repo.repo };
+  const taskIssue = taskIssueReader(t);
 
-  async function issuePage(number: number, after: string | null): Promise<IssuePage | null> {
+  async function issueByNumber(number: number) {
     try {
-      const data = await t.graphql(
-        "IssueWithComments",
-        ISSUE_WITH_COMMENTS_QUERY,
-        { ...repo, number, after },
-        issueQuerySchema,
-      );
+      const data = await t.graphql("LinkedIssue", LINKED_ISSUE_QUERY, { ...repo, number }, linkedIssueSchema);
       return data.repository.issue;
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -213,29 +167,14 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
     }
   }
 
-  /** The issue with every comment: pages after the first only for issues past 100 comments. */
-  async function wholeIssue(first: IssuePage | null): Promise<IssueWithComments | null> {
-    if (!first) return null;
-    const comments = [...first.comments.nodes];
-    let { hasNextPage, endCursor } = first.comments.pageInfo;
-    while (hasNextPage && endCursor !== null) {
-      const next = await issuePage(first.number, endCursor);
-      if (!next) break;
-      comments.push(...next.comments.nodes);
-      ({ hasNextPage, endCursor } = next.comments.pageInfo);
-    }
-    return toIssue(first, comments);
-  }
-
   return {
-    async getPullRequestFeedback(number, { linkedIssue, runUrl }) {
+    async getPullRequestFeedback(number, options) {
       let data: z.infer<typeof feedbackSchema>;
       try {
         data = await t.graphql(
           "PullRequestFeedback",
           PULL_REQUEST_FEEDBACK_QUERY,
-          // The variable is required even when the field is skipped.
-          { ...repo, number, runUrl: runUrl ?? "https://github.com/", withRun: runUrl !== undefined },
+          { ...repo, number, ...runAndSpendVariables(options) },
           feedbackSchema,
         );
       } catch (error) {
@@ -244,10 +183,11 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
       }
       const pr = data.repository.pullRequest;
       if (!pr) return null;
-      const linked = linkedIssue(pr.headRefName);
+      const linked = options.linkedIssue(pr.headRefName);
       const closing = (pr.closingIssuesReferences?.nodes ?? []).find((issue) => issue.number === linked);
+      const linkedNode = linked === undefined ? null : (closing ?? (await issueByNumber(linked)));
       return {
-        runCreatedAt: data.run?.__typename === "WorkflowRun" ? (data.run.createdAt ?? null) : null,
+        ...runAndSpendOf(data, options.spendSince),
         pr: {
           nodeId: pr.id,
           number: pr.number,
@@ -258,20 +198,21 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
           draft: pr.isDraft,
           head: { ref: pr.headRefName, sha: pr.headRefOid },
           base: { ref: pr.baseRefName },
-          author: loginOf(pr.author),
+          author: pr.author,
           url: pr.url,
           labels: pr.labels,
         },
-        comments: pr.comments.nodes,
+        comments: present(pr.comments.nodes),
         reviews: pr.reviews.nodes.map((review) => ({
           id: review.databaseId,
           state: review.state,
           body: review.body,
-          author: loginOf(review.author),
+          author: review.author,
           authorAssociation: review.authorAssociation,
           submittedAt: review.submittedAt,
           updatedAt: review.updatedAt,
           commitId: review.commit?.oid ?? null,
+          history: historyOf(review),
         })),
         threads: pr.reviewThreads.nodes.map((thread) => ({
           id: thread.id,
@@ -280,15 +221,15 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
           path: thread.path,
           line: thread.line,
           comments: thread.comments.nodes.map((comment) => ({
-            author: loginOf(comment.author),
+            author: comment.author,
             body: comment.body,
             createdAt: comment.createdAt,
             updatedAt: comment.updatedAt,
             diffHunk: comment.diffHunk,
+            history: historyOf(comment),
           })),
         })),
-        linkedIssue:
-          linked === undefined ? null : await wholeIssue(closing ?? (await issuePage(linked, null))),
+        linkedIssue: linkedNode ? await taskIssue(linkedNode) : null,
       };
     },
   };

@@ -1,6 +1,7 @@
 import { answerReviewFeedbackMutation } from "./answer-review-feedback.ts";
-import { ISSUE_WITH_COMMENTS_QUERY, PULL_REQUEST_FEEDBACK_QUERY } from "./pull-feedback.ts";
-import { ISSUE_COMMENTS_QUERY, SPRINT_TASKS_QUERY, TASK_ISSUE_QUERY } from "./task-read.ts";
+import { LINKED_ISSUE_QUERY, PULL_REQUEST_FEEDBACK_QUERY } from "./pull-feedback.ts";
+import { ISSUE_COMMENTS_QUERY } from "./task-fragments.ts";
+import { SPRINT_TASKS_QUERY, TASK_ISSUE_QUERY, TASK_THREAD_QUERY } from "./task-read.ts";
 
 // Every GraphQL document the gateway sends. Exported so a test can validate
 // each one against GitHub's published schema.
@@ -38,10 +39,11 @@ export const MILESTONE_ISSUES_QUERY = /* GraphQL */ `
 export const QUERIES = {
   MilestoneIssues: MILESTONE_ISSUES_QUERY,
   TaskIssue: TASK_ISSUE_QUERY,
+  TaskThread: TASK_THREAD_QUERY,
   SprintTasks: SPRINT_TASKS_QUERY,
   IssueComments: ISSUE_COMMENTS_QUERY,
   PullRequestFeedback: PULL_REQUEST_FEEDBACK_QUERY,
-  IssueWithComments: ISSUE_WITH_COMMENTS_QUERY,
+  LinkedIssue: LINKED_ISSUE_QUERY,
   // Built per round; two threads, one resolved, stand for every shape.
   AnswerReviewFeedback: answerReviewFeedbackMutation([{ resolve: true }, { resolve: false }]),
 } as const;

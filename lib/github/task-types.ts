@@ -1,6 +1,6 @@
 // What one read gives a coding task (DESIGN.md "Prompt": only what existed at
 // trigger time is used, so each body comes with its edit history).
-import type { Comment, IssueWithComments, Milestone } from "./types.ts";
+import type { Comment, IssueWithComments, Milestone, PullRequest } from "./types.ts";
 
 /** One revision of a body: the whole text, or null when GitHub no longer shows it (deleted). */
 export type BodyRevision = { editedAt: string; body: string | null };
@@ -30,9 +30,9 @@ export type SpendComment = { body: string; author: string; viewerDidAuthor: bool
 export type TaskReadOptions = {
   /** The workflow run's URL, to learn when GitHub created it. */
   runUrl?: string;
-  /** Also list the comments of managed issues updated since then (the day's spend). */
+  /** Also list the comments of the issues and pull requests updated since then (the day's spend). */
   spendSince?: string;
-  /** The label every issue Locus touches carries. */
+  /** The label every issue Locus touches carries (a sprint's tracking issue is found by it). */
   managedLabel: string;
 };
 
@@ -48,6 +48,14 @@ export type TaskRead = RunAndSpend & {
   /** null when the number is not an issue (a pull request, or nothing). */
   issue: TaskIssue | null;
   isPullRequest: boolean;
+};
+
+/** An issue or pull request with its conversation and edit histories; `pullRequest` is set for a pull request. */
+export type TaskThread = TaskIssue & { pullRequest: PullRequest | null };
+
+export type ThreadRead = RunAndSpend & {
+  /** null when the number names nothing. */
+  thread: TaskThread | null;
 };
 
 export type SprintMilestone = Pick<Milestone, "number" | "title" | "description" | "state" | "dueOn" | "url">;

@@ -1,6 +1,15 @@
 // Plain data in and out of the gateway: nothing here depends on Octokit, so the
 // app, the Action and tests share one vocabulary.
-import type { SprintRead, TaskRead, TaskReadOptions } from "./task-types.ts";
+import type {
+  EditHistory,
+  RunAndSpend,
+  SprintRead,
+  TaskComment,
+  TaskIssue,
+  TaskRead,
+  TaskReadOptions,
+  ThreadRead,
+} from "./task-types.ts";
 
 export type Log = {
   debug(msg: string): void;
@@ -146,19 +155,22 @@ export type PullRequestReviewThread = {
   comments: ThreadComment[];
 };
 
-/** Everything an iterate round reads, from one GraphQL request (two when the PR does not close its issue). */
-export type PullRequestFeedback = {
-  /** When GitHub created the workflow run named by `runUrl`; null when not asked or not found. */
-  runCreatedAt: string | null;
+/**
+ * Everything an iterate round reads, from one GraphQL request (two when the PR
+ * does not close its issue); every text comes with its edit history.
+ */
+export type PullRequestFeedback = RunAndSpend & {
   pr: PullRequest & { nodeId: string; labels: string[] };
   /** The PR's conversation, newest 100. */
-  comments: Comment[];
+  comments: TaskComment[];
   /** Reviews with `updatedAt`, so an edited verdict can be told apart. Newest 100. */
-  reviews: (Review & { updatedAt: string })[];
+  reviews: (Review & { updatedAt: string; history: EditHistory })[];
   /** The first 100 threads. */
-  threads: PullRequestReviewThread[];
+  threads: (Omit<PullRequestReviewThread, "comments"> & {
+    comments: (ThreadComment & { history: EditHistory })[];
+  })[];
   /** The issue `linkedIssue(headRef)` named, with all its comments; null when it names none or it does not exist. */
-  linkedIssue: IssueWithComments | null;
+  linkedIssue: TaskIssue | null;
 };
 
 /** A reply posted in a review thread, and whether to resolve the thread after it. */
@@ -288,7 +300,12 @@ export type GitHubGateway = {
   /** The PR with its labels, conversation, reviews and review threads, and its linked issue with comments. Null when the PR does not exist. */
   getPullRequestFeedback(
     pr: number,
-    options: { linkedIssue: (headRef: string) => number | undefined; runUrl?: string },
+    options: {
+      linkedIssue: (headRef: string) => number | undefined;
+      runUrl?: string;
+      /** Also read the day's spend (see `TaskReadOptions`). */
+      spendSince?: string;
+    },
   ): Promise<PullRequestFeedback | null>;
   /** Replies in review threads (resolving those asked) and a comment on `subjectId`, in one GraphQL request. */
   answerReviewFeedback(
@@ -299,6 +316,8 @@ export type GitHubGateway = {
 
   /** A coding task's issue with comments and edit histories, plus what the run needs besides, in one GraphQL read. */
   readTask(issue: number, options: TaskReadOptions): Promise<TaskRead>;
+  /** An issue or pull request (the thread of ask, plan or review) as `readTask` reads an issue, in one GraphQL read. */
+  readThread(number: number, options: TaskReadOptions): Promise<ThreadRead>;
   /** A sprint's milestone and every issue of it as `readTask` reads one, one GraphQL read per 100 issues. */
   readSprint(milestone: number, options: TaskReadOptions): Promise<SprintRead>;
 

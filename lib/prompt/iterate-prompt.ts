@@ -9,6 +9,8 @@ export interface IteratePromptInput {
   readonly pr: { readonly number: number; readonly diff: string };
   readonly feedback: SelectedFeedback;
   readonly note: string;
+  /** Feedback left out because its text at the trigger is lost, one line each. */
+  readonly withheld?: readonly string[];
 }
 
 export function renderIterateTask(input: IteratePromptInput): string {
@@ -37,12 +39,17 @@ export function renderIterateTask(input: IteratePromptInput): string {
   const note = input.note.trim()
     ? `### Note with the request\n\n${quoteUntrusted("the requester", sanitizeUntrusted(input.note))}`
     : "";
+  const withheld =
+    input.withheld && input.withheld.length > 0
+      ? `### Feedback left out\n\nOnly feedback as it stood when this run was triggered is used; edits made later are ignored.\n\n${input.withheld.map((line) => `- ${line}`).join("\n")}`
+      : "";
   return [
     renderIssue(input.issue),
     `## Pull request #${input.pr.number} (your earlier work)\n\n\`\`\`diff\n${diff.text}\n\`\`\``,
     feedback.length > 0
       ? `## Review feedback to address\n\n${truncateHead(feedback.join("\n\n"), BUDGETS.feedback, "feedback").text}`
       : "",
+    withheld,
     note,
     "Address this feedback; do not rewrite from scratch. Keep what reviewers did not ask to change.",
   ]

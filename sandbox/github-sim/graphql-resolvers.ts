@@ -119,7 +119,7 @@ function labelsConnection(repo: Repo, issue: Issue, args: Args): Record<string, 
 function editableFields(
   core: SimCore,
   target: { author: string; edits?: ContentEdit[] },
-  kind: "I" | "IC",
+  kind: "I" | "IC" | "PRR" | "PRRC",
   id: number,
 ): Record<string, unknown> {
   const edits = target.edits ?? [];
@@ -216,7 +216,7 @@ export function reviewCommentNode(
     authorAssociation: authorAssociation(repo, comment.author),
     createdAt: comment.createdAt,
     updatedAt: comment.updatedAt,
-    lastEditedAt: comment.updatedAt === comment.createdAt ? null : comment.updatedAt,
+    ...editableFields(core, comment, "PRRC", comment.id),
     state: "SUBMITTED",
     url: `${core.urls.web}/${repo.owner}/${repo.name}/pull/${comment.pullNumber}#discussion_r${comment.id}`,
   };
@@ -317,9 +317,9 @@ function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unkno
         authorAssociation: authorAssociation(repo, review.author),
         submittedAt: review.submittedAt,
         createdAt: review.submittedAt,
-        // Review bodies cannot be edited in the simulator.
-        updatedAt: review.submittedAt,
-        lastEditedAt: null,
+        // The REST API of the simulator cannot edit review bodies; a test may record edits.
+        updatedAt: review.edits?.at(-1)?.editedAt ?? review.submittedAt,
+        ...editableFields(core, review, "PRR", review.id),
         commit: { oid: review.commitId },
       }));
     },
@@ -418,7 +418,9 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
         (issue) =>
           issue.pull && (!states || states.includes(issue.pull.merged ? "MERGED" : upper(issue.state))),
       );
-      return connection("pullRequests", pulls, args, (issue) => pullNode(core, repo, issue));
+      return connection("pullRequests", ordered(pulls, args.orderBy), args, (issue) =>
+        pullNode(core, repo, issue),
+      );
     },
     labels: (args: Args) =>
       connection("labels", repo.labels, args, (label) => ({

@@ -108,6 +108,8 @@ export interface Review {
   state: ReviewState;
   commitId: string;
   submittedAt: string;
+  /** The body's revisions, oldest first, once it has been edited (GraphQL `userContentEdits`). */
+  edits?: ContentEdit[];
 }
 
 export type DiffSide = "LEFT" | "RIGHT";
@@ -131,6 +133,8 @@ export interface ReviewComment {
   resolvedBy?: string;
   createdAt: string;
   updatedAt: string;
+  /** The body's revisions, oldest first, once it has been edited (GraphQL `userContentEdits`). */
+  edits?: ContentEdit[];
 }
 
 export type RunStatus = "queued" | "in_progress" | "completed";

@@ -3,20 +3,29 @@
  * in — at the base branch for an issue, at the head for a pull request —
  * citing files and lines, which Locus turns into permalinks at the commit the
  * agent read. The thread's earlier Locus answers (each recording its
- * question) are the conversation the question continues.
+ * question) are the conversation the question continues. The thread is read
+ * once, as it stood when the run was triggered; past the daily cost cap the
+ * reply says so and no model is asked.
  */
 import { parseCommand } from "../../commands/index.ts";
-import type { IssueWithComments } from "../../github/index.ts";
+import type { TaskThread } from "../../github/index.ts";
 import { renderAnswerComment } from "../../ask/answer-comment.ts";
 import { linkCitations } from "../../ask/citations.ts";
 import { earlierExchanges, renderConversation } from "../../ask/conversation.ts";
 import { truncateHead } from "../../prompt/budget.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
-import { baseBranchOf } from "../base-branch.ts";
 import type { ActionContext } from "../context.ts";
+import { withDaySpend } from "../daily-budget.ts";
 import { promptIssue } from "../prompt-issue.ts";
-import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
+import {
+  checkoutForReading,
+  refusalOverBudget,
+  runReadOnlyAgent,
+  UNTRUSTED_RULE,
+} from "../read-only-agent.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import { itemAtTrigger } from "../text-at-trigger.ts";
 import { selfLogins } from "../self-logins.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult } from "../task-report.ts";
@@ -33,7 +42,7 @@ const RULES = [
 ];
 
 /** The thread as context: its description and discussion, without commands (the questions come separately). */
-function renderThread(thread: IssueWithComments, triggeredAt: Date): string {
+function renderThread(thread: TaskThread, triggeredAt: Date): string {
   const issue = promptIssue(thread, triggeredAt);
   const discussion = issue.comments.filter((comment) => parseCommand(comment.body).kind === "none");
   return renderIssue({ ...issue, comments: discussion });
@@ -44,29 +53,42 @@ export async function runAskMode(
   target: { readonly issue?: number; readonly pr?: number },
 ): Promise<ModeResult> {
   const { gateway } = ctx;
-  const triggeredAt = ctx.clock.now();
   const number = target.pr ?? target.issue ?? 0;
   const question = sanitizeUntrusted(ctx.command).trim();
-  const thread = await gateway.getIssue(number);
+  const read = await gateway.readThread(number, firstReadOptions(ctx));
+  const thread = read.thread;
   if (!thread) return { tasks: [], note: `#${number} does not exist.` };
   if (question === "") {
     const note = "There is no question to answer: comment `/locus ask <question>`.";
     await gateway.createComment(number, note);
     return { tasks: [], note };
   }
-  const pr = thread.isPullRequest ? await gateway.getPullRequest(number) : null;
-  const branch = pr && pr.state === "open" ? pr.head.ref : await baseBranchOf(ctx);
+  const { triggeredAt, baseBranch, budget } = runFacts(ctx, read);
+  const refused = await refusalOverBudget(ctx, budget, {
+    number,
+    title: thread.title,
+    doing: "answer the question",
+  });
+  if (refused) return refused;
+  const pr = thread.pullRequest;
+  const branch = pr && pr.state === "open" ? pr.head.ref : baseBranch;
   const diff = pr ? await gateway.getPullRequestDiff(number) : "";
 
   const checkout = await checkoutForReading(ctx, `ask-${number}`, branch);
+  // Earlier answers are Locus's own comments: each as it stood at the trigger, or not at all.
+  const answersThen = thread.comments.flatMap((comment) => {
+    const then = itemAtTrigger(comment, triggeredAt);
+    return then.kind === "kept" ? [then.item] : [];
+  });
   const conversation = renderConversation(
-    earlierExchanges(thread.comments, { triggeredAt, selfLogins: selfLogins(ctx) }),
+    earlierExchanges(answersThen, { triggeredAt, selfLogins: selfLogins(ctx) }),
   );
   const outcome = await runReadOnlyAgent(ctx, {
     target: number,
     title: thread.title,
     rules: RULES,
     checkout,
+    ...(budget ? { budget } : {}),
     task: [
       `## The thread: ${thread.isPullRequest ? "pull request" : "issue"} #${number}`,
       `You are reading \`${branch}\` at ${checkout.sha.slice(0, 7)}.`,
@@ -84,7 +106,7 @@ export async function runAskMode(
   const files = new Set(await checkout.worktree.listFiles());
   await checkout.remove();
 
-  const status = await readStatus(gateway, number);
+  const status = withDaySpend(await readStatus(gateway, number), ctx.clock.now(), outcome.result.costUsd);
   const answer = outcome.result.summary.trim();
   if (!outcome.result.success || answer === "") {
     const reason = outcome.result.success ? "the agent gave no answer" : outcome.stopReason;

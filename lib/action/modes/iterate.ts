@@ -2,13 +2,18 @@
  * Mode `iterate`: review feedback on a Locus PR becomes a new commit on the
  * same branch. Feedback is what is still open and came after the newest agent
  * commit — unresolved threads, review verdicts, general comments, the
- * `/locus iterate` note — minus Locus's own words and anything created or
- * edited after the run started. Nothing open: a comment, and no agent run.
+ * `/locus iterate` note — minus Locus's own words, as it stood when the run
+ * was triggered: text edited later is read as it was then, or left out (and
+ * the prompt says so) when GitHub no longer holds it. Nothing open: a
+ * comment, and no agent run. Past the daily cost cap: a comment, and no run.
+ * While the agent works, the issue's status comment shows its current tool.
  *
- * GitHub calls: one read for the PR, its feedback and its issue (a second when
- * the PR is stacked on another branch), one permission check per author not
- * yet known to have write access, two label changes, the status comment, and
- * one request that replies in the threads, resolves them and comments.
+ * GitHub calls: one read for the PR, its feedback, its issue, the run's
+ * creation time and the day's spend (a second when the PR is stacked on
+ * another branch), one permission check per author not yet known to have
+ * write access, two label changes, the status comment (and its throttled live
+ * edits), and one request that replies in the threads, resolves them and
+ * comments.
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
@@ -33,7 +38,11 @@ import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts
 import { saveCheckpoint } from "../checkpoint.ts";
 import type { ActionContext } from "../context.ts";
 import { renderFailureComment } from "../failure-comment.ts";
+import { costLimit, withDaySpend } from "../daily-budget.ts";
+import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
+import { createLiveStatus } from "../live-status.ts";
 import { isLocusComment, promptIssue } from "../prompt-issue.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import { readRepositoryContext } from "../repository-context.ts";
 import { asReviewer, LOCUS_REVIEWER, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
@@ -91,29 +100,17 @@ async function collectFeedback(
   return selectFeedback(sources, { ...timing, mayGiveFeedback: (login) => allowed.has(login.toLowerCase()) });
 }
 
-/**
- * When GitHub created the workflow run: GitHub sets it, so whoever dispatched
- * the run cannot move it, and feedback edited after it is not heard.
- */
-function triggerTime(ctx: ActionContext, runCreatedAt: string | null): Date {
-  if (runCreatedAt !== null) return new Date(runCreatedAt);
-  const now = ctx.clock.now();
-  ctx.log.warn(
-    `GitHub did not say when workflow run ${ctx.run.id || "(no GITHUB_RUN_ID)"} was created, so feedback as it stands now (${now.toISOString()}) is what this round hears.`,
-  );
-  return now;
-}
-
 export async function runIterateMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
   const started = ctx.clock.now().getTime();
-  const read = await gateway.getPullRequestFeedback(prNumber, {
+  const current = await gateway.getPullRequestFeedback(prNumber, {
+    ...firstReadOptions(ctx),
     linkedIssue: issueOfBranch,
-    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
   });
-  if (!read || read.pr.state !== "open" || read.pr.merged)
+  if (!current || current.pr.state !== "open" || current.pr.merged)
     return { tasks: [], note: `PR #${prNumber} is not open.` };
-  const triggeredAt = triggerTime(ctx, read.runCreatedAt);
+  const { triggeredAt, budget } = runFacts(ctx, current);
+  const { read, withheld } = feedbackAtTrigger(current, triggeredAt);
   const { pr } = read;
   const issueNumber = issueOfBranch(pr.head.ref);
   if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
@@ -145,6 +142,14 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
 
   const base = { issue: issueNumber, title: issue.title };
+  if (budget && budget.remaining() <= 0) {
+    const reason = budget.refusal();
+    ctx.log.warn(`Not iterating on PR #${prNumber}: ${reason}`);
+    await gateway.createComment(prNumber, ctx.mask(`Locus did not address the review feedback: ${reason}.`));
+    return {
+      tasks: [{ ...base, status: "failed", reason, durationMs: 0, usage: NO_USAGE, costUsd: 0, cards: [] }],
+    };
+  }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
   let labels = await gateway.setLabels(issueNumber, iterating.labels);
   const record = statusRecordIn(issue.comments);
@@ -162,7 +167,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     await writeStatus(
       { headline },
       {
-        ...status,
+        ...withDaySpend(status, ctx.clock.now(), report.costUsd),
         costUsd: (record.state.costUsd ?? 0) + report.costUsd,
         ...(report.status === "failed" && report.reason ? { lastError: report.reason.slice(0, 500) } : {}),
       },
@@ -173,25 +178,42 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const asPrompted = promptIssue(issue, triggeredAt);
   const prompt = buildTaskPrompt({ repository: await readRepositoryContext(worktree), issue: asPrompted });
   const diff = await git.branchDiff(baseRef, headRef);
-  const result = await ctx.log.group(`Agent: iterate on PR #${prNumber}`, () =>
-    ctx.runner.execute({
-      prompt: {
-        ...prompt,
-        task: renderIterateTask({
-          issue: asPrompted,
-          pr: { number: prNumber, diff },
-          feedback,
-          note: ctx.command,
-        }),
-      },
-      cwd: worktree.cwd,
-      model: ctx.model,
-      maxTurns: ctx.maxTurns,
-      signal: ctx.signal,
-      onEvent: recorder.onEvent,
-      maxCostUsd: ctx.config.agent.maxCostUsd,
-    }),
-  );
+  const live = createLiveStatus({
+    write: (view) => writeStatus(view, status),
+    clock: ctx.clock,
+    cwd: worktree.cwd,
+    mask: ctx.mask,
+    warn: (message) => ctx.log.warn(message),
+    // The opening status was just written: a round short enough to fit in one
+    // interval makes no further edit and stays within its 8 GitHub calls.
+    lastWriteAt: ctx.clock.now().getTime(),
+  });
+  const result = await ctx.log
+    .group(`Agent: iterate on PR #${prNumber}`, () =>
+      ctx.runner.execute({
+        prompt: {
+          ...prompt,
+          task: renderIterateTask({
+            issue: asPrompted,
+            pr: { number: prNumber, diff },
+            feedback,
+            note: ctx.command,
+            withheld,
+          }),
+        },
+        cwd: worktree.cwd,
+        model: ctx.model,
+        maxTurns: ctx.maxTurns,
+        signal: ctx.signal,
+        onEvent: (event) => {
+          recorder.onEvent(event);
+          live.onEvent(event);
+        },
+        maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, budget),
+      }),
+    )
+    // The round's own status comes next: no live edit may land after it.
+    .finally(() => live.close());
   const measured = {
     ...base,
     durationMs: ctx.clock.now().getTime() - started,

@@ -2,7 +2,9 @@
  * Mode `plan`: a read-only agent studies the repository at the base branch
  * and proposes a plan through `propose_plan`; Locus posts it as one comment
  * (table in execution order, reasoning, dependency graph, the plan as JSON)
- * that `/locus approve` turns into issues. Nothing is created here.
+ * that `/locus approve` turns into issues. Nothing is created here. The issue
+ * is read once, as it stood when the run was triggered; past the daily cost
+ * cap the reply says so and no model is asked.
  */
 import { createProposePlanTool } from "../../agent/tools/propose-plan.ts";
 import type { Plan } from "../../plan/plan-schema.ts";
@@ -11,10 +13,16 @@ import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
 import { GITHUB_BODY_LIMIT } from "../../render/comment-limit.ts";
 import { renderFittedPlanComment } from "../../render/plan-fit.ts";
-import { baseBranchOf } from "../base-branch.ts";
 import type { ActionContext } from "../context.ts";
+import { withDaySpend } from "../daily-budget.ts";
 import { promptIssue } from "../prompt-issue.ts";
-import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
+import {
+  checkoutForReading,
+  refusalOverBudget,
+  runReadOnlyAgent,
+  UNTRUSTED_RULE,
+} from "../read-only-agent.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult } from "../task-report.ts";
 
@@ -28,20 +36,27 @@ const RULES = [
 
 export async function runPlanMode(ctx: ActionContext, issueNumber: number): Promise<ModeResult> {
   const { gateway } = ctx;
-  const triggeredAt = ctx.clock.now();
-  const issue = await gateway.getIssue(issueNumber);
-  if (!issue || issue.isPullRequest) return { tasks: [], note: `#${issueNumber} is not an issue.` };
+  const read = await gateway.readThread(issueNumber, firstReadOptions(ctx));
+  const issue = read.thread;
+  if (!issue || issue.pullRequest) return { tasks: [], note: `#${issueNumber} is not an issue.` };
   if (issue.state !== "open") {
     const note = `#${issueNumber} is closed; reopen it to plan here.`;
     await gateway.createComment(issueNumber, note);
     return { tasks: [], note };
   }
+  const { triggeredAt, baseBranch, budget } = runFacts(ctx, read);
+  const refused = await refusalOverBudget(ctx, budget, {
+    number: issueNumber,
+    title: issue.title,
+    doing: "make a plan",
+  });
+  if (refused) return refused;
   const status = await readStatus(gateway, issueNumber);
   const runState = { ...status, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
   await writeStatus(gateway, issueNumber, { headline: "Planning: studying the repository." }, runState);
 
   const goal = ctx.command.trim();
-  const checkout = await checkoutForReading(ctx, `plan-${issueNumber}`, await baseBranchOf(ctx));
+  const checkout = await checkoutForReading(ctx, `plan-${issueNumber}`, baseBranch);
   let proposed: Plan | undefined;
   const outcome = await runReadOnlyAgent(ctx, {
     target: issueNumber,
@@ -49,6 +64,7 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
     rules: RULES,
     checkout,
     tools: [createProposePlanTool((plan) => (proposed = plan))],
+    ...(budget ? { budget } : {}),
     task: [
       "## Goal to plan",
       goal
@@ -62,19 +78,32 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
     ].join("\n\n"),
   });
   await checkout.remove();
+  const spent = withDaySpend(runState, ctx.clock.now(), outcome.result.costUsd);
+  const costUsd = (status.costUsd ?? 0) + outcome.result.costUsd;
 
   if (proposed === undefined) {
     const reason = outcome.result.success
       ? "the agent finished without proposing a plan"
       : `the agent stopped before proposing a plan: ${outcome.stopReason}`;
     await gateway.createComment(issueNumber, ctx.mask(`Locus could not make a plan: ${reason}.`));
-    await writeStatus(gateway, issueNumber, { headline: `Planning failed: ${reason}.` }, runState);
+    await writeStatus(
+      gateway,
+      issueNumber,
+      { headline: `Planning failed: ${reason}.` },
+      { ...spent, costUsd },
+    );
     return { tasks: [outcome.report("failed", reason)] };
   }
   const body = ctx.mask(renderFittedPlanComment(proposed));
   if (body.length > GITHUB_BODY_LIMIT) {
     const reason = `the plan does not fit in one comment (${body.length} characters); ask for fewer tasks`;
     await gateway.createComment(issueNumber, `Locus could not post the plan: ${reason}.`);
+    await writeStatus(
+      gateway,
+      issueNumber,
+      { headline: `Planning failed: ${reason}.` },
+      { ...spent, costUsd },
+    );
     return { tasks: [outcome.report("failed", reason)] };
   }
   const comment = await gateway.createComment(issueNumber, body);
@@ -82,7 +111,7 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
     gateway,
     issueNumber,
     { headline: `Proposed a plan of ${proposed.tasks.length} tasks: ${comment.url}` },
-    { ...runState, costUsd: (status.costUsd ?? 0) + outcome.result.costUsd },
+    { ...spent, costUsd },
   );
   return { tasks: [outcome.report("succeeded")], note: `Plan posted: ${comment.url}` };
 }

@@ -4,9 +4,12 @@
  * review through `submit_review`. Locus posts exactly one review: findings on
  * diff lines as line comments, the others in the body (never dropped), the
  * verdict COMMENT or REQUEST_CHANGES — COMMENT on a PR Locus itself opened.
+ * The PR's description and its issue are read as they stood when the run was
+ * triggered; past the daily cost cap the reply says so and no model is asked.
  */
 import { createSubmitReviewTool } from "../../agent/tools/submit-review.ts";
-import { isGitHubError, type NewReview, type PullRequest } from "../../github/index.ts";
+import { isGitHubError, type NewReview, type PullRequest, type TaskThread } from "../../github/index.ts";
+import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { truncateHead } from "../../prompt/budget.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
@@ -17,8 +20,16 @@ import { renderFindingComment, renderReviewBody } from "../../review/review-comm
 import { reviewEvent } from "../../review/review-event.ts";
 import type { SubmittedReview, Verdict } from "../../review/review-schema.ts";
 import type { ActionContext } from "../context.ts";
+import { withDaySpend } from "../daily-budget.ts";
 import { promptIssue } from "../prompt-issue.ts";
-import { checkoutForReading, runReadOnlyAgent, UNTRUSTED_RULE } from "../read-only-agent.ts";
+import {
+  checkoutForReading,
+  refusalOverBudget,
+  runReadOnlyAgent,
+  UNTRUSTED_RULE,
+} from "../read-only-agent.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import { textAtTrigger } from "../text-at-trigger.ts";
 import { selfLogins } from "../self-logins.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult } from "../task-report.ts";
@@ -33,19 +44,27 @@ const RULES = [
 
 async function reviewTask(
   ctx: ActionContext,
-  pr: PullRequest,
+  thread: TaskThread & { pullRequest: PullRequest },
   diff: string,
   triggeredAt: Date,
 ): Promise<string> {
-  const linked = linkedIssueOf(pr);
-  const issue = linked === undefined ? null : await ctx.gateway.getIssue(linked);
-  const prText = truncateHead(sanitizeUntrusted(pr.body), BUDGETS.issueBody, "PR description").text;
+  const pr = thread.pullRequest;
+  const description = textAtTrigger(thread.body, thread.history, triggeredAt);
+  const body = description.ok ? description.text : "";
+  const linked = linkedIssueOf({ head: pr.head, body });
+  const issue =
+    linked === undefined
+      ? null
+      : (await ctx.gateway.readThread(linked, { managedLabel: MANAGED_LABEL })).thread;
+  const prText = description.ok
+    ? truncateHead(sanitizeUntrusted(body), BUDGETS.issueBody, "PR description").text || "(no description)"
+    : `(Left out: the description ${description.why}; only text as it stood when this run was triggered is used.)`;
   const numbered = truncateHead(numberDiff(diff), BUDGETS.prDiff, "PR diff", "Read the files for the rest.");
   return [
     `## Pull request #${pr.number}: ${sanitizeUntrusted(pr.title).replace(/\s+/g, " ").trim()}`,
     `Branch \`${pr.head.ref}\` into \`${pr.base.ref}\`, opened by @${pr.author}.`,
-    quoteUntrusted(`@${pr.author}`, prText || "(no description)"),
-    issue && !issue.isPullRequest
+    quoteUntrusted(`@${pr.author}`, prText),
+    issue && !issue.pullRequest
       ? `## The issue it delivers\n\n${renderIssue(promptIssue(issue, triggeredAt))}`
       : "",
     `## The diff (old and new line numbers on the left)\n\n\`\`\`diff\n${numbered.text}\n\`\`\``,
@@ -122,13 +141,21 @@ async function postReview(
 
 export async function runReviewMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway } = ctx;
-  const triggeredAt = ctx.clock.now();
-  const pr = await gateway.getPullRequest(prNumber);
-  if (!pr || pr.state !== "open" || pr.merged) {
+  const read = await gateway.readThread(prNumber, firstReadOptions(ctx));
+  const thread = read.thread;
+  const pr = thread?.pullRequest;
+  if (!thread || !pr || pr.state !== "open" || pr.merged) {
     const note = `PR #${prNumber} is not open, so Locus did not review it.`;
     if (pr) await gateway.createComment(prNumber, note);
     return { tasks: [], note };
   }
+  const { triggeredAt, budget } = runFacts(ctx, read);
+  const refused = await refusalOverBudget(ctx, budget, {
+    number: prNumber,
+    title: pr.title,
+    doing: "review this pull request",
+  });
+  if (refused) return refused;
   const status = await readStatus(gateway, prNumber);
   const runState = { ...status, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
   await writeStatus(gateway, prNumber, { headline: `Reviewing ${pr.head.sha.slice(0, 7)}.` }, runState);
@@ -142,9 +169,12 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     rules: RULES,
     checkout,
     tools: [createSubmitReviewTool((review) => (submitted = review))],
-    task: await reviewTask(ctx, pr, diff, triggeredAt),
+    task: await reviewTask(ctx, { ...thread, pullRequest: pr }, diff, triggeredAt),
+    ...(budget ? { budget } : {}),
   });
   await checkout.remove();
+  const spent = withDaySpend(runState, ctx.clock.now(), outcome.result.costUsd);
+  const costUsd = (status.costUsd ?? 0) + outcome.result.costUsd;
 
   // Every provider submits through the tool: the CLIs give it as their structured answer.
   const review = submitted;
@@ -153,7 +183,7 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
       ? "the agent finished without submitting a review"
       : `the agent stopped before submitting a review: ${outcome.stopReason}`;
     await gateway.createComment(prNumber, ctx.mask(`Locus could not review this pull request: ${reason}.`));
-    await writeStatus(gateway, prNumber, { headline: `Review failed: ${reason}.` }, runState);
+    await writeStatus(gateway, prNumber, { headline: `Review failed: ${reason}.` }, { ...spent, costUsd });
     return { tasks: [outcome.report("failed", reason)] };
   }
   const posted = await postReview(ctx, pr, review, reviewEvent(review.verdict, pr.author, selfLogins(ctx)), {
@@ -167,7 +197,7 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     {
       headline: `Reviewed ${checkout.sha.slice(0, 7)}: ${verdict}, ${review.findings.length} findings (${posted.inline} on diff lines).`,
     },
-    { ...runState, costUsd: (status.costUsd ?? 0) + outcome.result.costUsd },
+    { ...spent, costUsd },
   );
   return { tasks: [outcome.report("succeeded")], note: `Review posted on PR #${prNumber}: ${verdict}.` };
 }

@@ -144,6 +144,25 @@ describe("live status updater", () => {
     expect(readStatusState(github.comment.body).attempts).toBe(3);
   });
 
+  it("with the caller's own write just made, waits out the interval from it before the first tool", async () => {
+    const time = fakeClock();
+    const { github, live } = setup({ clock: time.clock, lastWriteAt: time.clock.now().getTime() });
+
+    live.onEvent(turn(1));
+    live.onEvent(tool("t1", "read_file", { path: "src/a.ts" }));
+    time.advance(29_000);
+    live.onEvent(completed("t1", "read_file"));
+    await flush();
+    expect(github.held).toHaveLength(0);
+
+    time.advance(1_000);
+    live.onEvent(turn(2));
+    await github.answer();
+    await live.close();
+
+    expect(github.calls).toEqual(["edit 501: Working — reading `src/a.ts` (turn 1)"]);
+  });
+
   it("edits at once on a phase change, never twice with the same text", async () => {
     const { github, live } = setup();
 

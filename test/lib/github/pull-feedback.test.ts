@@ -112,7 +112,7 @@ describe("getPullRequestFeedback", () => {
       read = await locus.getPullRequestFeedback(pr.number, { linkedIssue: issueOfBranch });
     });
 
-    expect(sent).toEqual(["PullRequestFeedback", "IssueWithComments"]);
+    expect(sent).toEqual(["PullRequestFeedback", "IssueComments"]);
     expect(read!.runCreatedAt).toBeNull();
     expect(read!.pr).toMatchObject({
       number: pr.number,
@@ -149,7 +149,7 @@ describe("getPullRequestFeedback", () => {
       read = await locus.getPullRequestFeedback(pr.number, { linkedIssue: issueOfBranch });
     });
 
-    expect(sent).toEqual(["PullRequestFeedback", "IssueWithComments"]);
+    expect(sent).toEqual(["PullRequestFeedback", "LinkedIssue"]);
     expect(read!.linkedIssue?.title).toBe("Above");
   });
 
