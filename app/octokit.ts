@@ -10,12 +10,15 @@ export function locusOctokit(
   log: Log,
   overrides: { retryUnitMs?: number; minWriteIntervalMs?: number } = {},
 ): typeof ProbotOctokit {
-  return ProbotOctokit.defaults((options: { auth?: { installationId?: number | string } }) => ({
-    ...options,
-    ...createOctokitPolicy({
-      log,
-      throttleId: `installation-${String(options.auth?.installationId ?? "app")}`,
-      ...overrides,
-    }),
-  }));
+  return ProbotOctokit.defaults(
+    (options: { auth?: { installationId?: number | string }; request?: Record<string, unknown> }) => {
+      const policy = createOctokitPolicy({
+        log,
+        throttleId: `installation-${String(options.auth?.installationId ?? "app")}`,
+        ...overrides,
+      });
+      // Probot passes its own request options (a custom fetch); keep them.
+      return { ...options, ...policy, request: { ...options.request, ...policy.request } };
+    },
+  );
 }

@@ -21,13 +21,118 @@ function sameText(a: string, b: string): boolean {
   return a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
 }
 
+function hiddenFirstLine(body: string): string | null {
+  const first = body.split(/\r?\n/, 1)[0] ?? "";
+  return /^<!--.*-->$/.test(first) ? first : null;
+}
+
+/** A comment as the "did it land?" reads see it. */
+export type LandedCandidate = { body: string; createdAt: string; viewerDidAuthor: boolean };
+
+/**
+ * Whether `candidate` is the comment the gateway tried to post as `body`:
+ * written by the token's own identity no earlier than `since`, and keyed by
+ * the same hidden first line (`<!-- locus:… -->`) or, without one, the same text.
+ */
+export function isLandedComment(candidate: LandedCandidate, body: string, since: Date): boolean {
+  if (!candidate.viewerDidAuthor || Date.parse(candidate.createdAt) < since.getTime()) return false;
+  const key = hiddenFirstLine(body);
+  return key === null ? sameText(candidate.body, body) : hiddenFirstLine(candidate.body) === key;
+}
+
+/** The newest 100 comments of an issue or PR, with whether the token wrote them. */
+export const COMMENT_LANDED_QUERY = /* GraphQL */ `
+  query CommentLanded($owner: String!, $name: String!, $number: Int!) {
+    repository(owner: $owner, name: $name) {
+      issueOrPullRequest(number: $number) {
+        ... on Issue {
+          comments(last: 100) {
+            nodes {
+              ...LandedComment
+            }
+          }
+        }
+        ... on PullRequest {
+          comments(last: 100) {
+            nodes {
+              ...LandedComment
+            }
+          }
+        }
+      }
+    }
+  }
+  fragment LandedComment on IssueComment {
+    databaseId
+    body
+    url
+    createdAt
+    updatedAt
+    authorAssociation
+    viewerDidAuthor
+    author {
+      __typename
+      login
+    }
+  }
+`;
+
+const landedCommentSchema = z
+  .object({
+    databaseId: z.number(),
+    body: z.string(),
+    url: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    authorAssociation: z.string(),
+    viewerDidAuthor: z.boolean(),
+    author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
+  })
+  .transform((c): Comment & LandedCandidate => ({
+    id: c.databaseId,
+    body: c.body,
+    // GraphQL names a bot without the "[bot]" REST gives it; a deleted account is null.
+    author: c.author === null ? "ghost" : `${c.author.login}${c.author.__typename === "Bot" ? "[bot]" : ""}`,
+    authorType: c.author?.__typename === "Bot" ? "Bot" : "User",
+    authorAssociation: c.authorAssociation,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    url: c.url,
+    viewerDidAuthor: c.viewerDidAuthor,
+  }));
+
+const commentLandedSchema = z.object({
+  repository: z.object({
+    issueOrPullRequest: z
+      .object({ comments: z.object({ nodes: z.array(landedCommentSchema.nullable()) }).optional() })
+      .nullable(),
+  }),
+});
+
 export function commentOps(t: Transport, listIssueComments: GitHubGateway["listIssueComments"]): CommentOps {
   const createComment = (issue: number, body: string): Promise<Comment> =>
-    t.rest(
-      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
-      { issue_number: issue, body },
-      commentSchema,
-    );
+    t.create({
+      what: `comment on #${issue}`,
+      send: (once) =>
+        once.rest(
+          "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+          { issue_number: issue, body },
+          commentSchema,
+        ),
+      async landed(since) {
+        const read = await t.graphql(
+          "CommentLanded",
+          COMMENT_LANDED_QUERY,
+          { owner: t.repo.owner, name: t.repo.repo, number: issue },
+          commentLandedSchema,
+        );
+        const comments = read.repository.issueOrPullRequest?.comments?.nodes ?? [];
+        const found = comments.find((c) => c !== null && isLandedComment(c, body, since));
+        if (!found) return null;
+        const { viewerDidAuthor: _mine, ...comment } = found;
+        return comment;
+      },
+    });
 
   const updateComment = (commentId: number, body: string): Promise<Comment> =>
     t.rest(

@@ -17,7 +17,9 @@ export type GatewayOptions = {
   /**
    * Probot's octokit or createActionOctokit's. Retrying is the octokit's job
    * (its throttling and retry plugins, configured by createOctokitPolicy); the
-   * gateway never re-sends a request, so retries are never doubled.
+   * gateway never re-sends a request, so retries are never doubled. Except a
+   * create: the gateway re-sends that itself, on the policy's schedule, and
+   * only when GitHub does not have it already (create-once.ts).
    */
   octokit: OctokitLike;
   repo: RepoRef;
@@ -30,7 +32,13 @@ export type GatewayOptions = {
 export function createGateway(options: GatewayOptions): GitHubGateway {
   const counter = options.counter ?? createCallCounter();
   const tracker = createRateLimitTracker(options.log, options.rateLimit);
-  const t = createTransport({ octokit: options.octokit, repo: options.repo, tracker, counter });
+  const t = createTransport({
+    octokit: options.octokit,
+    repo: options.repo,
+    tracker,
+    counter,
+    log: options.log,
+  });
   const issues = issueOps(t);
   return {
     repo: options.repo,

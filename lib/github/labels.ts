@@ -23,18 +23,29 @@ function isAlreadyExists(error: unknown): boolean {
 export function labelOps(t: Transport): LabelOps {
   async function createLabel(def: LabelDef): Promise<"created" | "exists"> {
     try {
-      await t.rest(
-        "POST /repos/{owner}/{repo}/labels",
-        {
-          name: def.name,
-          color: colour(def.color),
-          ...(def.description === undefined ? {} : { description: def.description }),
+      return await t.create({
+        what: `label ${def.name}`,
+        async send(once) {
+          await once.rest(
+            "POST /repos/{owner}/{repo}/labels",
+            {
+              name: def.name,
+              color: colour(def.color),
+              ...(def.description === undefined ? {} : { description: def.description }),
+            },
+            z.unknown(),
+          );
+          return "created" as const;
         },
-        z.unknown(),
-      );
-      return "created";
+        // Names are unique: a label of that name is what was asked for.
+        landed: async () =>
+          (await t.restOrNull("GET /repos/{owner}/{repo}/labels/{name}", { name: def.name }, labelSchema))
+            ? ("created" as const)
+            : null,
+      });
     } catch (error) {
-      // Another replica (or a person) created it first: the label exists, which is the goal.
+      // Another replica (or a person) created it first, or a retry found the
+      // first attempt's: the label exists, which is the goal.
       if (isAlreadyExists(error)) return "exists";
       throw error;
     }

@@ -2,6 +2,7 @@ import Bottleneck from "bottleneck";
 import type { RetryOptions } from "@octokit/plugin-retry";
 import type { ThrottlingOptions } from "@octokit/plugin-throttling";
 import { sleep } from "./rate-limit.ts";
+import type { OctokitLike } from "./instrument.ts";
 import type { Log } from "./types.ts";
 
 export type OctokitPolicyOptions = {
@@ -25,7 +26,31 @@ export type OctokitPolicyOptions = {
   minWriteIntervalMs?: number;
 };
 
-export type OctokitPolicy = { throttle: ThrottlingOptions; retry: RetryOptions };
+/** How often and after what waits a request that failed with a 5xx or a network error is sent again. */
+export type RetrySchedule = { retries: number; unitMs: number };
+
+// The schedule rides along in every request's `request` options, where the
+// gateway reads it for the creates it re-sends itself (create-once.ts):
+// plugin-retry keeps its own copy private.
+const RETRY_SCHEDULE = "locusRetrySchedule";
+
+export type OctokitPolicy = {
+  throttle: ThrottlingOptions;
+  retry: RetryOptions;
+  /** Request defaults: merge into any `request` options of your own. */
+  request: { [RETRY_SCHEDULE]: RetrySchedule };
+};
+
+/** plugin-retry's wait before retry number `retry + 1`: (n+1)² units. */
+export function retryDelayMs(schedule: RetrySchedule, retry: number): number {
+  return (retry + 1) ** 2 * schedule.unitMs;
+}
+
+/** The schedule createOctokitPolicy gave this octokit; none (no retries) for an octokit built without it. */
+export function retryScheduleOf(octokit: OctokitLike): RetrySchedule {
+  const schedule = octokit.request.endpoint.DEFAULTS.request?.[RETRY_SCHEDULE] as RetrySchedule | undefined;
+  return schedule ?? { retries: 0, unitMs: 0 };
+}
 
 // plugin-retry would otherwise also retry 429s and the rate-limit answers
 // plugin-throttling owns, and client errors that will fail the same way again.
@@ -43,7 +68,9 @@ function groups(minTime: number) {
  * whose own default retries rate-limit answers without bound.
  *
  * - 5xx and network errors: plugin-retry, at most maxRetries times, after
- *   1, 4, 9… × retryUnitMs.
+ *   1, 4, 9… × retryUnitMs. Except a request that creates something, which the
+ *   gateway re-sends itself on the same schedule, and only after looking
+ *   whether GitHub had created it after all (create-once.ts).
  * - Secondary rate limit (403/429 whose message says so): plugin-throttling,
  *   at most maxRetries times, after the retry-after header (60 s without one),
  *   doubled on each further attempt.
@@ -55,6 +82,7 @@ function groups(minTime: number) {
 export function createOctokitPolicy(options: OctokitPolicyOptions): OctokitPolicy {
   const { log } = options;
   const maxRetries = options.maxRetries ?? 3;
+  const unitMs = options.retryUnitMs ?? 1000;
   const wait = options.wait ?? sleep;
 
   function handler(kind: string, backoff: boolean) {
@@ -89,10 +117,7 @@ export function createOctokitPolicy(options: OctokitPolicyOptions): OctokitPolic
   };
   return {
     throttle,
-    retry: {
-      retries: maxRetries,
-      retryAfterBaseValue: options.retryUnitMs ?? 1000,
-      doNotRetry: DO_NOT_RETRY,
-    },
+    retry: { retries: maxRetries, retryAfterBaseValue: unitMs, doNotRetry: DO_NOT_RETRY },
+    request: { [RETRY_SCHEDULE]: { retries: maxRetries, unitMs } },
   };
 }

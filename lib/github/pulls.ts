@@ -16,19 +16,29 @@ type PullOps = Pick<
 >;
 
 export function pullOps(t: Transport): PullOps {
+  const findPullRequestByHead: PullOps["findPullRequestByHead"] = async (branch, opts = {}) => {
+    // `head` must be owner-qualified, or GitHub ignores the filter and lists every PR.
+    const found = await t.rest(
+      "GET /repos/{owner}/{repo}/pulls",
+      { head: `${t.repo.owner}:${branch}`, state: opts.state ?? "open", per_page: 1 },
+      z.array(pullRequestSchema),
+    );
+    return found[0] ?? null;
+  };
+
   return {
     createPullRequest(pr) {
-      return t.rest("POST /repos/{owner}/{repo}/pulls", { ...pr }, pullRequestSchema);
+      return t.create({
+        what: `pull request from ${pr.head}`,
+        send: (once) => once.rest("POST /repos/{owner}/{repo}/pulls", { ...pr }, pullRequestSchema),
+        // GitHub keeps one open PR per head and base: an open one is the one asked for.
+        async landed() {
+          const open = await findPullRequestByHead(pr.head);
+          return open?.base.ref === pr.base ? open : null;
+        },
+      });
     },
-    async findPullRequestByHead(branch, opts = {}) {
-      // `head` must be owner-qualified, or GitHub ignores the filter and lists every PR.
-      const found = await t.rest(
-        "GET /repos/{owner}/{repo}/pulls",
-        { head: `${t.repo.owner}:${branch}`, state: opts.state ?? "open", per_page: 1 },
-        z.array(pullRequestSchema),
-      );
-      return found[0] ?? null;
-    },
+    findPullRequestByHead,
     getPullRequest(pr) {
       return t.restOrNull(
         "GET /repos/{owner}/{repo}/pulls/{pull_number}",

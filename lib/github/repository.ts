@@ -21,6 +21,21 @@ function isPermission(value: string | undefined): value is Permission {
 }
 
 export function repositoryOps(t: Transport): RepositoryOps {
+  const listWorkflowRuns: RepositoryOps["listWorkflowRuns"] = async (workflow, filter = {}) => {
+    const runs = await t.rest(
+      "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+      {
+        workflow_id: workflow,
+        per_page: filter.perPage ?? 100,
+        ...(filter.status === undefined ? {} : { status: filter.status }),
+        ...(filter.branch === undefined ? {} : { branch: filter.branch }),
+        ...(filter.event === undefined ? {} : { event: filter.event }),
+      },
+      workflowRunsSchema,
+    );
+    return runs.workflow_runs;
+  };
+
   return {
     async getDefaultBranch() {
       const repo = await t.rest("GET /repos/{owner}/{repo}", {}, repositorySchema);
@@ -53,26 +68,27 @@ export function repositoryOps(t: Transport): RepositoryOps {
       throw new GitHubError(`${path} is a directory, not a file; name a file in the repository.`, 200, route);
     },
     async dispatchWorkflow(workflow, ref, inputs) {
-      await t.rest(
-        "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
-        { workflow_id: workflow, ref, inputs },
-        z.unknown(),
-      );
-    },
-    async listWorkflowRuns(workflow, filter = {}) {
-      const runs = await t.rest(
-        "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
-        {
-          workflow_id: workflow,
-          per_page: filter.perPage ?? 100,
-          ...(filter.status === undefined ? {} : { status: filter.status }),
-          ...(filter.branch === undefined ? {} : { branch: filter.branch }),
-          ...(filter.event === undefined ? {} : { event: filter.event }),
+      const delivery = inputs["delivery"];
+      await t.create({
+        what: `run of ${workflow}${delivery ? ` for delivery ${delivery}` : ""}`,
+        async send(once) {
+          await once.rest(
+            "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+            { workflow_id: workflow, ref, inputs },
+            z.unknown(),
+          );
+          return true;
         },
-        workflowRunsSchema,
-      );
-      return runs.workflow_runs;
+        // The run's name carries its delivery id in parentheses (DESIGN.md,
+        // dispatch contract); a dispatch without one cannot be recognised.
+        async landed() {
+          if (!delivery) return null;
+          const runs = await listWorkflowRuns(workflow, { event: "workflow_dispatch" });
+          return runs.some((run) => run.displayTitle.includes(`(${delivery})`)) ? true : null;
+        },
+      });
     },
+    listWorkflowRuns,
     async cancelWorkflowRun(runId) {
       try {
         await t.rest(

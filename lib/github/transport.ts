@@ -1,8 +1,10 @@
 import type { z } from "zod";
+import { createOnce, type Create, type SendOnce } from "./create-once.ts";
 import { GitHubError, statusOf, toGitHubError } from "./errors.ts";
 import { createObserver, instrument, observed, type OctokitLike } from "./instrument.ts";
-import type { RateLimitTracker } from "./rate-limit.ts";
-import type { CallCounter, RepoRef } from "./types.ts";
+import { retryScheduleOf } from "./policy.ts";
+import { sleep, type RateLimitTracker } from "./rate-limit.ts";
+import type { CallCounter, Log, RepoRef } from "./types.ts";
 
 export type Params = Record<string, unknown>;
 
@@ -27,6 +29,8 @@ export type Transport = {
     variables: Params,
     schema: S,
   ): Promise<z.infer<S>>;
+  /** A request that creates something: re-sent after a 5xx only when GitHub does not have it (create-once.ts). */
+  create<T>(create: Create<T>): Promise<T>;
 };
 
 const PAGE_SIZE = 100;
@@ -52,6 +56,7 @@ export function createTransport(deps: {
   repo: RepoRef;
   tracker: RateLimitTracker;
   counter: CallCounter;
+  log: Log;
 }): Transport {
   const { octokit, repo } = deps;
   instrument(octokit);
@@ -66,12 +71,18 @@ export function createTransport(deps: {
     }),
   );
 
-  async function send(route: string, params: Params, format: Format | undefined) {
+  // `retries: 0` turns plugin-retry off for this one request (its per-request option).
+  const requestOptions = (once: boolean) => {
+    const options = marker();
+    return once ? { request: { ...options.request, retries: 0 } } : options;
+  };
+
+  async function send(route: string, params: Params, format: Format | undefined, once = false) {
     try {
       return await octokit.request(route, {
         ...repo,
         ...params,
-        ...marker(),
+        ...requestOptions(once),
         ...(format ? { mediaType: { format } } : {}),
       });
     } catch (error) {
@@ -79,14 +90,52 @@ export function createTransport(deps: {
     }
   }
 
-  async function rest<S extends z.ZodType>(route: string, params: Params, schema: S, format?: Format) {
-    const response = await send(route, params, format);
+  async function rest<S extends z.ZodType>(
+    route: string,
+    params: Params,
+    schema: S,
+    format?: Format,
+    once = false,
+  ): Promise<z.infer<S>> {
+    const response = await send(route, params, format, once);
     return parse(schema, response.data, route, response.status);
   }
 
+  async function graphql<S extends z.ZodType>(
+    operation: string,
+    query: string,
+    variables: Params,
+    schema: S,
+    once = false,
+  ): Promise<z.infer<S>> {
+    const route = `graphql ${operation}`;
+    let data: unknown;
+    try {
+      data = await octokit.graphql(query, { ...variables, ...requestOptions(once) });
+    } catch (error) {
+      const errors = (error as { errors?: unknown }).errors;
+      if (statusOf(error) === undefined && Array.isArray(errors)) {
+        const text = errors.map((e: { message?: unknown }) => String(e.message)).join("; ");
+        throw new GitHubError(
+          `GitHub's GraphQL API refused ${operation}: ${text}. Check that the repository and numbers exist and that the token can read issues.`,
+          200,
+          route,
+          { cause: error },
+        );
+      }
+      throw toGitHubError(error, route);
+    }
+    return parse(schema, data, route, 200);
+  }
+
+  const once: SendOnce = {
+    rest: (route, params, schema, format) => rest(route, params, schema, format, true),
+    graphql: (operation, query, variables, schema) => graphql(operation, query, variables, schema, true),
+  };
+
   return {
     repo,
-    rest,
+    rest: (route, params, schema, format) => rest(route, params, schema, format),
     async restOrNull(route, params, schema, format) {
       try {
         return await rest(route, params, schema, format);
@@ -105,25 +154,8 @@ export function createTransport(deps: {
         if (data.length < PAGE_SIZE || !hasNextPage(response.headers.link)) return items;
       }
     },
-    async graphql(operation, query, variables, schema) {
-      const route = `graphql ${operation}`;
-      let data: unknown;
-      try {
-        data = await octokit.graphql(query, { ...variables, ...marker() });
-      } catch (error) {
-        const errors = (error as { errors?: unknown }).errors;
-        if (statusOf(error) === undefined && Array.isArray(errors)) {
-          const text = errors.map((e: { message?: unknown }) => String(e.message)).join("; ");
-          throw new GitHubError(
-            `GitHub's GraphQL API refused ${operation}: ${text}. Check that the repository and numbers exist and that the token can read issues.`,
-            200,
-            route,
-            { cause: error },
-          );
-        }
-        throw toGitHubError(error, route);
-      }
-      return parse(schema, data, route, 200);
-    },
+    graphql: (operation, query, variables, schema) => graphql(operation, query, variables, schema),
+    create: (create) =>
+      createOnce({ once, schedule: retryScheduleOf(octokit), log: deps.log, wait: sleep }, create),
   };
 }

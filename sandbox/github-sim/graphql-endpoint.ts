@@ -3,6 +3,7 @@ import type { DocumentNode, ExecutionResult } from "graphql";
 import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
 import { mutationRoot } from "./graphql-mutations.ts";
+import { nodeRoot } from "./graphql-nodes.ts";
 import { rootValue } from "./graphql-resolvers.ts";
 import type { User } from "./model.ts";
 import type { Bucket } from "./rate-limit.ts";
@@ -78,7 +79,11 @@ export async function executeGraphql(
   const result: ExecutionResult = await execute({
     schema,
     document,
-    rootValue: { ...rootValue({ core, viewer, bucket }), ...mutationRoot({ core, viewer, bucket }) },
+    rootValue: {
+      ...rootValue({ core, viewer, bucket }),
+      ...nodeRoot({ core, viewer, bucket }),
+      ...mutationRoot({ core, viewer, bucket }),
+    },
     contextValue: { core, viewer, bucket },
     variableValues: request.variables,
     operationName: request.operationName,

@@ -50,7 +50,7 @@ function databaseIdOf(id: string, prefix: string): number | null {
 }
 
 /** The thread's first comment and its repository, if the viewer can see them. */
-function findThread(
+export function findThread(
   core: SimCore,
   viewer: User,
   id: string,
@@ -67,7 +67,8 @@ function findThread(
   throw unresolvable(id);
 }
 
-function findSubject(core: SimCore, viewer: User, id: string): { repo: Repo; issue: Issue } {
+/** The issue or pull request a node id names, if the viewer can see it. */
+export function findSubject(core: SimCore, viewer: User, id: string): { repo: Repo; issue: Issue } {
   const databaseId = databaseIdOf(id, "PR") ?? databaseIdOf(id, "I");
   for (const repo of core.store.repos.values()) {
     if (permissionOf(core.store, repo, viewer.login) === "none") continue;
