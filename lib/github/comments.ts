@@ -17,7 +17,7 @@ export function markerLine(marker: string): string {
 }
 
 // GitHub may hand a body back with CRLF line ends; they are the same text.
-function sameText(a: string, b: string): boolean {
+export function sameText(a: string, b: string): boolean {
   return a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
 }
 

@@ -1,4 +1,5 @@
-import type { z } from "zod";
+import { z } from "zod";
+import { sameText } from "./comments.ts";
 import { MILESTONE_ISSUES_QUERY } from "./queries.ts";
 import { commentSchema, issueSchema, milestoneIssuesSchema } from "./schemas.ts";
 import type { Transport } from "./transport.ts";
@@ -42,7 +43,23 @@ export function issueOps(t: Transport): IssueOps {
       return issues.filter((i) => !i.isPullRequest);
     },
     createIssue(issue) {
-      return t.rest("POST /repos/{owner}/{repo}/issues", { ...issue }, issueSchema);
+      return t.create({
+        what: `issue "${issue.title}"`,
+        send: (once) => once.rest("POST /repos/{owner}/{repo}/issues", { ...issue }, issueSchema),
+        // The newest issues touched since: one with the same title and text
+        // (Locus's carry hidden markers that name their origin) is this one.
+        async landed(since) {
+          const recent = await t.rest(
+            "GET /repos/{owner}/{repo}/issues",
+            { state: "all", sort: "created", direction: "desc", since: since.toISOString(), per_page: 100 },
+            z.array(issueSchema),
+          );
+          const found = recent.find(
+            (i) => !i.isPullRequest && i.title === issue.title && sameText(i.body, issue.body ?? ""),
+          );
+          return found ?? null;
+        },
+      });
     },
     updateIssue(issue, patch) {
       return t.rest(

@@ -33,7 +33,19 @@ export function milestoneOps(t: Transport): MilestoneOps {
       );
     },
     createMilestone(milestone) {
-      return t.rest("POST /repos/{owner}/{repo}/milestones", body(milestone), milestoneSchema);
+      return t.create({
+        what: `milestone "${milestone.title}"`,
+        send: (once) => once.rest("POST /repos/{owner}/{repo}/milestones", body(milestone), milestoneSchema),
+        // Titles are unique in a repository: a milestone of that title is the one asked for.
+        async landed() {
+          const all = await t.restPages(
+            "GET /repos/{owner}/{repo}/milestones",
+            { state: "all" },
+            milestoneSchema,
+          );
+          return all.find((m) => m.title === milestone.title) ?? null;
+        },
+      });
     },
     updateMilestone(milestone, patch) {
       return t.rest(

@@ -1,7 +1,14 @@
 import { z } from "zod";
+import { sameText } from "./comments.ts";
 import { pullRequestSchema, reviewCommentSchema, reviewSchema } from "./schemas.ts";
 import type { Transport } from "./transport.ts";
-import type { GitHubGateway } from "./types.ts";
+import type { GitHubGateway, ReviewEvent, ReviewState } from "./types.ts";
+
+const STATE_OF: Record<ReviewEvent, ReviewState> = {
+  APPROVE: "APPROVED",
+  REQUEST_CHANGES: "CHANGES_REQUESTED",
+  COMMENT: "COMMENTED",
+};
 
 type PullOps = Pick<
   GitHubGateway,
@@ -16,6 +23,9 @@ type PullOps = Pick<
 >;
 
 export function pullOps(t: Transport): PullOps {
+  const listReviews: PullOps["listReviews"] = (pr) =>
+    t.restPages("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { pull_number: pr }, reviewSchema);
+
   const findPullRequestByHead: PullOps["findPullRequestByHead"] = async (branch, opts = {}) => {
     // `head` must be owner-qualified, or GitHub ignores the filter and lists every PR.
     const found = await t.rest(
@@ -63,30 +73,40 @@ export function pullOps(t: Transport): PullOps {
         reviewCommentSchema,
       );
     },
-    listReviews(pr) {
-      return t.restPages(
-        "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-        { pull_number: pr },
-        reviewSchema,
-      );
-    },
+    listReviews,
     createReview(pr, review) {
-      return t.rest(
-        "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-        {
-          pull_number: pr,
-          event: review.event,
-          body: review.body,
-          ...(review.commitId === undefined ? {} : { commit_id: review.commitId }),
-          comments: (review.comments ?? []).map((c) => ({
-            path: c.path,
-            line: c.line,
-            side: c.side ?? "RIGHT",
-            body: c.body,
-          })),
+      return t.create({
+        what: `review of #${pr}`,
+        send: (once) =>
+          once.rest(
+            "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+            {
+              pull_number: pr,
+              event: review.event,
+              body: review.body,
+              ...(review.commitId === undefined ? {} : { commit_id: review.commitId }),
+              comments: (review.comments ?? []).map((c) => ({
+                path: c.path,
+                line: c.line,
+                side: c.side ?? "RIGHT",
+                body: c.body,
+              })),
+            },
+            reviewSchema,
+          ),
+        // A review with the same verdict and text, submitted since, is this one.
+        async landed(since) {
+          const reviews = await listReviews(pr);
+          const found = reviews.find(
+            (r) =>
+              r.state === STATE_OF[review.event] &&
+              sameText(r.body, review.body) &&
+              r.submittedAt !== null &&
+              Date.parse(r.submittedAt) >= since.getTime(),
+          );
+          return found ?? null;
         },
-        reviewSchema,
-      );
+      });
     },
   };
 }

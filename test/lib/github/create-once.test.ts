@@ -320,6 +320,67 @@ async function createReviewAs(login: string, pr: number, body: string): Promise<
   expect(response.status).toBe(200);
 }
 
+describe("an issue, a milestone and a review (plan approval, sprint tracking, review mode)", () => {
+  it.each(["502", "drop"] as const)(
+    "GitHub created before failing (%s) is found, not made twice",
+    async (how) => {
+      const body = "<!-- locus:planned comment=7 task=1 -->\nDo it.";
+      fail({ method: "POST", path: "/repos/{owner}/{repo}/issues" }, how);
+      fail({ method: "POST", path: "/repos/{owner}/{repo}/milestones" }, how);
+
+      const milestone = await locus.createMilestone({ title: "Sprint 1" });
+      const issue = await locus.createIssue({ title: "Task 1", body, milestone: milestone.number });
+
+      expect(repo.milestones.map((m) => m.number)).toEqual([milestone.number]);
+      expect([...repo.issues.values()].map((i) => [i.number, i.title])).toEqual([[issue.number, "Task 1"]]);
+      expect(issue).toMatchObject({ body, milestone: milestone.number });
+    },
+  );
+
+  it("a review GitHub submitted before failing is found by verdict and text", async () => {
+    await pushBranch(gitDir, t.tempDir, "locus/issue-1", { "a.txt": "one\nTWO\n" });
+    const pr = await locus.createPullRequest({
+      title: "Greet",
+      body: "",
+      head: "locus/issue-1",
+      base: "main",
+    });
+    const review = {
+      event: "COMMENT" as const,
+      body: "Two nits.",
+      comments: [{ path: "a.txt", line: 2, body: "Case." }],
+    };
+    fail({ method: "POST", path: "/repos/{owner}/{repo}/pulls/{number}/reviews" }, "502");
+
+    const { sent, result } = await traffic(() => locus.createReview(pr.number, review));
+
+    expect(repo.reviews.filter((r) => r.pullNumber === pr.number).map((r) => r.id)).toEqual([result.id]);
+    expect(repo.reviewComments.map((c) => c.body)).toEqual(["Case."]);
+    expect(sent).toEqual([
+      `POST /repos/acme/widgets/pulls/${pr.number}/reviews 502`,
+      `GET /repos/acme/widgets/pulls/${pr.number}/reviews 200`,
+    ]);
+  });
+
+  it("an issue GitHub did not create is looked for, then created once, a different one made meanwhile aside", async () => {
+    await locus.createIssue({ title: "Task 1", body: "Something else." });
+    fail({ method: "POST", path: "/repos/{owner}/{repo}/issues" }, "502", false);
+
+    const { sent, result } = await traffic(() => locus.createIssue({ title: "Task 1", body: "Do it." }));
+
+    expect(sent).toEqual([
+      "POST /repos/acme/widgets/issues 502",
+      "GET /repos/acme/widgets/issues 200",
+      "POST /repos/acme/widgets/issues 201",
+    ]);
+    expect([...repo.issues.values()].map((i) => [i.title, i.body])).toEqual([
+      ["Task 1", "Something else."],
+      ["Task 1", "Do it."],
+    ]);
+    expect(result.body).toBe("Do it.");
+  });
+});
+
 describe("the retry budget", () => {
   it("a create GitHub keeps failing is sent 1 + maxRetries times, looked for before each re-send, then fails", async () => {
     const issue = await locus.createIssue({ title: "Greet" });
