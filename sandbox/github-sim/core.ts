@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Repo, Store, TokenRecord, User } from "./model.ts";
 import type { Bucket, RateResource } from "./rate-limit.ts";
+import type { WebhookQueue } from "./webhooks.ts";
 
 // Shared types between the server, the route modules and the serializers.
 
@@ -24,6 +25,8 @@ export interface SimCore {
   store: Store;
   urls: SimUrls;
   emit: (event: string, payload: Record<string, unknown>, options: EmitOptions) => void;
+  // The app's webhook deliveries, listed and redelivered by the /app/hook/deliveries endpoints.
+  webhooks: WebhookQueue;
   startRun: (repo: Repo, runId: number) => void;
   cancelRun: (repo: Repo, runId: number, by: User) => void;
   rateLimit: (tokenKey: string, resource: RateResource) => Bucket;

@@ -2,6 +2,7 @@ import type { Route } from "./core.ts";
 import { actionRoutes } from "./routes-actions.ts";
 import { appRoutes } from "./routes-app.ts";
 import { commentRoutes } from "./routes-comments.ts";
+import { hookDeliveryRoutes } from "./routes-hook-deliveries.ts";
 import { issueRoutes } from "./routes-issues.ts";
 import { labelRoutes } from "./routes-labels.ts";
 import { milestoneRoutes } from "./routes-milestones.ts";
@@ -12,6 +13,7 @@ import type { CompiledRoute } from "./router.ts";
 
 const allRoutes: Route[] = [
   ...appRoutes,
+  ...hookDeliveryRoutes,
   ...repoRoutes,
   ...labelRoutes,
   ...issueRoutes,

@@ -86,7 +86,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
   }
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), "github-sim-")));
-  const webhooks = createWebhookQueue(options.webhooks ?? {});
+  const webhooks = createWebhookQueue({ ...options.webhooks, now });
   const faults = createFaultRegistry();
   const limiter = createRateLimiter(options.rateLimit ?? {}, now);
   const requestLog: RequestLogEntry[] = [];
@@ -94,6 +94,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
   const core: SimCore = {
     store,
     urls,
+    webhooks,
     emit(event, payload, emitOptions) {
       const installation = emitOptions.repo ? installationFor(store, emitOptions.repo.owner) : undefined;
       webhooks.enqueue(
