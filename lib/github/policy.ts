@@ -63,9 +63,10 @@ function groups(minTime: number) {
 
 /**
  * The one retry policy of every Locus octokit, as options for
- * plugin-throttling and plugin-retry. createActionOctokit applies it; the app
- * must pass it to Probot (`ProbotOctokit.defaults(createOctokitPolicy(...))`),
- * whose own default retries rate-limit answers without bound.
+ * plugin-throttling and plugin-retry, and the request defaults that carry
+ * its retry schedule to the gateway. createActionOctokit applies it; the app
+ * passes it to Probot (app/octokit.ts), whose own default retries rate-limit
+ * answers without bound.
  *
  * - 5xx and network errors: plugin-retry, at most maxRetries times, after
  *   1, 4, 9… × retryUnitMs. Except a request that creates something, which the
