@@ -15,7 +15,7 @@ import { BUDGETS, buildRepositoryContext, type RepositoryContext } from "../prom
 import type { ActionContext } from "./context.ts";
 import { costLimit, type DailyBudget } from "./daily-budget.ts";
 import { readRepositoryContext } from "./repository-context.ts";
-import { describeStop } from "./stop-reason.ts";
+import { describeStopUnderCap } from "./stop-reason.ts";
 import type { ModeResult, TaskReport, TaskStatus } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
 
@@ -108,7 +108,7 @@ export async function runReadOnlyAgent(ctx: ActionContext, task: ReadOnlyTask): 
   const durationMs = ctx.clock.now().getTime() - started;
   return {
     result,
-    stopReason: ctx.mask(describeStop(result)),
+    stopReason: ctx.mask(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, task.budget)),
     report: (status, reason) => ({
       issue: task.target,
       title: task.title,

@@ -22,8 +22,7 @@ import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
 import { costLimit, withDaySpend, type DailyBudget } from "./daily-budget.ts";
-import { formatUsd } from "../render/markdown.ts";
-import { describeStop } from "./stop-reason.ts";
+import { describeStopUnderCap } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import type { TaskReport } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
@@ -225,7 +224,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       // The task's own status comes next: no live edit may land after it.
       await live.close();
     }
-    if (!result.success) return await fail(stopReason(result, ctx.config.agent.maxCostUsd, plan.budget));
+    if (!result.success)
+      return await fail(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, plan.budget));
 
     if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
     if (await worktree.stageAll()) await worktree.commit(taskCommitMessage(issue));
@@ -274,15 +274,6 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     log.error(ctx.mask(`Task #${issue.number} failed inside Locus: ${messageOf(error)}`));
     return await fail(`Locus error: ${messageOf(error)}`, { fault: true });
   }
-}
-
-function stopReason(result: RunResult, perTask: number, budget: DailyBudget | undefined): string {
-  const reason = describeStop(result);
-  // Tasks finished meanwhile are recorded already; this one's spend is not yet.
-  if (result.stop !== "cost_limit" || !budget || budget.remaining() >= perTask) {
-    return reason;
-  }
-  return `${reason}, what remained of the daily cost cap of ${formatUsd(budget.capUsd)} (it resets at 00:00 UTC)`;
 }
 
 /** Over the daily cap: the task is not started; it is marked failed with the reason, and no work exists to lose. */

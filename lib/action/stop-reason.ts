@@ -1,5 +1,7 @@
 /** Why an agent run did not deliver, in words for a comment. */
 import type { RunResult } from "../agent/runner.ts";
+import { formatUsd } from "../render/markdown.ts";
+import type { DailyBudget } from "./daily-budget.ts";
 
 export function describeStop(result: RunResult): string {
   const error = result.error ? `: ${result.error}` : "";
@@ -19,4 +21,19 @@ export function describeStop(result: RunResult): string {
     case "end_turn":
       return `the agent reported a failure${error}`;
   }
+}
+
+/**
+ * As `describeStop`, saying so when the run stopped at what remained of the
+ * daily cost cap rather than at its own limit (`perRun`). The run's own spend
+ * is not yet recorded in `budget`.
+ */
+export function describeStopUnderCap(
+  result: RunResult,
+  perRun: number,
+  budget: DailyBudget | undefined,
+): string {
+  const reason = describeStop(result);
+  if (result.stop !== "cost_limit" || !budget || budget.remaining() >= perRun) return reason;
+  return `${reason}, what remained of the daily cost cap of ${formatUsd(budget.capUsd)} (it resets at 00:00 UTC)`;
 }

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { recordEdit } from "../../sandbox/github-sim/content-edits.ts";
-import { renderStatusComment, STATUS_MARKER } from "../../lib/status/status-comment.ts";
+import {
+  isStatusComment,
+  readStatusState,
+  renderStatusComment,
+  STATUS_MARKER,
+} from "../../lib/status/status-comment.ts";
 import type { FakeTurn } from "../../sandbox/anthropic-fake/types.ts";
 import { PROJECT_FILES, startHarness, type ActionRun, type Harness } from "./harness.ts";
 
@@ -302,33 +307,73 @@ describe("mode iterate", () => {
     expect(checks.sort()).toEqual(["outsider/permission", "rev/permission"]);
   });
 
-  it("past the daily cost cap, says so on the pull request and asks no model", async () => {
-    await writeFile(join(h.scratch, "capped.yml"), "version: 3\nagent:\n  maxCostPerDayUsd: 0.05\n");
-    await h.git(["checkout", "--quiet", "-B", "config", "origin/main"]);
-    await h.git(["add", "capped.yml"]);
-    await h.git(["commit", "--quiet", "-m", "config: a daily cost cap"]);
-    await h.git(["push", "--quiet", "origin", "config:main"]);
-    // Locus's status comment on another issue records today's spend at the cap.
-    const earlier = await h.api.createIssue({ title: "Earlier task", labels: ["agent:managed"] });
-    const day = new Date().toISOString().slice(0, 10);
-    const state = { deliveries: [], attempts: 1, daySpend: { day, usd: 0.05 } };
-    await h.api.createComment(
-      earlier.number,
-      `<!-- ${STATUS_MARKER} -->\n${renderStatusComment({ headline: "Done." }, state)}`,
-    );
-    await h.as("rev").createComment(pr, "Please add a doc comment to greet.");
-    h.fake.setScript([reply(call("finish", { summary: "Added it." }))]);
-    const before = h.fake.requests.length;
+  describe("with a daily cost cap", () => {
+    const CAP_USD = 0.05;
+    let spendComment: number;
 
-    const { run } = await iterate(pr, { "config-path": "capped.yml" });
+    /** Locus's status comment on another issue records what was spent today. */
+    const spentToday = (usd: number) => {
+      const day = new Date().toISOString().slice(0, 10);
+      const state = { deliveries: [], attempts: 1, daySpend: { day, usd } };
+      return `<!-- ${STATUS_MARKER} -->\n${renderStatusComment({ headline: "Done." }, state)}`;
+    };
 
-    expect(run.code).toBe(0);
-    expect(run.outputs["status"]).toBe("failed");
-    expect(h.fake.requests.length).toBe(before);
-    const answer = (await h.api.getIssue(pr))?.comments.at(-1)?.body ?? "";
-    expect(answer).toContain("Locus did not address the review feedback: the daily cost cap of $0.0500");
-    expect(answer).toContain("resets at 00:00 UTC");
-    expect((await h.api.getIssue(issue))?.labels).toContain("locus:in-review");
+    /** What earlier rounds in this file recorded as spent today, beside the spend comment. */
+    const spentByEarlierRuns = () => {
+      const day = new Date().toISOString().slice(0, 10);
+      return h.repo.repo.comments
+        .filter((c) => c.id !== spendComment && c.author === h.sim.app.botLogin && isStatusComment(c.body))
+        .map((c) => readStatusState(c.body).daySpend)
+        .reduce((sum, spend) => (spend?.day === day ? sum + spend.usd : sum), 0);
+    };
+
+    beforeAll(async () => {
+      await writeFile(join(h.scratch, "capped.yml"), `version: 3\nagent:\n  maxCostPerDayUsd: ${CAP_USD}\n`);
+      await h.git(["checkout", "--quiet", "-B", "config", "origin/main"]);
+      await h.git(["add", "capped.yml"]);
+      await h.git(["commit", "--quiet", "-m", "config: a daily cost cap"]);
+      await h.git(["push", "--quiet", "origin", "config:main"]);
+      const earlier = await h.api.createIssue({ title: "Earlier task", labels: ["agent:managed"] });
+      spendComment = (await h.api.createComment(earlier.number, spentToday(0))).id;
+    });
+
+    it("past the cap, says so on the pull request and asks no model", async () => {
+      await h.api.updateComment(spendComment, spentToday(CAP_USD));
+      await h.as("rev").createComment(pr, "Please add a doc comment to greet.");
+      h.fake.setScript([reply(call("finish", { summary: "Added it." }))]);
+      const before = h.fake.requests.length;
+
+      const { run } = await iterate(pr, { "config-path": "capped.yml" });
+
+      expect(run.code).toBe(0);
+      expect(run.outputs["status"]).toBe("failed");
+      expect(h.fake.requests.length).toBe(before);
+      const answer = (await h.api.getIssue(pr))?.comments.at(-1)?.body ?? "";
+      expect(answer).toContain("Locus did not address the review feedback: the daily cost cap of $0.0500");
+      expect(answer).toContain("resets at 00:00 UTC");
+      expect((await h.api.getIssue(issue))?.labels).toContain("locus:in-review");
+    });
+
+    it("under the cap, spends only what remains and records the round's spend", async () => {
+      await h.api.updateComment(spendComment, spentToday(CAP_USD - 0.0001 - spentByEarlierRuns()));
+      h.fake.setScript([
+        reply(call("read_file", { path: "src/greet.js" })),
+        reply(call("finish", { summary: "Added it." })),
+      ]);
+      const before = h.fake.requests.length;
+
+      const { run } = await iterate(pr, { "config-path": "capped.yml" });
+
+      expect(run.outputs["status"]).toBe("failed");
+      // One turn was allowed (the budget was not yet spent), and it used up what remained.
+      expect(h.fake.requests.length).toBe(before + 1);
+      const comments = (await h.api.getIssue(pr))?.comments ?? [];
+      expect(comments.at(-1)?.body).toContain("what remained of the daily cost cap of $0.0500");
+      const status = (await h.api.getIssue(issue))?.comments.find((c) =>
+        c.body.startsWith(`<!-- ${STATUS_MARKER} -->`),
+      );
+      expect(status?.body).toMatch(/"daySpend":\{"day":"\d{4}-\d{2}-\d{2}","usd":0\.\d+\}/);
+    });
   });
 
   it("refuses a pull request Locus did not open", async () => {

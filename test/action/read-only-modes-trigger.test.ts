@@ -9,7 +9,12 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderStatusComment, STATUS_MARKER } from "../../lib/status/status-comment.ts";
+import {
+  isStatusComment,
+  readStatusState,
+  renderStatusComment,
+  STATUS_MARKER,
+} from "../../lib/status/status-comment.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
 
@@ -42,6 +47,15 @@ function spentToday(usd: number): string {
   const day = new Date().toISOString().slice(0, 10);
   const state = { deliveries: [], attempts: 1, daySpend: { day, usd } };
   return `<!-- ${STATUS_MARKER} -->\n${renderStatusComment({ headline: "Done." }, state)}`;
+}
+
+/** What earlier runs in this file recorded as spent today, beside the spend comment. */
+function spentByEarlierRuns(): number {
+  const day = new Date().toISOString().slice(0, 10);
+  return h.repo.repo.comments
+    .filter((c) => c.id !== spendComment && c.author === h.sim.app.botLogin && isStatusComment(c.body))
+    .map((c) => readStatusState(c.body).daySpend)
+    .reduce((sum, spend) => (spend?.day === day ? sum + spend.usd : sum), 0);
 }
 
 /** Dispatches the run as the app does, and answers its id: its creation time is the trigger time. */
@@ -192,6 +206,28 @@ describe("ask, plan and review past the daily cost cap", () => {
     const last = (await h.api.getIssue(number))?.comments.at(-1)?.body ?? "";
     expect(last).toContain(says);
     expect(last).toContain("resets at 00:00 UTC");
+    await h.api.updateComment(spendComment, spentToday(0));
+  });
+
+  it("under the cap, a question spends only what remains and its spend is recorded", async () => {
+    await h.api.updateComment(spendComment, spentToday(CAP_USD - 0.0001 - spentByEarlierRuns()));
+    const issue = await h.as("alice").createIssue({ title: "Nearly capped", body: "Anything." });
+    h.fake.setScript([
+      reply(call("read_file", { path: "src/greet.js" })),
+      reply(call("finish", { summary: "In `src/greet.js:2`." })),
+    ]);
+    const before = h.fake.requests.length;
+
+    const run = await h.run({ mode: "ask", issue: String(issue.number), command: "Where is it built?" });
+
+    expect(run.outputs["status"]).toBe("failed");
+    // One turn was allowed (the budget was not yet spent), and it used up what remained.
+    expect(h.fake.requests.length).toBe(before + 1);
+    const comments = (await h.api.getIssue(issue.number))?.comments ?? [];
+    const failure = comments.find((c) => c.body.startsWith("Locus could not answer"));
+    expect(failure?.body).toContain("what remained of the daily cost cap of $5.00");
+    const status = comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`));
+    expect(status?.body).toMatch(/"daySpend":\{"day":"\d{4}-\d{2}-\d{2}","usd":0\.\d+\}/);
     await h.api.updateComment(spendComment, spentToday(0));
   });
 });

@@ -46,7 +46,7 @@ import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import { readRepositoryContext } from "../repository-context.ts";
 import { asReviewer, LOCUS_REVIEWER, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
-import { describeStop } from "../stop-reason.ts";
+import { describeStopUnderCap } from "../stop-reason.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 
@@ -233,7 +233,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     });
 
   if (!result.success) {
-    const reason = ctx.mask(describeStop(result));
+    const reason = ctx.mask(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, budget));
     const checkpoint = await keepWork(reason);
     await gateway.createComment(
       prNumber,
