@@ -1,9 +1,16 @@
 /**
  * The Locus app: registers one thin handler per trigger of DESIGN.md. Every
- * handler is acknowledged at once and its work runs on the work queue.
+ * handler is acknowledged at once and its work runs on the work queue. The
+ * events registered here are the ones the delivery sweeper may ask GitHub to
+ * send again after a restart.
  */
 import type { ApplicationFunction, Context, Probot } from "probot";
 import type { AppContext } from "../lib/app/app-context.ts";
+import {
+  createDeliverySweeper,
+  type DeliverySweeper,
+  type SweepReport,
+} from "../lib/app/delivery-sweeper.ts";
 import { createPermissionCache } from "../lib/app/permission-cache.ts";
 import type { Permission } from "../lib/github/index.ts";
 import {
@@ -21,6 +28,7 @@ import { onIssueLabeled, onIssueMilestoned } from "./handlers/issues.ts";
 import { onMilestoneChanged } from "./handlers/milestone.ts";
 import { onPullRequestClosed, onPullRequestOpened, onReviewSubmitted } from "./handlers/pull-request.ts";
 import { onWorkflowRun } from "./handlers/workflow-run.ts";
+import { gitHubDeliveryLog } from "./delivery-log.ts";
 import { buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
 import { logPort } from "./probot-log.ts";
 import { createKeyedLanes } from "./keyed-lanes.ts";
@@ -41,6 +49,11 @@ export interface LocusApp {
   readonly appFn: ApplicationFunction;
   /** Work in flight; tests and shutdown wait on `drain()`. */
   readonly work: WorkQueue;
+  /**
+   * Asks GitHub to redeliver the webhooks this app lost (lib/app/delivery-sweeper.ts); the server
+   * calls it once it listens, the reconciler's timer after that. Never rejects once the app is loaded.
+   */
+  sweepDeliveries(): Promise<SweepReport>;
 }
 
 function issueNumberOf(context: Context): number | undefined {
@@ -50,6 +63,7 @@ function issueNumberOf(context: Context): number | undefined {
 
 export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
   let work: WorkQueue | undefined;
+  let sweeper: DeliverySweeper | undefined;
   const queue = (): WorkQueue => {
     if (!work) throw new Error("the Locus app is not loaded");
     return work;
@@ -70,6 +84,18 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
 
     const recent = createRecentDeliveries();
     const lanes = createKeyedLanes();
+    // The events registered below, which the sweeper may ask GitHub to send again.
+    const handled = new Set<string>();
+    const listen: Probot["on"] = (names, callback) => {
+      for (const name of [names].flat()) handled.add(name);
+      app.on(names, callback);
+    };
+    sweeper = createDeliverySweeper({
+      log: gitHubDeliveryLog(app),
+      logger: log,
+      now,
+      actsOn: (event, action) => handled.has(event) || handled.has(`${event}.${action ?? ""}`),
+    });
 
     function on<E extends Context>(
       handler: (ctx: AppContext, context: E) => Promise<void>,
@@ -104,19 +130,19 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
       };
     }
 
-    if (options.reconcile) startReconciler(app, services, options.reconcile);
+    if (options.reconcile) startReconciler(app, services, options.reconcile, sweeper);
 
-    app.on(["installation.created", "installation_repositories.added"], (context) => {
+    listen(["installation.created", "installation_repositories.added"], (context) => {
       queue().enqueue(`${context.name} ${context.id}`, () => onInstallation(context, log));
     });
-    app.on("issues.labeled", on(onIssueLabeled, wantsLabel));
-    app.on("issues.milestoned", on(onIssueMilestoned));
-    app.on(["milestone.created", "milestone.edited"], on(onMilestoneChanged, wantsMilestone));
-    app.on("issue_comment.created", on(onIssueComment, wantsComment));
-    app.on("pull_request.closed", on(onPullRequestClosed, wantsMergedLocusPullRequest));
-    app.on("pull_request.opened", on(onPullRequestOpened, wantsLocusPullRequest));
-    app.on("pull_request_review.submitted", on(onReviewSubmitted, wantsChangesRequested));
-    app.on("workflow_run.completed", on(onWorkflowRun, wantsLocusRun));
+    listen("issues.labeled", on(onIssueLabeled, wantsLabel));
+    listen("issues.milestoned", on(onIssueMilestoned));
+    listen(["milestone.created", "milestone.edited"], on(onMilestoneChanged, wantsMilestone));
+    listen("issue_comment.created", on(onIssueComment, wantsComment));
+    listen("pull_request.closed", on(onPullRequestClosed, wantsMergedLocusPullRequest));
+    listen("pull_request.opened", on(onPullRequestOpened, wantsLocusPullRequest));
+    listen("pull_request_review.submitted", on(onReviewSubmitted, wantsChangesRequested));
+    listen("workflow_run.completed", on(onWorkflowRun, wantsLocusRun));
   };
   return {
     appFn,
@@ -126,6 +152,10 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
       get size() {
         return work?.size ?? 0;
       },
+    },
+    sweepDeliveries: () => {
+      if (!sweeper) return Promise.reject(new Error("the Locus app is not loaded"));
+      return sweeper.sweep();
     },
   };
 }

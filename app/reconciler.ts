@@ -2,9 +2,12 @@
  * The app's own safety net, on a timer: for every repository of every
  * installation, repair what a dropped delivery or a crashed run left behind
  * (lib/app/reconcile.ts). Runs one repository at a time to stay gentle on the
- * rate limit; a failure in one repository does not stop the others.
+ * rate limit; a failure in one repository does not stop the others. Each
+ * tick first asks GitHub to redeliver lost webhooks (the delivery sweeper),
+ * so the reconciler then repairs only what redelivery cannot.
  */
 import type { Probot } from "probot";
+import type { DeliverySweeper } from "../lib/app/delivery-sweeper.ts";
 import { reconcileRepository } from "../lib/app/reconcile.ts";
 import { createGateway } from "../lib/github/index.ts";
 import { loadConfig } from "../lib/config/index.ts";
@@ -64,12 +67,15 @@ export function startReconciler(
   app: Probot,
   services: LocusServices,
   options: ReconcilerOptions,
+  sweeper?: DeliverySweeper,
 ): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    reconcileAll(app, services, options.graceMinutes)
+    // The sweeper logs its own failures and never rejects.
+    (sweeper?.sweep() ?? Promise.resolve())
+      .then(() => reconcileAll(app, services, options.graceMinutes))
       .catch((error: unknown) =>
         services.log.warn(`reconcile: ${error instanceof Error ? error.message : String(error)}`),
       )

@@ -5,7 +5,9 @@
  * configuration it opens Probot's setup flow; with an app but no webhook
  * secret it refuses to start, since Probot would accept "development".
  * LOCUS_RECONCILE_MINUTES (default 10, 0 = off) sets how often the app
- * repairs work that a dropped delivery or a crashed run left behind.
+ * repairs work that a dropped delivery or a crashed run left behind; with it
+ * on, the app also asks GitHub to redeliver lost webhooks once it listens and
+ * on that timer.
  */
 import { pino } from "pino";
 import { createProbot, run } from "probot";
@@ -37,7 +39,11 @@ if (!isConfigured(env)) {
     webhookPath: env.WEBHOOK_PATH ?? DEFAULT_WEBHOOK_PATH,
   });
   const port = Number(env.PORT ?? "3000");
-  server.listen(port, env.HOST ?? "0.0.0.0", () => log.info(`Locus listening on port ${port}`));
+  server.listen(port, env.HOST ?? "0.0.0.0", () => {
+    log.info(`Locus listening on port ${port}`);
+    // Deliveries that failed while the app was down, or that a crash ate after the 2xx, come back now.
+    if (reconcile) void locus.sweepDeliveries();
+  });
   const stop = () => {
     log.info("Stopping: finishing work in flight");
     server.close();

@@ -8,8 +8,15 @@
  * queued issue once — and a second kill, after the dispatch but before the
  * status comment, must not make it dispatch again. A run whose runner was lost
  * while the app was down leaves its issue in-progress; the reconciler fails it.
+ *
+ * A `/locus run` comment leaves no label behind for the reconciler, and GitHub
+ * never resends a delivery by itself (W8 for comments, W14): the restarted app's
+ * delivery sweeper asks GitHub to redeliver what it acknowledged just before it
+ * started and what failed while it was down, and the same GUID keeps each event
+ * acted on once.
  */
 import path from "node:path";
+import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forkPeer, type Peer } from "../../bench/webhook/ipc.ts";
 import { SECRET, type SimReady, type TargetReady } from "../../bench/webhook/shared.ts";
@@ -18,7 +25,11 @@ import { loadConfig } from "../../lib/config/index.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
-import { simulatedRunName } from "../../sandbox/world/app-on-simulator.ts";
+import {
+  simulatedRunName,
+  startAppOnSimulator,
+  type AppOnSimulator,
+} from "../../sandbox/world/app-on-simulator.ts";
 
 const TARGET = path.join(import.meta.dirname, "../../bench/webhook/target.ts");
 const GRACE_MINUTES = 10;
@@ -32,6 +43,9 @@ const quiet = {
 let sim: GitHubSimulator;
 let app: Peer | undefined;
 let gateway: GitHubGateway;
+let restarted: AppOnSimulator | undefined;
+/** The restarted app's clock: real time plus what a test skips ahead. */
+let skippedMs = 0;
 
 beforeEach(async () => {
   sim = await startGitHubSimulator({
@@ -69,6 +83,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   app?.child.kill("SIGKILL");
+  await restarted?.close();
+  restarted = undefined;
   await sim.close();
 });
 
@@ -187,3 +203,114 @@ function gatewayAs(auth: string): GitHubGateway {
     log: quiet,
   });
 }
+
+/** The app started again in this process, with an injected clock; its deliveries come here now. */
+async function restartApp(): Promise<AppOnSimulator> {
+  skippedMs = 0;
+  restarted = await startAppOnSimulator(sim, {
+    secret: SECRET,
+    log: pino({ level: "silent" }),
+    app: { now: () => new Date(Date.now() + skippedMs) },
+  });
+  return restarted;
+}
+
+async function statusCommentsOn(issue: number): Promise<number> {
+  const comments = await gateway.listIssueComments(issue);
+  return comments.filter((comment) => comment.body.startsWith("<!-- locus:status -->")).length;
+}
+
+function redeliveries(): number {
+  return sim.webhooks.deliveries.filter((delivery) => delivery.redelivery).length;
+}
+
+describe("the delivery sweeper recovers deliveries the app lost (W8 for comments, W14)", () => {
+  it("kill -9 right after acknowledging `/locus run`: after restart, one run and one status comment", async () => {
+    const alice = sim.as("alice");
+    const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
+    await sim.webhooks.drain();
+    const held = holdFirstCall({ method: "POST", path: "/app/installations/*/access_tokens" });
+    await gatewayAs(alice).createComment(issue.number, "/locus run");
+    await held;
+    await sim.webhooks.drain();
+    const comment = sim.webhooks.deliveries.at(-1);
+    expect(comment?.event).toBe("issue_comment");
+    expect(comment?.status, "acknowledged").toBe(200);
+    await killApp();
+    expect(dispatchesFor(issue.number)).toBe(0);
+
+    const locus = (await restartApp()).locus;
+    expect(await locus.sweepDeliveries()).toMatchObject({
+      outcome: "swept",
+      redelivered: [{ guid: comment?.id, reason: "acknowledged-before-start" }],
+    });
+    await restarted?.settle({ runs: false });
+    expect(dispatchesFor(issue.number)).toBe(1);
+    expect(await statusCommentsOn(issue.number)).toBe(1);
+  });
+
+  it("a redelivered `/locus run` whose work was done creates nothing twice", async () => {
+    const alice = sim.as("alice");
+    const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
+    await gatewayAs(alice).createComment(issue.number, "/locus run");
+    await sim.webhooks.drain();
+    await app?.ask("drain");
+    expect(dispatchesFor(issue.number)).toBe(1);
+    const before = (await gateway.listIssueComments(issue.number)).length;
+    await killApp();
+
+    const command = sim.webhooks.deliveries.find(
+      (delivery) =>
+        delivery.event === "issue_comment" &&
+        (delivery.payload.sender as { login?: string }).login === "alice",
+    );
+
+    const locus = (await restartApp()).locus;
+    expect(await locus.sweepDeliveries()).toMatchObject({
+      outcome: "swept",
+      redelivered: expect.arrayContaining([
+        { deliveryId: command?.deliveryId, guid: command?.id, reason: "acknowledged-before-start" },
+      ]) as unknown,
+    });
+    await restarted?.settle({ runs: false });
+    const again = sim.webhooks.deliveries.filter(
+      (delivery) => delivery.id === command?.id && delivery.redelivery,
+    );
+    expect(again.map((delivery) => delivery.status)).toEqual([200]);
+    expect(dispatchesFor(issue.number)).toBe(1);
+    expect((await gateway.listIssueComments(issue.number)).length).toBe(before);
+  });
+
+  it("20 events while the app was down: after start each is processed once; a second sweep adds nothing", async () => {
+    await killApp();
+    const alice = gatewayAs(sim.as("alice"));
+    const issues: number[] = [];
+    for (let n = 0; n < 20; n++)
+      issues.push((await alice.createIssue({ title: `Task ${n}`, body: "." })).number);
+    for (const [index, issue] of issues.entries()) {
+      if (index % 2 === 0) await alice.setLabels(issue, ["locus:queued"]);
+      else await alice.createComment(issue, "/locus run");
+    }
+    await sim.webhooks.drain();
+    const failed = sim.webhooks.deliveries.filter((delivery) => delivery.error !== null);
+    expect(failed).toHaveLength(40);
+    expect(failed.filter((d) => d.event === "issue_comment" || d.action === "labeled")).toHaveLength(20);
+
+    const locus = (await restartApp()).locus;
+    const first = await locus.sweepDeliveries();
+    expect(first).toMatchObject({ outcome: "swept", truncated: false });
+    expect(first.outcome === "swept" && first.redelivered.every((r) => r.reason === "failed")).toBe(true);
+    expect(redeliveries()).toBe(40);
+    await restarted?.settle({ runs: false });
+    for (const issue of issues) {
+      expect(dispatchesFor(issue), `#${issue}`).toBe(1);
+      expect(await statusCommentsOn(issue), `#${issue}`).toBe(1);
+    }
+
+    skippedMs = 11 * 60_000;
+    expect(await locus.sweepDeliveries()).toMatchObject({ outcome: "swept", redelivered: [] });
+    await restarted?.settle({ runs: false });
+    expect(redeliveries()).toBe(40);
+    expect(issues.map(dispatchesFor)).toEqual(issues.map(() => 1));
+  });
+});
