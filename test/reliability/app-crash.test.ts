@@ -26,6 +26,10 @@ import { createActionOctokit, createGateway, type GitHubGateway } from "../../li
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
 import {
+  createConformanceChecker,
+  type ConformanceChecker,
+} from "../sandbox/github-sim/openapi-conformance.ts";
+import {
   simulatedRunName,
   startAppOnSimulator,
   type AppOnSimulator,
@@ -41,6 +45,8 @@ const quiet = {
 };
 
 let sim: GitHubSimulator;
+/** The sweeper's calls to the delivery log must be ones GitHub's OpenAPI description accepts. */
+let deliveryLogCalls: ConformanceChecker;
 let app: Peer | undefined;
 let gateway: GitHubGateway;
 let restarted: AppOnSimulator | undefined;
@@ -48,10 +54,14 @@ let restarted: AppOnSimulator | undefined;
 let skippedMs = 0;
 
 beforeEach(async () => {
+  deliveryLogCalls = createConformanceChecker();
   sim = await startGitHubSimulator({
     webhooks: { secret: SECRET },
     runName: simulatedRunName,
     delay: () => Promise.resolve(),
+    observe: (exchange) => {
+      if (exchange.path.startsWith("/app/hook/")) deliveryLogCalls.observe(exchange);
+    },
   });
   const repo = await sim.seed.repo("octo/demo", {
     files: { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
@@ -86,6 +96,7 @@ afterEach(async () => {
   await restarted?.close();
   restarted = undefined;
   await sim.close();
+  deliveryLogCalls.assertClean();
 });
 
 /** The app's first GitHub call after the delivery is held; resolves when the app is there. */
@@ -312,5 +323,9 @@ describe("the delivery sweeper recovers deliveries the app lost (W8 for comments
     await restarted?.settle({ runs: false });
     expect(redeliveries()).toBe(40);
     expect(issues.map(dispatchesFor)).toEqual(issues.map(() => 1));
+    expect([...deliveryLogCalls.operationsSeen].sort()).toEqual([
+      "GET /app/hook/deliveries",
+      "POST /app/hook/deliveries/{delivery_id}/attempts",
+    ]);
   });
 });
