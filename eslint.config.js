@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "bench/results/", ".locus/"] },
+  { ignores: ["dist/", "node_modules/", "coverage/", "bench/results/", "bench/.cache/", ".locus/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
