@@ -108,13 +108,11 @@ describe("GraphQL edit history", () => {
       body: "Say Hey.",
     });
     clock = new Date("2026-11-24T09:07:00Z");
-    await t
-      .client(t.sim.as("octocat"))
-      .request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
-        ...at,
-        issue_number: issue.number,
-        body: "Say Yo.",
-      });
+    await t.client(t.sim.as("octocat")).request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
+      ...at,
+      issue_number: issue.number,
+      body: "Say Yo.",
+    });
     await alice.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
       ...at,
       comment_id: comment.id,
