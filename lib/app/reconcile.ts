@@ -29,9 +29,11 @@ export async function reconcileRepository(ctx: AppContext, graceMinutes: number)
   const redispatched: number[] = [];
   for (const issue of queued) {
     if (issue.isPullRequest || issue.milestone !== null || latestRunOf.has(`issue:${issue.number}`)) continue;
-    const updatedAt = await statusUpdatedAt(ctx.gateway, issue.number);
-    const since = updatedAt ? Date.parse(updatedAt) : 0;
-    if (now - since < graceMinutes * 60_000) continue;
+    // Without a status comment the app may still be dispatching it: the grace
+    // runs from the issue's last change (its queued label) instead.
+    if (now - Date.parse(issue.updatedAt) < graceMinutes * 60_000) continue;
+    const statusAt = await statusUpdatedAt(ctx.gateway, issue.number);
+    if (statusAt && now - Date.parse(statusAt) < graceMinutes * 60_000) continue;
     const delivery = `reconcile-${Math.floor(now / 60_000)}-${issue.number}`;
     const outcome = await dispatchOnce(
       { ...ctx, delivery },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sameText } from "./comments.ts";
 import { MILESTONE_ISSUES_QUERY } from "./queries.ts";
-import { commentSchema, issueSchema, milestoneIssuesSchema } from "./schemas.ts";
+import { commentSchema, issueSchema, listedIssueSchema, milestoneIssuesSchema } from "./schemas.ts";
 import type { Transport } from "./transport.ts";
 import type { GitHubGateway, MilestoneIssue } from "./types.ts";
 
@@ -37,7 +37,7 @@ export function issueOps(t: Transport): IssueOps {
           ...(filter.labels === undefined ? {} : { labels: filter.labels.join(",") }),
           ...(filter.milestone === undefined ? {} : { milestone: String(filter.milestone) }),
         },
-        issueSchema,
+        listedIssueSchema,
       );
       // The issues endpoint lists pull requests too.
       return issues.filter((i) => !i.isPullRequest);

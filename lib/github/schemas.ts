@@ -2,6 +2,7 @@ import { z } from "zod";
 import type {
   Comment,
   Issue,
+  ListedIssue,
   Milestone,
   MilestoneIssue,
   PullRequest,
@@ -50,19 +51,20 @@ export const commentSchema = z
     url: c.html_url,
   }));
 
-export const issueSchema = z
-  .object({
-    number: z.number(),
-    title: z.string(),
-    body: z.string().nullish(),
-    state,
-    labels: z.array(z.union([z.string(), labelNameSchema])),
-    milestone: z.object({ number: z.number() }).nullable(),
-    user,
-    pull_request: z.object({}).optional(),
-    html_url: z.string(),
-  })
-  .transform((i): Issue => ({
+const issueFields = z.object({
+  number: z.number(),
+  title: z.string(),
+  body: z.string().nullish(),
+  state,
+  labels: z.array(z.union([z.string(), labelNameSchema])),
+  milestone: z.object({ number: z.number() }).nullable(),
+  user,
+  pull_request: z.object({}).optional(),
+  html_url: z.string(),
+});
+
+function toIssue(i: z.infer<typeof issueFields>): Issue {
+  return {
     number: i.number,
     title: i.title,
     body: i.body ?? "",
@@ -72,7 +74,14 @@ export const issueSchema = z
     author: login(i.user),
     isPullRequest: i.pull_request !== undefined,
     url: i.html_url,
-  }));
+  };
+}
+
+export const issueSchema = issueFields.transform(toIssue);
+
+export const listedIssueSchema = issueFields
+  .extend({ updated_at: z.string() })
+  .transform((i): ListedIssue => ({ ...toIssue(i), updatedAt: i.updated_at }));
 
 export const milestoneSchema = z
   .object({

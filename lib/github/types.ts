@@ -53,6 +53,9 @@ export type Issue = {
 
 export type IssueWithComments = Issue & { comments: Comment[] };
 
+/** An issue as a listing gives it, with when it last changed (a label change counts). */
+export type ListedIssue = Issue & { updatedAt: string };
+
 export type NewIssue = { title: string; body?: string; labels?: string[]; milestone?: number };
 
 export type IssuePatch = { title?: string; body?: string; state?: IssueState; milestone?: number | null };
@@ -269,7 +272,7 @@ export type GitHubGateway = {
 
   /** The issue (or PR, as an issue) with all its comments; null when it does not exist. */
   getIssue(issue: number): Promise<IssueWithComments | null>;
-  listIssues(filter?: IssueFilter): Promise<Issue[]>;
+  listIssues(filter?: IssueFilter): Promise<ListedIssue[]>;
   createIssue(issue: NewIssue): Promise<Issue>;
   updateIssue(issue: number, patch: IssuePatch): Promise<Issue>;
   /** Every issue of the milestone, open and closed, one GraphQL request per 100; null when the milestone does not exist. */

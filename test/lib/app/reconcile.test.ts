@@ -63,9 +63,10 @@ const runsOf = (issue: number) =>
 describe("reconciler", () => {
   it("dispatches a queued standalone issue no run picked up, once, after the grace period", async () => {
     const issue = await repo.issue({ title: "lost", labels: ["locus:queued"] });
-    const ctx = context();
+    expect((await reconcileRepository(context(), 10)).redispatched).toEqual([]);
 
-    expect((await reconcileRepository(ctx, 10)).redispatched).toEqual([issue.number]);
+    clock = new Date(clock.getTime() + 11 * 60_000);
+    expect((await reconcileRepository(context(), 10)).redispatched).toEqual([issue.number]);
     await sim.settle();
     expect(runsOf(issue.number)).toHaveLength(1);
     expect(runsOf(issue.number)[0]?.inputs.delivery).toMatch(/^reconcile-\d+-\d+$/);

@@ -74,6 +74,7 @@ export function issue(number: number, extra: Record<string, unknown> = {}) {
     milestone: null,
     user: { login: "alice" },
     html_url: `https://github.com/acme/widgets/issues/${number}`,
+    updated_at: "2026-01-01T00:00:00Z",
     ...extra,
   };
 }
