@@ -16,7 +16,7 @@ import type { ActionContext } from "./context.ts";
 import { costLimit, type DailyBudget } from "./daily-budget.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
-import type { ModeResult, TaskReport, TaskStatus } from "./task-report.ts";
+import { reportWithoutRun, type ModeResult, type TaskReport, type TaskStatus } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
 
 export interface ReadingCheckout {
@@ -137,18 +137,7 @@ export async function refusalOverBudget(
   ctx.log.warn(`Did not ${target.doing} on #${target.number}: ${reason}`);
   await ctx.gateway.createComment(target.number, ctx.mask(`Locus did not ${target.doing}: ${reason}.`));
   return {
-    tasks: [
-      {
-        issue: target.number,
-        title: target.title,
-        status: "failed",
-        reason,
-        durationMs: 0,
-        usage: NO_USAGE,
-        costUsd: 0,
-        cards: [],
-      },
-    ],
+    tasks: [reportWithoutRun({ issue: target.number, title: target.title }, "failed", reason)],
     note: `Past the daily cost cap: did not ${target.doing}.`,
   };
 }

@@ -24,7 +24,7 @@ import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
 import { costLimit, withDaySpend, type DailyBudget } from "./daily-budget.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
-import type { TaskReport } from "./task-report.ts";
+import { reportWithoutRun, type TaskReport } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
 import { createLiveStatus } from "./live-status.ts";
 import { failureNextStep, phaseView } from "../status/task-phase.ts";
@@ -77,7 +77,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   const state = record.state;
   if (!starting.ok) {
     return {
-      report: { ...base, status: "skipped", reason: starting.message, durationMs: 0, cards: [] },
+      report: reportWithoutRun(base, "skipped", starting.message),
       labels: issue.labels,
       attempts: state.attempts,
     };
@@ -293,16 +293,7 @@ async function refuseOverBudget(
   );
   ctx.log.warn(`Not starting #${issue.number}: ${reason}`);
   return {
-    report: {
-      issue: issue.number,
-      title: issue.title,
-      status: "failed",
-      reason,
-      durationMs: 0,
-      usage: NO_USAGE,
-      costUsd: 0,
-      cards: [],
-    },
+    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "failed", reason),
     labels,
     attempts: state.attempts,
   };

@@ -1,5 +1,5 @@
 /** What a mode reports about each task it handled: the job summary, the outputs and the exit code read it. */
-import type { Usage } from "../agent/usage.ts";
+import { NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { ToolCard } from "./tool-cards.ts";
 
 export type TaskStatus = "succeeded" | "failed" | "no-changes" | "skipped";
@@ -27,6 +27,15 @@ export interface ModeResult {
   readonly tasks: readonly TaskReport[];
   /** A run with no task (nothing open to iterate, nothing stale) says why. */
   readonly note?: string;
+}
+
+/** The report of a task that ended before its agent ran: no time, tokens, cost or tool calls. */
+export function reportWithoutRun(
+  task: { readonly issue: number; readonly title: string },
+  status: TaskStatus,
+  reason: string,
+): TaskReport {
+  return { ...task, status, reason, durationMs: 0, usage: NO_USAGE, costUsd: 0, cards: [] };
 }
 
 /** One word for the `status` output: any failure wins, then success, then no-changes. */

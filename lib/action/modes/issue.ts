@@ -10,8 +10,7 @@ import { canTransition, statusOf } from "../../labels/status.ts";
 import { createMutex, mapWithLimit } from "../concurrency.ts";
 import type { ActionContext } from "../context.ts";
 import { runTask } from "../run-task.ts";
-import type { ModeResult, TaskReport } from "../task-report.ts";
-import { NO_USAGE } from "../../agent/usage.ts";
+import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
 import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
 
@@ -33,16 +32,7 @@ export async function runIssueMode(ctx: ActionContext, numbers: readonly number[
   const tasks = await mapWithLimit(numbers, ctx.config.agent.maxParallel, async (number, index) => {
     const skip = (title: string, reason: string): TaskReport => {
       ctx.log.info(`Skipping #${number}: ${reason}`);
-      return {
-        issue: number,
-        title,
-        status: "skipped",
-        reason,
-        durationMs: 0,
-        usage: NO_USAGE,
-        costUsd: 0,
-        cards: [],
-      };
+      return reportWithoutRun({ issue: number, title }, "skipped", reason);
     };
     if (ctx.signal.aborted) return skip("", "the run was cancelled before this task started");
     const issue = reads[index]?.issue;

@@ -47,7 +47,7 @@ import { readRepositoryContext } from "../repository-context.ts";
 import { asReviewer, LOCUS_REVIEWER, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
-import type { ModeResult, TaskReport } from "../task-report.ts";
+import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 
 function feedbackSources(read: PullRequestFeedback, self: readonly string[]): FeedbackSources {
@@ -147,7 +147,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     ctx.log.warn(`Not iterating on PR #${prNumber}: ${reason}`);
     await gateway.createComment(prNumber, ctx.mask(`Locus did not address the review feedback: ${reason}.`));
     return {
-      tasks: [{ ...base, status: "failed", reason, durationMs: 0, usage: NO_USAGE, costUsd: 0, cards: [] }],
+      tasks: [reportWithoutRun(base, "failed", reason)],
     };
   }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));

@@ -10,24 +10,14 @@ import { statusLabel, type Status } from "../../labels/schema.ts";
 import { transition, type StatusEvent } from "../../labels/status.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
 import { withDelivery } from "../../status/status-comment.ts";
-import { NO_USAGE } from "../../agent/usage.ts";
 import type { ActionContext } from "../context.ts";
 import { readStatus, statusUpdatedAt, writeStatus } from "../../status/status-store.ts";
-import type { ModeResult, TaskReport } from "../task-report.ts";
+import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
 
 const EXHAUSTED_MARKER = "locus:retry-exhausted";
 
 function report(issue: Issue, status: TaskReport["status"], reason: string): TaskReport {
-  return {
-    issue: issue.number,
-    title: issue.title,
-    status,
-    reason,
-    durationMs: 0,
-    usage: NO_USAGE,
-    costUsd: 0,
-    cards: [],
-  };
+  return reportWithoutRun({ issue: issue.number, title: issue.title }, status, reason);
 }
 
 async function liveTargets(ctx: ActionContext): Promise<Set<string>> {
