@@ -72,6 +72,19 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     const log = logPort(app.log);
     work = createWorkQueue(log);
     const now = options.now ?? (() => new Date());
+    // The events registered below, which the sweeper may ask GitHub to send again.
+    const handled = new Set<string>();
+    const listen: Probot["on"] = (names, callback) => {
+      for (const name of [names].flat()) handled.add(name);
+      app.on(names, callback);
+    };
+    const deliverySweeper = createDeliverySweeper({
+      log: gitHubDeliveryLog(app),
+      logger: log,
+      now,
+      actsOn: (event, action) => handled.has(event) || handled.has(`${event}.${action ?? ""}`),
+    });
+    sweeper = deliverySweeper;
     const services: LocusServices = {
       log,
       now,
@@ -80,22 +93,11 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
         ttlMs: options.permissionTtlMs ?? 60_000,
         now: () => now().getTime(),
       }),
+      redeliveryRequested: (guid) => deliverySweeper.redeliveryRequested(guid),
     };
 
     const recent = createRecentDeliveries();
     const lanes = createKeyedLanes();
-    // The events registered below, which the sweeper may ask GitHub to send again.
-    const handled = new Set<string>();
-    const listen: Probot["on"] = (names, callback) => {
-      for (const name of [names].flat()) handled.add(name);
-      app.on(names, callback);
-    };
-    sweeper = createDeliverySweeper({
-      log: gitHubDeliveryLog(app),
-      logger: log,
-      now,
-      actsOn: (event, action) => handled.has(event) || handled.has(`${event}.${action ?? ""}`),
-    });
 
     function on<E extends Context>(
       handler: (ctx: AppContext, context: E) => Promise<void>,

@@ -17,6 +17,8 @@ export interface LocusServices {
   readonly permissions: PermissionCache<Permission>;
   readonly now: () => Date;
   readonly log: Log;
+  /** Whether the delivery sweeper asked GitHub to send the event with this GUID again. */
+  readonly redeliveryRequested: (guid: string) => boolean;
 }
 
 export type ContextResult =
@@ -39,6 +41,7 @@ export async function buildContext(context: Context, services: LocusServices): P
     gateway,
     config: loaded.config,
     delivery: context.id,
+    redeliveryRequested: services.redeliveryRequested,
     // Workflows are dispatched on the default branch, where the workflow file lives.
     defaultBranch: repository.default_branch ?? (await gateway.getDefaultBranch()),
     log,

@@ -40,6 +40,7 @@ export async function reconcileAll(
             gateway,
             config: loaded.config,
             delivery: "reconcile",
+            redeliveryRequested: services.redeliveryRequested,
             defaultBranch: repository.default_branch ?? "main",
             log: services.log,
             selfLogins: await services.selfLogins(),

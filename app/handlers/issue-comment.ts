@@ -4,6 +4,7 @@ import type { AppContext } from "../../lib/app/app-context.ts";
 import { authorize } from "../../lib/app/authorize.ts";
 import { handleCommand, isReadOnlyCommand } from "../../lib/app/handle-command.ts";
 import { usageReply } from "../../lib/app/replies.ts";
+import { replyToComment, type AnsweredComment } from "../../lib/app/reply-to-comment.ts";
 import { classifyActor } from "../../lib/auth/actor-policy.ts";
 import { parseCommand } from "../../lib/commands/index.ts";
 
@@ -19,21 +20,22 @@ export async function onIssueComment(
     ctx.log.debug(`comment ${comment.id} ignored: ${actor.reason}`);
     return;
   }
+  const answered: AnsweredComment = { issue: issue.number, id: comment.id, createdAt: comment.created_at };
   if (parsed.kind === "error") {
-    await ctx.gateway.createComment(issue.number, usageReply(parsed.message));
+    await replyToComment(ctx, answered, usageReply(parsed.message));
     return;
   }
   if (!isReadOnlyCommand(parsed.command)) {
     const access = await authorize(ctx, sender);
     if (!access.ok) {
-      if (access.refusal) await ctx.gateway.createComment(issue.number, access.refusal);
+      if (access.refusal) await replyToComment(ctx, answered, access.refusal);
       return;
     }
   }
   await handleCommand(ctx, {
     command: parsed.command,
     notes: parsed.notes,
-    commentId: comment.id,
+    comment: answered,
     requester: sender.login,
     target: {
       number: issue.number,

@@ -155,6 +155,7 @@ async function sprintStart(h: Harness, size: number): Promise<Figure> {
     gateway: h.api,
     config: loaded.config,
     delivery: randomUUID(),
+    redeliveryRequested: () => false,
     defaultBranch: "main",
     log: quiet,
     selfLogins: [h.sim.app.botLogin],

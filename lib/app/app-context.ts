@@ -11,6 +11,11 @@ export interface AppContext {
   readonly config: LocusConfig;
   /** `X-GitHub-Delivery` of the event: the key that makes dispatch exactly-once. */
   readonly delivery: string;
+  /**
+   * Whether this process asked GitHub to send the delivery with this GUID again
+   * (the delivery sweeper): its event may have been handled before a restart.
+   */
+  readonly redeliveryRequested: (delivery: string) => boolean;
   readonly defaultBranch: string;
   readonly log: Log;
   /** Logins Locus acts as (its app's bot user); their events never trigger Locus. */

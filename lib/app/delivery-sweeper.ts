@@ -61,6 +61,13 @@ export type SweepReport =
 
 export interface DeliverySweeper {
   sweep(): Promise<SweepReport>;
+  /**
+   * Whether this sweeper asked GitHub to send the event with this GUID again,
+   * even if the request failed (GitHub may have carried it out): such an event
+   * may have been handled before a restart, so a command that only replies
+   * looks for its reply first.
+   */
+  redeliveryRequested(guid: string): boolean;
 }
 
 export interface DeliverySweeperOptions {
@@ -79,7 +86,10 @@ export function createDeliverySweeper(options: DeliverySweeperOptions): Delivery
   let startupPending = true;
   let lastSweepAt: number | undefined;
   let running = false;
+  /** GUIDs GitHub accepted a redelivery request for: never asked for again. */
   const requested = new Map<string, number>();
+  /** GUIDs a request was sent for, recorded before it: the event may arrive before GitHub's answer. */
+  const asked = new Map<string, number>();
 
   async function read(since: number): Promise<{ deliveries: HookDelivery[]; truncated: boolean }> {
     const deliveries: HookDelivery[] = [];
@@ -95,7 +105,9 @@ export function createDeliverySweeper(options: DeliverySweeperOptions): Delivery
   }
 
   async function sweepOnce(now: number): Promise<SweepReport> {
-    for (const [guid, at] of requested) if (at < now - DELIVERY_RETENTION_MS) requested.delete(guid);
+    for (const record of [requested, asked]) {
+      for (const [guid, at] of record) if (at < now - DELIVERY_RETENTION_MS) record.delete(guid);
+    }
     let since = Math.max(horizon, now - DELIVERY_RETENTION_MS);
     if (startupPending) since = Math.min(since, startedAt - limits.startupWindowMs);
     const { deliveries, truncated: pagesCut } = await read(since);
@@ -115,6 +127,7 @@ export function createDeliverySweeper(options: DeliverySweeperOptions): Delivery
     });
     const batch = selected.slice(0, limits.maxRedeliveries);
     for (const redelivery of batch) {
+      asked.set(redelivery.guid, now);
       await options.log.redeliver(redelivery.deliveryId);
       requested.set(redelivery.guid, now);
     }
@@ -157,5 +170,6 @@ export function createDeliverySweeper(options: DeliverySweeperOptions): Delivery
         running = false;
       }
     },
+    redeliveryRequested: (guid) => asked.has(guid),
   };
 }

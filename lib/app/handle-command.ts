@@ -12,6 +12,7 @@ import { dispatchOnce } from "./dispatch-once.ts";
 import { orderCommand } from "./order-command.ts";
 import { queueIssue } from "./queue-issue.ts";
 import { helpText } from "./replies.ts";
+import { replyToComment, type AnsweredComment } from "./reply-to-comment.ts";
 import { statusCommand } from "./status-command.ts";
 
 export interface CommandTarget {
@@ -24,7 +25,8 @@ export interface CommandTarget {
 export interface CommandEvent {
   readonly command: LocusCommand;
   readonly notes: readonly string[];
-  readonly commentId: number;
+  /** The comment that gave the command: reacted to, and named by the reply. */
+  readonly comment: AnsweredComment;
   readonly requester: string;
   readonly target: CommandTarget;
 }
@@ -37,14 +39,14 @@ export function isReadOnlyCommand(command: LocusCommand): boolean {
 export async function handleCommand(ctx: AppContext, event: CommandEvent): Promise<void> {
   // The reaction is a courtesy: a comment deleted meanwhile must not stop the command.
   await ctx.gateway
-    .addReaction({ commentId: event.commentId }, "eyes")
+    .addReaction({ commentId: event.comment.id }, "eyes")
     .catch((error: unknown) =>
-      ctx.log.warn(`could not react to comment ${event.commentId}: ${String(error)}`),
+      ctx.log.warn(`could not react to comment ${event.comment.id}: ${String(error)}`),
     );
   const reply = await run(ctx, event);
   const notes = event.notes.map((note) => `> ${note}`).join("\n");
   const text = [reply, notes].filter(Boolean).join("\n\n");
-  if (text) await ctx.gateway.createComment(event.target.number, text);
+  if (text) await replyToComment(ctx, event.comment, text);
 }
 
 async function run(ctx: AppContext, event: CommandEvent): Promise<string | undefined> {
@@ -55,7 +57,7 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
     case "status":
       return statusCommand(ctx, target);
     case "run":
-      await queueIssue(ctx, { ...target, labels: [...target.labels] });
+      await queueIssue(ctx, { ...target, labels: [...target.labels] }, { answering: event.comment });
       return undefined;
     case "plan":
       if (target.isPullRequest) return "Plans are made on issues: comment `/locus plan <goal>` on an issue.";

@@ -8,27 +8,41 @@ import { statusLabel } from "../labels/schema.ts";
 import { sameLabelSet, statusOf, transition } from "../labels/status.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, readDeliveryRecord, type DispatchOutcome } from "./dispatch-once.ts";
+import { replyToComment, type AnsweredComment } from "./reply-to-comment.ts";
 
 export type QueueOutcome = DispatchOutcome | "refused";
 
 const QUEUED = statusLabel("queued");
 
+export interface QueueOptions {
+  /** The trigger was the `locus:queued` label, which must then still be there. */
+  readonly labelled?: boolean;
+  /** The `/locus run` comment that asked: what Locus says about it is a reply to that comment. */
+  readonly answering?: AnsweredComment;
+}
+
+async function tell(ctx: AppContext, issue: number, text: string, options: QueueOptions): Promise<void> {
+  if (options.answering) await replyToComment(ctx, options.answering, text);
+  else await ctx.gateway.createComment(issue, text);
+}
+
 /**
  * `issue` is the issue as the event showed it. Events arrive late and out of
  * order (the label may be gone, the issue closed by the time its `labeled`
  * event arrives), so the labels, state and milestone acted on are re-read
- * from GitHub; `labelled` says the trigger was the `locus:queued` label,
- * which must then still be there.
+ * from GitHub.
  */
 export async function queueIssue(
   ctx: AppContext,
   issue: Pick<Issue, "number" | "labels" | "milestone" | "isPullRequest">,
-  options: { labelled?: boolean } = {},
+  options: QueueOptions = {},
 ): Promise<QueueOutcome> {
   if (issue.isPullRequest) {
-    await ctx.gateway.createComment(
+    await tell(
+      ctx,
       issue.number,
       "Locus works on issues. On a pull request, use `/locus iterate` or `/locus review`.",
+      options,
     );
     return "refused";
   }
@@ -38,7 +52,7 @@ export async function queueIssue(
   const current = await ctx.gateway.getIssue(issue.number);
   if (!current || current.state !== "open") {
     ctx.log.info(`#${issue.number} is no longer open; not queued`);
-    if (!options.labelled) await ctx.gateway.createComment(issue.number, "Not queued: the issue is closed.");
+    if (!options.labelled) await tell(ctx, issue.number, "Not queued: the issue is closed.", options);
     return "refused";
   }
   if (options.labelled && !current.labels.includes(QUEUED)) {
@@ -53,6 +67,7 @@ export async function queueIssue(
     ctx,
     { number: issue.number, labels: current.labels, milestone: current.milestone },
     before,
+    options,
   );
 }
 
@@ -60,6 +75,7 @@ async function queueOpenIssue(
   ctx: AppContext,
   issue: Pick<Issue, "number" | "labels" | "milestone">,
   before: readonly string[],
+  options: QueueOptions,
 ): Promise<QueueOutcome> {
   const result = transition(before, "queue");
   if (!result.ok) {
@@ -71,7 +87,7 @@ async function queueOpenIssue(
         : status === "queued"
           ? "It is already queued."
           : `It is \`${statusLabel(status ?? "queued")}\`; reopen the work by commenting \`/locus iterate\` on its pull request.`;
-    await ctx.gateway.createComment(issue.number, `Not queued: ${why}`);
+    await tell(ctx, issue.number, `Not queued: ${why}`, options);
     return "refused";
   }
   if (!sameLabelSet(result.labels, issue.labels)) await ctx.gateway.setLabels(issue.number, result.labels);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderPlanComment } from "../../lib/plan/plan-comment.ts";
 import { planSchema } from "../../lib/plan/plan-schema.ts";
+import { renderReply } from "../../lib/status/reply-marker.ts";
 import { appCalls, comment, commentsOf, labelsOf, newIssue, owner, repo, runs } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
 
@@ -11,6 +12,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
+
+/** The issue's last comment is Locus's reply to the comment before it, saying exactly `text`. */
+async function expectLastReply(issue: number, text: string): Promise<void> {
+  const { data } = await h
+    .as("alice")
+    .rest.issues.listComments({ owner, repo, issue_number: issue, per_page: 100 });
+  const [command, reply] = data.slice(-2);
+  expect(reply?.body).toBe(renderReply(Number(command?.id), text));
+}
 
 describe("/locus comments", () => {
   it("answers /locus help with every command", async () => {
@@ -88,7 +98,7 @@ describe("/locus comments", () => {
   it("says so when an issue is already being worked on", async () => {
     const issue = await newIssue(h, "Busy", { labels: ["locus:in-progress"] });
     await comment(h, "alice", issue, "/locus run");
-    expect((await commentsOf(h, issue)).at(-1)).toBe("Not queued: Locus is already working on it.");
+    await expectLastReply(issue, "Not queued: Locus is already working on it.");
     expect(await labelsOf(h, issue)).toEqual(["locus:in-progress"]);
   });
 
@@ -152,9 +162,7 @@ describe("/locus comments", () => {
     const plan = planSchema.parse({ sprint: "S2", tasks: [{ title: "A" }, { title: "B", dependsOn: [1] }] });
     await h.repo.comment(issue, renderPlanComment(plan), { as: "locus[bot]" });
     await comment(h, "alice", issue, "/locus approve 2,1");
-    expect((await commentsOf(h, issue)).at(-1)).toBe(
-      "Task 2 (B) depends on task 1, which this order runs after it.",
-    );
+    await expectLastReply(issue, "Task 2 (B) depends on task 1, which this order runs after it.");
   });
 
   it("reorders a sprint with /locus order and shows it in /locus status", async () => {
@@ -175,14 +183,10 @@ describe("/locus comments", () => {
       ["order:2"],
       ["order:3"],
     ]);
-    expect((await commentsOf(h, a)).at(-1)).toBe(
-      `New order: \`order:1\` #${c}, \`order:2\` #${a}, \`order:3\` #${b}.`,
-    );
+    await expectLastReply(a, `New order: \`order:1\` #${c}, \`order:2\` #${a}, \`order:3\` #${b}.`);
 
     await comment(h, "alice", a, `/locus order ${a}`);
-    expect((await commentsOf(h, a)).at(-1)).toBe(
-      `The new order must list every task not yet completed; missing: #${b}, #${c}.`,
-    );
+    await expectLastReply(a, `The new order must list every task not yet completed; missing: #${b}, #${c}.`);
 
     await comment(h, "eve", b, "/locus status");
     const dashboard = (await commentsOf(h, b)).at(-1) ?? "";

@@ -23,6 +23,7 @@ import { SECRET, type SimReady, type TargetReady } from "../../bench/webhook/sha
 import { reconcileRepository } from "../../lib/app/reconcile.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
+import { repliedCommentId } from "../../lib/status/reply-marker.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
 import {
@@ -67,6 +68,7 @@ beforeEach(async () => {
     files: { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
   });
   repo.collaborator("alice", "write");
+  repo.collaborator("eve", "read");
   const installation = sim.seed.installation("octo");
   gateway = createGateway({
     octokit: createActionOctokit({
@@ -121,6 +123,7 @@ async function reconcile(minutesLater: number) {
       gateway,
       config: loaded.config,
       delivery: "reconcile",
+      redeliveryRequested: () => false,
       defaultBranch: "main",
       log: quiet,
       selfLogins: [sim.app.botLogin],
@@ -236,6 +239,16 @@ function redeliveries(): number {
   return sim.webhooks.deliveries.filter((delivery) => delivery.redelivery).length;
 }
 
+/** Locus's comments on an issue other than its status comment: its replies. */
+async function repliesOn(issue: number): Promise<string[]> {
+  const comments = await gateway.listIssueComments(issue);
+  return comments
+    .filter(
+      (comment) => comment.author === sim.app.botLogin && !comment.body.startsWith("<!-- locus:status -->"),
+    )
+    .map((comment) => comment.body);
+}
+
 describe("the delivery sweeper recovers deliveries the app lost (W8 for comments, W14)", () => {
   it("kill -9 right after acknowledging `/locus run`: after restart, one run and one status comment", async () => {
     const alice = sim.as("alice");
@@ -291,6 +304,65 @@ describe("the delivery sweeper recovers deliveries the app lost (W8 for comments
     expect(again.map((delivery) => delivery.status)).toEqual([200]);
     expect(dispatchesFor(issue.number)).toBe(1);
     expect((await gateway.listIssueComments(issue.number)).length).toBe(before);
+  });
+
+  it("`/locus help`, a refusal and a malformed command answered before a restart: one reply each after the sweep", async () => {
+    const alice = gatewayAs(sim.as("alice"));
+    const eve = gatewayAs(sim.as("eve"));
+    const asked: Array<{ issue: number; comment: number }> = [];
+    for (const text of ["/locus help", "/locus run", "/locus itterate"]) {
+      const issue = await alice.createIssue({ title: text, body: "." });
+      asked.push({ issue: issue.number, comment: (await eve.createComment(issue.number, text)).id });
+    }
+    await sim.webhooks.drain();
+    await app?.ask("drain");
+    for (const { issue, comment } of asked) {
+      expect((await repliesOn(issue)).map(repliedCommentId), `#${issue}`).toEqual([comment]);
+    }
+    await killApp();
+    const commands = sim.webhooks.deliveries.filter(
+      (delivery) =>
+        delivery.event === "issue_comment" && (delivery.payload.sender as { login?: string }).login === "eve",
+    );
+    expect(commands).toHaveLength(3);
+
+    const locus = (await restartApp()).locus;
+    const sweep = await locus.sweepDeliveries();
+    expect(sweep.outcome === "swept" && sweep.redelivered.map((redelivery) => redelivery.guid)).toEqual(
+      expect.arrayContaining(commands.map((command) => command.id)),
+    );
+    await restarted?.settle({ runs: false });
+    const again = sim.webhooks.deliveries.filter(
+      (delivery) => delivery.redelivery && commands.some((command) => command.id === delivery.id),
+    );
+    expect(again.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
+    for (const { issue, comment } of asked) {
+      expect((await repliesOn(issue)).map(repliedCommentId), `#${issue}`).toEqual([comment]);
+    }
+  });
+
+  it("`/locus help` acknowledged, then kill -9 before its reply: answered once after the sweep", async () => {
+    const issue = await gatewayAs(sim.as("alice")).createIssue({ title: "Help", body: "." });
+    await sim.webhooks.drain();
+    const held = holdFirstCall({ method: "POST", path: "/app/installations/*/access_tokens" });
+    const help = await gatewayAs(sim.as("eve")).createComment(issue.number, "/locus help");
+    await held;
+    await sim.webhooks.drain();
+    const delivery = sim.webhooks.deliveries.at(-1);
+    expect(delivery?.event).toBe("issue_comment");
+    expect(delivery?.status, "acknowledged").toBe(200);
+    await killApp();
+    expect(await repliesOn(issue.number)).toEqual([]);
+
+    const locus = (await restartApp()).locus;
+    expect(await locus.sweepDeliveries()).toMatchObject({
+      outcome: "swept",
+      redelivered: [{ guid: delivery?.id, reason: "acknowledged-before-start" }],
+    });
+    await restarted?.settle({ runs: false });
+    const replies = await repliesOn(issue.number);
+    expect(replies.map(repliedCommentId)).toEqual([help.id]);
+    expect(replies[0]).toContain("**Locus commands**");
   });
 
   it("20 events while the app was down: after start each is processed once; a second sweep adds nothing", async () => {

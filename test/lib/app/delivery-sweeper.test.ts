@@ -158,6 +158,30 @@ describe("delivery sweeper", () => {
     expect(github.redelivered).toEqual([eaten.id]);
   });
 
+  it("knows the GUIDs it asked GitHub to send again, before GitHub answers and even when asking failed", async () => {
+    const github = fakeLog();
+    const lost = github.add("lost", START - 3 * MINUTE, 0);
+    const refused = github.add("refused", START - MINUTE, 0);
+    const askedWhileAsking: boolean[] = [];
+    const sweeper = sweeperOver({
+      pages: () => github.log.pages(),
+      async redeliver(deliveryId) {
+        const guid = deliveryId === lost.id ? lost.guid : refused.guid;
+        askedWhileAsking.push(sweeper.redeliveryRequested(guid));
+        if (deliveryId === refused.id) throw new Error("GitHub answered 502");
+        await github.log.redeliver(deliveryId);
+      },
+    });
+    expect(sweeper.redeliveryRequested("lost")).toBe(false);
+    expect(await sweeper.sweep()).toMatchObject({ outcome: "failed" });
+    expect(askedWhileAsking).toEqual([true, true]);
+    expect(["lost", "refused", "never-asked"].map((guid) => sweeper.redeliveryRequested(guid))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
   it("logs a failed sweep instead of throwing, and the next sweep covers its span", async () => {
     const github = fakeLog();
     const lost = github.add("lost", START - MINUTE, 0);

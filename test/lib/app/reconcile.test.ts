@@ -49,6 +49,7 @@ function context(): AppContext {
     gateway: createGateway({ octokit, repo: { owner: "octo", repo: "demo" }, log: quiet }),
     config: defaultConfig(),
     delivery: "unused",
+    redeliveryRequested: () => false,
     defaultBranch: "main",
     log: quiet,
     selfLogins: ["locus-bot"],
