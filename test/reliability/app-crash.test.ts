@@ -13,7 +13,8 @@
  * never resends a delivery by itself (W8 for comments, W14): the restarted app's
  * delivery sweeper asks GitHub to redeliver what it acknowledged just before it
  * started and what failed while it was down, and the same GUID keeps each event
- * acted on once.
+ * acted on once. A command that only replies has no record but its reply, which
+ * names the comment it answers: answered before a restart, it is not answered again.
  */
 import path from "node:path";
 import { pino } from "pino";
