@@ -16,6 +16,7 @@ import {
   SLOW_ISSUES,
   type SimCounts,
   type SimReady,
+  type TargetMemory,
   type TargetReady,
 } from "./shared.ts";
 
@@ -25,6 +26,17 @@ const SECONDS = 5;
 const BURST = 10_000;
 const BURST_CONNECTIONS = 200;
 const SLOW_MS = 2_000;
+/**
+ * Twice the delivery set's capacity (10,000), sent 1,000 at a time: the work queue then holds
+ * at most a round's payloads, so what stays after a round is what the app keeps, not a backlog
+ * (a burst of 10,000 queued at once holds about 800 MB of payloads until it drains). The issue
+ * asks for 100,000; past the set's capacity the slope is what matters, and 100,000 at the app's
+ * pace here (2 calls each) would take over ten minutes.
+ */
+const MEMORY_DELIVERIES = 20_000;
+const MEMORY_ROUNDS = 20;
+/** Issues the memory run's deliveries name, in turn: enough lanes to work side by side. */
+const MEMORY_ISSUES = Array.from({ length: 100 }, (_, index) => 1_000 + index);
 
 interface Target {
   readonly peer: Peer;
@@ -32,7 +44,10 @@ interface Target {
 }
 
 async function start(args: string[]): Promise<Target> {
-  const { peer, ready } = await forkPeer<TargetReady>(join(import.meta.dirname, "target.ts"), args);
+  // --expose-gc: memory is read after a full collection, so it shows what is kept, not garbage.
+  const { peer, ready } = await forkPeer<TargetReady>(join(import.meta.dirname, "target.ts"), args, [
+    "--expose-gc",
+  ]);
   return { peer, url: ready.url };
 }
 
@@ -181,6 +196,7 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
     );
 
     figures.push(...(await slowGitHub(ctx, { sim, app, bare, delivery, counts })));
+    figures.push(await memoryOverDeliveries(ctx, { sim, github, bare, delivery }));
     figures.push(await redelivery({ app, delivery, counts }));
     figures.push(await ignoredLabelCost({ app, delivery, counts }));
     return figures;
@@ -231,6 +247,8 @@ async function slowGitHub(
     `slow GitHub: drained in ${Math.round(drainedMs / 1000)} s, ${dispatched} dispatches, ${calls} calls`,
   );
   const shape = `${SLOW_ISSUES.length} deliveries at once, one per issue`;
+  const rereads = after.rereads - before.rereads;
+  const notModified = after.notModified - before.notModified;
   return [
     figure(
       `p99 with every GitHub call taking ${SLOW_MS / 1000} s (${shape})`,
@@ -252,7 +270,94 @@ async function slowGitHub(
       goals: [holds("work completes: 1 dispatch each", dispatched === SLOW_ISSUES.length)],
       note: `drained in ${Math.round(drainedMs / 1000)} s (${calls} calls of 2 s, at most 10 in flight per installation); GitHub refused ${JSON.stringify(after.refused)} (before: ${JSON.stringify(before.refused)})`,
     },
+    {
+      benchmark: BENCH,
+      name: `app: re-reads answered 304 (ETag), over the ${SLOW_ISSUES.length} deliveries`,
+      unit: "",
+      value: exact(notModified),
+      baseline: { name: "GETs of a path read before in the run", value: exact(rereads) },
+      ratio: rereads === 0 ? 0 : notModified / rereads,
+      goals: [atLeast("≥ 90 % of re-reads are 304s (A6)", rereads === 0 ? 0 : notModified / rereads, 0.9)],
+      note: `read in full again most often (whole run): ${JSON.stringify(after.readInFull)}`,
+    },
   ];
+}
+
+/**
+ * RSS over 100,000 deliveries Locus acts on (each taken into the delivery set, so past its
+ * capacity), in rounds drained one by one, GitHub answering the reads 404 at once: the work
+ * stops after two calls, before any write, and what stays in memory is what the app keeps.
+ * A fresh app process, with the Octokit policy `npm start` gives it (writes paced; none here).
+ */
+async function memoryOverDeliveries(
+  ctx: BenchContext,
+  deps: {
+    sim: Peer;
+    github: SimReady;
+    bare: Target;
+    delivery: (issue: number, label: string) => Delivery;
+  },
+): Promise<Figure> {
+  const { sim, github, bare, delivery } = deps;
+  const app = await start(["app", JSON.stringify(github), "as-started"]);
+  try {
+    return await memoryRounds(ctx, { sim, app, bare, delivery });
+  } finally {
+    await app.peer.stop();
+  }
+}
+
+async function memoryRounds(
+  ctx: BenchContext,
+  deps: {
+    sim: Peer;
+    app: Target;
+    bare: Target;
+    delivery: (issue: number, label: string) => Delivery;
+  },
+): Promise<Figure> {
+  const { sim, app, bare, delivery } = deps;
+  const deliveries = MEMORY_ISSUES.map((issue) => delivery(issue, "locus:queued"));
+  const perRound = MEMORY_DELIVERIES / MEMORY_ROUNDS;
+  const shape = { connections: CONNECTIONS, amount: perRound };
+  const rss = { app: [] as number[], bare: [] as number[] };
+  const heap: number[] = [];
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  const read = async () => {
+    const used = await app.peer.ask<TargetMemory>("memory");
+    rss.app.push(mb(used.rss));
+    heap.push(mb(used.heapUsed));
+    rss.bare.push(mb((await bare.peer.ask<TargetMemory>("memory")).rss));
+  };
+  await sim.ask("refuse", true);
+  try {
+    await read();
+    for (let round = 0; round < MEMORY_ROUNDS; round++) {
+      await load(bare.url, deliveries, shape);
+      await load(app.url, deliveries, shape);
+      await app.peer.ask("drain");
+      await read();
+      ctx.log(
+        `memory: ${(round + 1) * perRound} deliveries, app RSS ${Math.round(rss.app.at(-1)!)} MB, heap ${Math.round(heap.at(-1)!)} MB`,
+      );
+    }
+  } finally {
+    await sim.ask("refuse", false);
+  }
+  // From the end of the first round: by then the heap has reached the high-water mark of a
+  // round's payloads waiting in the queue, which the allocator keeps; what grows after is kept.
+  const growth = (side: number[]) => side.at(-1)! - side[1]!;
+  const half = MEMORY_ROUNDS / 2;
+  const mbText = (values: number[]) => values.map((v) => v.toFixed(0)).join(" → ");
+  return {
+    benchmark: BENCH,
+    name: `RSS growth over ${MEMORY_DELIVERIES.toLocaleString("en-US")} deliveries, from the first ${perRound.toLocaleString("en-US")} on (after the work drains and a GC)`,
+    unit: "MB",
+    value: exact(Math.round(growth(rss.app) * 10) / 10),
+    baseline: { name: "bare node:http", value: exact(Math.round(growth(rss.bare) * 10) / 10) },
+    goals: [atMost("≤ 50 MB (W5: caches bounded)", growth(rss.app), 50)],
+    note: `app RSS ${mbText([rss.app[0]!, rss.app[1]!, rss.app[half]!, rss.app.at(-1)!])} MB (fresh, after ${perRound}, half, end), heap ${mbText([heap[0]!, heap[1]!, heap[half]!, heap.at(-1)!])} MB; the second half, past the delivery set's capacity, adds ${(rss.app.at(-1)! - rss.app[half]!).toFixed(1)} MB RSS`,
+  };
 }
 
 /** A label Locus does not act on (`p:high`): dropped on its payload, it must cost no GitHub call. */

@@ -13,9 +13,16 @@ interface Answer {
   readonly error?: string;
 }
 
-/** Forks `entry` with `args` and waits for its first message (its "ready" answer). */
-export async function forkPeer<T>(entry: string, args: string[]): Promise<{ peer: Peer; ready: T }> {
-  const child = fork(entry, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+/** Forks `entry` with `args` (and Node flags `execArgv`) and waits for its first message (its "ready" answer). */
+export async function forkPeer<T>(
+  entry: string,
+  args: string[],
+  execArgv: string[] = [],
+): Promise<{ peer: Peer; ready: T }> {
+  const child = fork(entry, args, {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: [...process.execArgv, ...execArgv],
+  });
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let next = 0;
   const ready = await new Promise<T>((resolve, reject) => {

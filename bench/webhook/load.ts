@@ -12,11 +12,13 @@ export interface LoadResult {
   readonly failed: number;
 }
 
+/** Each connection sends `delivery` (or each of several, in turn), every time with a new id. */
 export async function load(
   url: string,
-  delivery: Delivery,
+  delivery: Delivery | readonly Delivery[],
   shape: { connections: number; seconds?: number; amount?: number },
 ): Promise<LoadResult> {
+  const deliveries: readonly Delivery[] = "body" in delivery ? [delivery] : delivery;
   const result = await autocannon({
     url,
     method: "POST",
@@ -24,16 +26,14 @@ export async function load(
     ...(shape.amount !== undefined ? { amount: shape.amount } : { duration: shape.seconds ?? 5 }),
     // GitHub gives up after 10 s; anything slower is a lost delivery.
     timeout: 10,
-    body: delivery.body,
-    headers: delivery.headers,
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...request.headers, "x-github-delivery": randomUUID() },
-        }),
-      },
-    ],
+    requests: deliveries.map((each) => ({
+      body: each.body,
+      headers: each.headers,
+      setupRequest: (request) => ({
+        ...request,
+        headers: { ...request.headers, "x-github-delivery": randomUUID() },
+      }),
+    })),
   });
   const ok = result["2xx"];
   return {

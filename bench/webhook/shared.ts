@@ -25,6 +25,16 @@ export interface SimCounts {
   readonly dispatches: number;
   /** Answers of 400 and above, by status: what GitHub refused while the work ran. */
   readonly refused: Record<string, number>;
+  /** GETs of a path read before in the run, and how many of them GitHub answered 304. */
+  readonly rereads: number;
+  readonly notModified: number;
+  /** The paths most often re-read in full (200), with their counts since the start. */
+  readonly readInFull: Record<string, number>;
+}
+
+export interface TargetMemory {
+  readonly rss: number;
+  readonly heapUsed: number;
 }
 
 export interface TargetReady {

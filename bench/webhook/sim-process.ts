@@ -22,6 +22,28 @@ for (let n = 1; n <= last; n++) {
   await repo.issue({ title: `Task ${n}`, ...(n === 1 ? {} : { labels: ["locus:queued"] }) });
 }
 
+/**
+ * GETs of a path already read, of those the ones answered 304 (Not Modified), and the paths
+ * read again in full most often.
+ */
+function rereads(): { rereads: number; notModified: number; readInFull: Record<string, number> } {
+  const read = new Set<string>();
+  const inFull = new Map<string, number>();
+  let again = 0;
+  let notModified = 0;
+  for (const entry of sim.requestLog) {
+    if (entry.method !== "GET" || (entry.status !== 200 && entry.status !== 304)) continue;
+    if (read.has(entry.path)) {
+      again += 1;
+      if (entry.status === 304) notModified += 1;
+      else inFull.set(entry.path, (inFull.get(entry.path) ?? 0) + 1);
+    }
+    read.add(entry.path);
+  }
+  const top = [...inFull].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return { rereads: again, notModified, readInFull: Object.fromEntries(top) };
+}
+
 servePeer(
   {
     apiUrl: sim.apiUrl,
@@ -42,10 +64,24 @@ servePeer(
           ),
         ).map(([status, entries]) => [status, entries?.length ?? 0]),
       ),
+      ...rereads(),
     }),
     slow: (ms) => {
       sim.faults.clear();
       if (typeof ms === "number" && ms > 0) sim.faults.add({ kind: "latency", ms, path: "**" });
+      return null;
+    },
+    /**
+     * The config file, the issues' reads and GraphQL answered 404 at once (or back to normal):
+     * a queued issue's work stops at its status read, before any write, and costs GitHub nothing.
+     */
+    refuse: (on) => {
+      sim.faults.clear();
+      if (on !== true) return null;
+      for (const path of ["/repos/*/*/contents/**", "/repos/*/*/issues/**"]) {
+        sim.faults.add({ kind: "status", status: 404, method: "GET", path });
+      }
+      sim.faults.add({ kind: "status", status: 404, method: "POST", path: "/graphql" });
       return null;
     },
   },

@@ -42,6 +42,13 @@ function bare(): HttpServer {
   });
 }
 
+/** Resident and heap memory after a full collection (the peer runs with --expose-gc). */
+function memory(): { rss: number; heapUsed: number } {
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+}
+
 const mode = process.argv[2];
 if (mode === "bare") {
   const server = bare();
@@ -49,10 +56,12 @@ if (mode === "bare") {
   const { port } = server.address() as AddressInfo;
   servePeer({ url: `http://127.0.0.1:${port}${WEBHOOK_PATH}` } satisfies TargetReady, {
     cpu: () => process.cpuUsage(),
+    memory,
     drain: () => null,
   });
 } else if (mode === "app") {
   const sim = JSON.parse(process.argv[3] ?? "{}") as SimReady;
+  const asStarted = process.argv[4] === "as-started";
   const locus = createLocusApp();
   const silent = pino({ level: "silent" });
   const probot = new Probot({
@@ -62,19 +71,21 @@ if (mode === "bare") {
     baseUrl: sim.apiUrl,
     log: silent,
     // Write pacing (one a second per installation) is GitHub etiquette, not intake cost; it
-    // is off so a slow-GitHub run drains in seconds. Writes stay one at a time.
-    Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
+    // is off so a slow-GitHub run drains in seconds (writes stay one at a time), unless the
+    // run measures the app as `npm start` configures it.
+    Octokit: asStarted ? locusOctokit(quiet) : locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
   });
   const http = await createLocusServer({ probot, appFn: locus.appFn, webhookPath: WEBHOOK_PATH });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   servePeer({ url: `http://127.0.0.1:${port}${WEBHOOK_PATH}` } satisfies TargetReady, {
     cpu: () => process.cpuUsage(),
+    memory,
     drain: async () => {
       await locus.work.drain();
       return null;
     },
   });
 } else {
-  throw new Error(`usage: target.ts app <sim-json> | bare`);
+  throw new Error(`usage: target.ts app <sim-json> [as-started] | bare`);
 }
