@@ -1,4 +1,5 @@
 /** The body of a PR Locus opens: `Closes #N`, what the agent did, and what it cost. */
+import type { Usage } from "../agent/usage.ts";
 import { codeBlock, details, formatUsd, hiddenMarker, tableCell } from "./markdown.ts";
 
 export interface ToolCallRecord {
@@ -20,8 +21,7 @@ export interface PullRequestBodyInput {
   readonly filesChanged: readonly FileChange[];
   readonly toolCalls: readonly ToolCallRecord[];
   readonly costUsd: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
+  readonly usage: Usage;
   readonly model: string;
   /** Sprint tasks: the task PR this one is stacked on. */
   readonly stackedOn?: number;
@@ -42,10 +42,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   parts.push(renderFiles(input.filesChanged));
   parts.push(renderToolLog(input.toolCalls));
   const run = input.runUrl ? ` · [run](${input.runUrl})` : "";
-  parts.push(
-    `<sub>${input.model} · ${input.inputTokens.toLocaleString("en-US")} in / ` +
-      `${input.outputTokens.toLocaleString("en-US")} out tokens · ${formatUsd(input.costUsd)}${run}</sub>`,
-  );
+  parts.push(`<sub>${input.model} · ${renderTokens(input.usage)} · ${formatUsd(input.costUsd)}${run}</sub>`);
   return parts.join("\n\n");
 }
 
@@ -64,4 +61,12 @@ function renderToolLog(calls: readonly ToolCallRecord[]): string {
   });
   if (calls.length > MAX_TOOL_LINES) shown.push(`… ${calls.length - MAX_TOOL_LINES} more calls not shown`);
   return details(`Agent log (${calls.length} tool calls)`, codeBlock(shown.join("\n") || "(no tool calls)"));
+}
+
+/** Every input token the model read (cached or not), and how many came from the prompt cache. */
+function renderTokens(usage: Usage): string {
+  const count = (n: number) => n.toLocaleString("en-US");
+  const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const cached = usage.cacheReadTokens > 0 ? ` (${count(usage.cacheReadTokens)} from cache)` : "";
+  return `${count(input)} in${cached} / ${count(usage.outputTokens)} out tokens`;
 }

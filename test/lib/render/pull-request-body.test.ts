@@ -11,8 +11,7 @@ const base = {
     { name: "run_shell", target: "npm test", ok: false },
   ],
   costUsd: 0.0123,
-  inputTokens: 12000,
-  outputTokens: 800,
+  usage: { inputTokens: 1000, cacheReadTokens: 10_000, cacheWriteTokens: 1000, outputTokens: 800 },
   model: "claude-sonnet-4-5",
 };
 
@@ -24,7 +23,7 @@ describe("pull request body", () => {
     expect(body).toContain("| `src/greet.js` | +3 | −1 |");
     expect(body).toContain("<summary>Agent log (2 tool calls)</summary>");
     expect(body).toContain("✓ read_file src/greet.js\n✗ run_shell npm test");
-    expect(body).toContain("12,000 in / 800 out tokens · $0.0123");
+    expect(body).toContain("12,000 in (10,000 from cache) / 800 out tokens · $0.0123");
   });
 
   it("names the PR it is stacked on and any notice", () => {
