@@ -9,6 +9,7 @@ import { pullFeedbackOps } from "./pull-feedback.ts";
 import { pullOps } from "./pulls.ts";
 import { createRateLimitTracker, type RateLimitOptions } from "./rate-limit.ts";
 import { repositoryOps } from "./repository.ts";
+import { repositoryStatusOps } from "./repository-status-read.ts";
 import { taskReadOps } from "./task-read.ts";
 import { createTransport } from "./transport.ts";
 import type { CallCounter, GitHubGateway, Log, RepoRef } from "./types.ts";
@@ -53,5 +54,6 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...pullFeedbackOps(t),
     ...answerReviewFeedbackOps(t),
     ...taskReadOps(t),
+    ...repositoryStatusOps(t),
   };
 }

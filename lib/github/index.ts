@@ -7,5 +7,6 @@ export type { OctokitLike } from "./instrument.ts";
 export { createOctokitPolicy, type OctokitPolicy, type OctokitPolicyOptions } from "./policy.ts";
 export { QUERIES } from "./queries.ts";
 export type { RateLimitOptions } from "./rate-limit.ts";
+export type * from "./repository-status-read.ts";
 export type * from "./types.ts";
 export type * from "./task-types.ts";

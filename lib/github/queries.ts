@@ -1,6 +1,7 @@
 import { ANSWER_LANDED_QUERY, answerReviewFeedbackMutation } from "./answer-review-feedback.ts";
 import { COMMENT_LANDED_QUERY } from "./comments.ts";
 import { LINKED_ISSUE_QUERY, PULL_REQUEST_FEEDBACK_QUERY } from "./pull-feedback.ts";
+import { REPOSITORY_STATUS_QUERY } from "./repository-status-read.ts";
 import { ISSUE_COMMENTS_QUERY } from "./task-fragments.ts";
 import { SPRINT_TASKS_QUERY, TASK_ISSUE_QUERY, TASK_THREAD_QUERY } from "./task-read.ts";
 
@@ -45,6 +46,7 @@ export const QUERIES = {
   IssueComments: ISSUE_COMMENTS_QUERY,
   PullRequestFeedback: PULL_REQUEST_FEEDBACK_QUERY,
   LinkedIssue: LINKED_ISSUE_QUERY,
+  RepositoryStatus: REPOSITORY_STATUS_QUERY,
   // Built per round; two threads, one resolved, stand for every shape.
   AnswerReviewFeedback: answerReviewFeedbackMutation([{ resolve: true }, { resolve: false }]),
   // The "did it land?" reads after a create failed (create-once.ts).

@@ -1,5 +1,6 @@
 // Plain data in and out of the gateway: nothing here depends on Octokit, so the
 // app, the Action and tests share one vocabulary.
+import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-read.ts";
 import type {
   EditHistory,
   RunAndSpend,
@@ -323,6 +324,8 @@ export type GitHubGateway = {
   readThread(number: number, options: TaskReadOptions): Promise<ThreadRead>;
   /** A sprint's milestone and every issue of it as `readTask` reads one, one GraphQL read per 100 issues. */
   readSprint(milestone: number, options: TaskReadOptions): Promise<SprintRead>;
+  /** What `/locus status` shows of the whole repository, in one GraphQL read. */
+  readRepositoryStatus(options: RepositoryStatusOptions): Promise<RepositoryStatusRead>;
 
   dispatchWorkflow(workflow: string, ref: string, inputs: Record<string, string>): Promise<void>;
   /** The newest runs of the workflow (one page, 100 by default): enough to find live or recent runs. */

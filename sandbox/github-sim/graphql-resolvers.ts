@@ -104,6 +104,15 @@ function stateFilter(args: Args): string[] | null {
   return Array.isArray(args.states) && args.states.length > 0 ? args.states.map(String) : null;
 }
 
+// `labels:` on an issue or pull request connection keeps those carrying any of the names.
+function labelFilter(args: Args): string[] | null {
+  return Array.isArray(args.labels) ? args.labels.map(String) : null;
+}
+
+function hasAnyLabel(repo: Repo, issue: Issue, labels: string[] | null): boolean {
+  return !labels || issueLabels(repo, issue).some((label) => labels.includes(label.name));
+}
+
 function labelsConnection(repo: Repo, issue: Issue, args: Args): Record<string, unknown> {
   return connection("labels", issueLabels(repo, issue), args, (label) => ({
     id: nodeId("LA", label.id),
@@ -329,11 +338,13 @@ function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unkno
 function milestoneNode(core: SimCore, repo: Repo, milestone: Milestone): Record<string, unknown> {
   const issuesOf = (args: Args, pulls: boolean): Issue[] => {
     const states = stateFilter(args);
+    const labels = labelFilter(args);
     return [...repo.issues.values()]
       .filter((issue) => issue.milestoneId === milestone.id && Boolean(issue.pull) === pulls)
       .filter(
         (issue) => !states || states.includes(pulls && issue.pull?.merged ? "MERGED" : upper(issue.state)),
       )
+      .filter((issue) => hasAnyLabel(repo, issue, labels))
       .sort((a, b) => a.number - b.number);
   };
   return {
@@ -373,11 +384,13 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
     },
     milestones: (args: Args) => {
       const states = stateFilter(args);
-      return connection(
-        "milestones",
-        repo.milestones.filter((milestone) => !states || states.includes(upper(milestone.state))),
-        args,
-        (milestone) => milestoneNode(core, repo, milestone),
+      // Numbers are given in creation order, so `NUMBER` and `CREATED_AT` order alike.
+      const byNumber = repo.milestones
+        .filter((milestone) => !states || states.includes(upper(milestone.state)))
+        .sort((a, b) => a.number - b.number);
+      const descending = (args.orderBy as Args | undefined)?.direction === "DESC";
+      return connection("milestones", descending ? byNumber.reverse() : byNumber, args, (milestone) =>
+        milestoneNode(core, repo, milestone),
       );
     },
     issue: (args: Args) => {
@@ -398,14 +411,13 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
     issues: (args: Args) => {
       const filterBy = (args.filterBy ?? {}) as Args;
       const states = stateFilter(args) ?? stateFilter(filterBy);
-      const labelArg = Array.isArray(args.labels) ? args.labels : filterBy.labels;
-      const labels = Array.isArray(labelArg) ? labelArg.map(String) : null;
+      const labels = labelFilter(args) ?? labelFilter(filterBy);
       const since = typeof filterBy.since === "string" ? Date.parse(filterBy.since) : null;
       const issues = all().filter(
         (issue) =>
           !issue.pull &&
           (!states || states.includes(upper(issue.state))) &&
-          (!labels || issueLabels(repo, issue).some((label) => labels.includes(label.name))) &&
+          hasAnyLabel(repo, issue, labels) &&
           (since === null || Date.parse(issue.updatedAt) >= since),
       );
       return connection("issues", ordered(issues, args.orderBy), args, (issue) =>
@@ -414,9 +426,12 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
     },
     pullRequests: (args: Args) => {
       const states = stateFilter(args);
+      const labels = labelFilter(args);
       const pulls = all().filter(
         (issue) =>
-          issue.pull && (!states || states.includes(issue.pull.merged ? "MERGED" : upper(issue.state))),
+          issue.pull &&
+          (!states || states.includes(issue.pull.merged ? "MERGED" : upper(issue.state))) &&
+          hasAnyLabel(repo, issue, labels),
       );
       return connection("pullRequests", ordered(pulls, args.orderBy), args, (issue) =>
         pullNode(core, repo, issue),
@@ -480,13 +495,17 @@ export function rootValue(context: GraphqlContext): Record<string, unknown> {
       return repositoryNode(core, repo);
     },
     viewer: () => actorNode(core, viewer.login),
-    rateLimit: () => ({
-      cost: 1,
-      limit: bucket.limit,
-      remaining: bucket.limit - bucket.used,
-      used: bucket.used,
-      resetAt: new Date(bucket.reset * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
-      nodeCount: 0,
-    }),
+    // GitHub counts the asking query itself (cost 1 here; the endpoint charges it after answering).
+    rateLimit: () => {
+      const used = Math.min(bucket.limit, bucket.used + 1);
+      return {
+        cost: 1,
+        limit: bucket.limit,
+        remaining: bucket.limit - used,
+        used,
+        resetAt: new Date(bucket.reset * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+        nodeCount: 0,
+      };
+    },
   };
 }

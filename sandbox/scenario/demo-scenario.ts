@@ -282,7 +282,7 @@ const merge: Step = {
 };
 
 const status: Step = {
-  title: "Comment /locus status on a sprint issue → the dashboard",
+  title: "Comment /locus status on a sprint issue → the repository summary",
   waiting: "the app answers",
   async act(state) {
     const words = need(state.issues.words, "the order:1 issue");
@@ -300,17 +300,28 @@ const status: Step = {
     const replies = (await state.read.comments(words))
       .slice(since)
       .filter((comment) => comment.author === state.world.sim.app.botLogin);
-    const dashboard = replies.find((comment) => comment.body.includes(`## Sprint: ${MILESTONE_TITLE}`));
+    const summary = replies.find((comment) => comment.body.startsWith("## Locus status:"))?.body ?? "";
+    const lines = summary.split("\n");
     const problems: string[] = [];
-    expectThat(problems, dashboard !== undefined, "no dashboard reply");
+    expectThat(problems, summary !== "", "no summary reply");
+    expectThat(
+      problems,
+      lines.some((line) => line.startsWith(`#${words} is \`locus:in-review\` · PR #`)),
+      `the summary does not open with #${words}'s status and PR`,
+    );
+    // The sprint finished: its three tasks are in review, and its tracking issue is linked.
+    const sprintRow = lines.find((line) => line.startsWith(`| [${MILESTONE_TITLE}](`)) ?? "";
+    expectThat(problems, sprintRow.includes("3/3"), `the sprint row is not 3/3: ${sprintRow || "missing"}`);
+    expectThat(problems, /\| \[#\d+\]\([^)]*\/issues\/\d+\) \|$/.test(sprintRow), "no tracking-issue link");
     for (const key of ["words", "slugEdges", "docs"] as const) {
       const number = need(state.issues[key], key);
       expectThat(
         problems,
-        dashboard?.body.includes(`| #${number} |`) ?? false,
-        `the dashboard does not list #${number}`,
+        lines.some((line) => line.startsWith("| [#") && line.endsWith(`| #${number} |`)),
+        `the open pull requests do not list #${number}'s`,
       );
     }
+    expectThat(problems, /GitHub API calls left, resets \d\d:\d\d UTC/.test(summary), "no API budget");
     return problems;
   },
 };

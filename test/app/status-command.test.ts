@@ -1,0 +1,145 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
+import { commentsOf, owner, repo } from "./github-helpers.ts";
+import { startAppHarness, type AppHarness } from "./harness.ts";
+import { markdownLinks, sections, tableRows } from "../lib/render/markdown-structure.ts";
+
+let h: AppHarness;
+beforeAll(async () => {
+  h = await startAppHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** A status comment as Locus writes it, recording `state`. */
+async function statusComment(issue: number, state: Partial<StatusState>): Promise<void> {
+  const body = renderStatusComment({ headline: "Working" }, { deliveries: [], attempts: 0, ...state });
+  await h.repo.comment(issue, `<!-- locus:status -->\n${body}`, { as: "locus[bot]" });
+}
+
+function git(...args: string[]): string {
+  return execFileSync("git", ["-C", h.repo.gitDir, ...args], { encoding: "utf8" }).trim();
+}
+
+/** A branch `locus/issue-<N>` as the Action pushes it, and its managed PR. */
+async function locusPullRequest(issue: number): Promise<number> {
+  const commit = git("commit-tree", git("rev-parse", "main^{tree}"), "-p", "main", "-m", `feat (#${issue})`);
+  git("update-ref", `refs/heads/locus/issue-${issue}`, commit);
+  const pull = await h.repo.pull(
+    { title: `feat: greet (#${issue})`, head: `locus/issue-${issue}`, body: `Closes #${issue}` },
+    { as: "locus[bot]" },
+  );
+  await h
+    .as("alice")
+    .rest.issues.addLabels({ owner, repo, issue_number: pull.number, labels: ["agent:managed"] });
+  await h.settle();
+  return pull.number;
+}
+
+describe("/locus status", () => {
+  it("answers with the repository's sprints, tasks, pull requests and budget in one read", async () => {
+    const web = h.sim.url;
+    const sprint = await h.repo.milestone({ title: "Sprint A" });
+    const task = (title: string, labels: string[], state: "open" | "closed" = "open") =>
+      h.repo.issue({ title, labels, milestone: sprint.number, state });
+    await task("Done one", ["locus:done", "order:1"], "closed");
+    await task("Done two", ["locus:done", "order:2"], "closed");
+    const running = await task("Running | piped", ["locus:in-progress", "order:3"]);
+    const failed = await task("Broken", ["locus:failed", "order:4"]);
+    await statusComment(running.number, { attempts: 1 });
+    await statusComment(failed.number, {
+      attempts: 2,
+      lastError: "The agent stopped: npm test failed with 3 errors",
+      runUrl: `${web}/octo/demo/actions/runs/9`,
+    });
+    const tracking = await h.repo.issue({ title: "Sprint: Sprint A", labels: ["agent:managed"] });
+    const queued = await h.repo.issue({ title: "Standalone", labels: ["locus:queued"] });
+    const reviewed = await h.repo.issue({ title: "Greet", labels: ["locus:in-review", "agent:managed"] });
+    const pull = await locusPullRequest(reviewed.number);
+    await h.repo.issue({ title: "Not Locus's", labels: ["type:bug"] });
+    git(
+      "update-ref",
+      "refs/heads/feature/human",
+      git("commit-tree", "main^{tree}", "-p", "main", "-m", "human"),
+    );
+    await h.repo.pull({ title: "A person's change", head: "feature/human" }, { as: "alice" });
+
+    const before = h.sim.requestLog.length;
+    await h.as("eve").rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: failed.number,
+      body: "/locus status",
+    });
+    await h.settle();
+
+    const reply = (await commentsOf(h, failed.number)).at(-1) ?? "";
+    const parts = sections(reply);
+    expect(parts.get("")?.split("\n\n")).toContain(
+      `#${failed.number} is \`locus:failed\` · [last run](${web}/octo/demo/actions/runs/9) · 2 attempts.`,
+    );
+
+    const [sprintRow, ...otherSprints] = tableRows(parts.get("Active sprints (1)") ?? "");
+    expect(otherSprints).toEqual([]);
+    expect(sprintRow?.slice(1, 3)).toEqual(["`████░░░░ 2/4`", "running"]);
+    expect(markdownLinks(sprintRow?.[0] ?? "")).toEqual([
+      { text: "Sprint A", url: `${web}/octo/demo/milestone/${sprint.number}` },
+    ]);
+    expect(markdownLinks(sprintRow?.[3] ?? "")).toEqual([
+      { text: `#${tracking.number}`, url: `${web}/octo/demo/issues/${tracking.number}` },
+    ]);
+
+    expect(tableRows(parts.get("Running (1)") ?? "")).toEqual([
+      [
+        `[#${running.number}](${web}/octo/demo/issues/${running.number})`,
+        "Running \\| piped",
+        "Sprint A",
+        "1",
+        "—",
+      ],
+    ]);
+    expect(tableRows(parts.get("Queued (1)") ?? "")).toEqual([
+      [`[#${queued.number}](${web}/octo/demo/issues/${queued.number})`, "Standalone", "—", "0", "—"],
+    ]);
+    expect(tableRows(parts.get("Failed (1)") ?? "")).toEqual([
+      [
+        `[#${failed.number}](${web}/octo/demo/issues/${failed.number})`,
+        "Broken",
+        "Sprint A",
+        "2",
+        "—",
+        "The agent stopped: npm test failed with 3 errors",
+        "comment `/locus run` on it",
+      ],
+    ]);
+    expect(tableRows(parts.get("Open Locus pull requests (1)") ?? "")).toEqual([
+      [
+        `[#${pull}](${web}/octo/demo/pull/${pull})`,
+        `feat: greet (#${reviewed.number})`,
+        `#${reviewed.number}`,
+      ],
+    ]);
+    expect(reply).toMatch(
+      /\*\*API budget:\*\* [\d,]+ of 5,000 GitHub API calls left, resets \d\d:\d\d UTC\./,
+    );
+
+    // Every event costs the app its config read (and once, its own login); the command adds
+    // the acknowledging reaction, its one read and its reply.
+    const plumbing = ["GET /app", "GET /repos/octo/demo/contents/.github%2Flocus.yml"];
+    const calls = h.sim.requestLog
+      .slice(before)
+      .filter((entry) => entry.login === h.sim.app.botLogin && !entry.path.includes("access_tokens"))
+      .map((entry) => `${entry.method} ${entry.operationName ?? entry.path}`)
+      .filter((call) => !plumbing.includes(call));
+    const [commandComment] = (
+      await h.as("alice").rest.issues.listComments({ owner, repo, issue_number: failed.number })
+    ).data.slice(-2);
+    expect(calls).toEqual([
+      `POST /repos/octo/demo/issues/comments/${commandComment?.id}/reactions`,
+      "POST RepositoryStatus",
+      `POST /repos/octo/demo/issues/${failed.number}/comments`,
+    ]);
+  });
+});
