@@ -10,7 +10,7 @@ export const commandUsage: Readonly<Record<CommandName, string>> = {
   approve: "`/locus approve [2,1,3]` — under a plan: create its issues, optionally in another order",
   ask: "`/locus ask <question>` — answer a question about the code without changing anything",
   order: "`/locus order 17 15 16` — reorder the sprint: its open issues, in the new order",
-  status: "`/locus status` — show the dashboard",
+  status: "`/locus status` — summarize the repository: sprints, tasks, PRs, API budget",
   help: "`/locus help` — list these commands",
   cancel: "`/locus cancel` — cancel the running work and mark the issue `locus:failed`",
 };
