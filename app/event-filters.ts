@@ -4,6 +4,7 @@
  * PRs of people), and those must cost nothing, not even the config read.
  */
 import type { Context } from "probot";
+import { parseCommand } from "../lib/commands/index.ts";
 import { parseRunName } from "../lib/dispatch/dispatch-inputs.ts";
 import { statusLabel } from "../lib/labels/schema.ts";
 import { issueOfBranch } from "../lib/naming/branches.ts";
@@ -22,9 +23,13 @@ export function wantsMilestone(context: Context<"milestone.created"> | Context<"
   return previous !== undefined && !isActiveSprint(previous);
 }
 
-/** A comment without `/locus` anywhere cannot hold a command; the parser decides the rest. */
+/**
+ * Only a comment the parser reads a command (or a malformed one) from is for
+ * Locus: a `/locus` in prose, code or a quote — Locus's own replies name
+ * commands that way — costs nothing. The parser is pure and linear.
+ */
 export function wantsComment(context: Context<"issue_comment.created">): boolean {
-  return /\/locus/i.test(context.payload.comment.body);
+  return parseCommand(context.payload.comment.body).kind !== "none";
 }
 
 export function wantsMergedLocusPullRequest(context: Context<"pull_request.closed">): boolean {

@@ -31,6 +31,7 @@ import { onWorkflowRun } from "./handlers/workflow-run.ts";
 import { gitHubDeliveryLog } from "./delivery-log.ts";
 import { buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
 import { logPort } from "./probot-log.ts";
+import { createInstallationEtags } from "./installation-etags.ts";
 import { createKeyedLanes } from "./keyed-lanes.ts";
 import { createRecentDeliveries } from "./recent-deliveries.ts";
 import { startReconciler, type ReconcilerOptions } from "./reconciler.ts";
@@ -94,6 +95,7 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
         now: () => now().getTime(),
       }),
       redeliveryRequested: (guid) => deliverySweeper.redeliveryRequested(guid),
+      etagsFor: createInstallationEtags(),
     };
 
     const recent = createRecentDeliveries();

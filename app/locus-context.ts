@@ -8,7 +8,13 @@ import type { Context } from "probot";
 import type { AppContext } from "../lib/app/app-context.ts";
 import type { PermissionCache } from "../lib/app/permission-cache.ts";
 import { loadConfig, type ConfigError } from "../lib/config/index.ts";
-import { createGateway, type GitHubGateway, type Log, type Permission } from "../lib/github/index.ts";
+import {
+  createGateway,
+  type EtagCache,
+  type GitHubGateway,
+  type Log,
+  type Permission,
+} from "../lib/github/index.ts";
 
 export const CONFIG_PATH = ".github/locus.yml";
 
@@ -19,6 +25,8 @@ export interface LocusServices {
   readonly log: Log;
   /** Whether the delivery sweeper asked GitHub to send the event with this GUID again. */
   readonly redeliveryRequested: (guid: string) => boolean;
+  /** The installation's conditional-request cache, shared by its events' gateways. */
+  readonly etagsFor: (installation: number | undefined) => EtagCache;
 }
 
 export type ContextResult =
@@ -26,14 +34,20 @@ export type ContextResult =
 
 interface RepositoryPayload {
   repository?: { name: string; owner: { login: string }; default_branch?: string };
+  installation?: { id: number };
 }
 
 export async function buildContext(context: Context, services: LocusServices): Promise<ContextResult> {
-  const repository = (context.payload as RepositoryPayload).repository;
+  const { repository, installation } = context.payload as RepositoryPayload;
   if (!repository) throw new Error(`event ${context.name} has no repository`);
   const repo = { owner: repository.owner.login, repo: repository.name };
   const log = services.log;
-  const gateway = createGateway({ octokit: context.octokit, repo, log });
+  const gateway = createGateway({
+    octokit: context.octokit,
+    repo,
+    log,
+    etags: services.etagsFor(installation?.id),
+  });
   const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
   if (!loaded.ok) return { ok: false, gateway, errors: loaded.errors };
   for (const warning of loaded.warnings) log.debug(`${repo.owner}/${repo.repo} ${CONFIG_PATH}: ${warning}`);

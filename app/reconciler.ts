@@ -32,7 +32,12 @@ export async function reconcileAll(
     for (const repository of repositories) {
       const repo = { owner: repository.owner.login, repo: repository.name };
       try {
-        const gateway = createGateway({ octokit, repo, log: services.log });
+        const gateway = createGateway({
+          octokit,
+          repo,
+          log: services.log,
+          etags: services.etagsFor(installation.id),
+        });
         const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
         if (!loaded.ok) continue;
         const report = await reconcileRepository(

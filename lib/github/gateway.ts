@@ -1,7 +1,7 @@
 import { answerReviewFeedbackOps } from "./answer-review-feedback.ts";
 import { commentOps } from "./comments.ts";
 import { createCallCounter } from "./counter.ts";
-import type { OctokitLike } from "./instrument.ts";
+import { createEtagCache, type EtagCache, type OctokitLike } from "./instrument.ts";
 import { issueOps } from "./issues.ts";
 import { labelOps } from "./labels.ts";
 import { milestoneOps } from "./milestones.ts";
@@ -28,6 +28,12 @@ export type GatewayOptions = {
   /** Pass one counter to several gateways to total a whole run. */
   counter?: CallCounter;
   rateLimit?: RateLimitOptions;
+  /**
+   * Pass one cache to the gateways of one installation so a later event's
+   * re-read (the config file, above all) is conditional too. Never share one
+   * across installations: a remembered answer is what that installation may read.
+   */
+  etags?: EtagCache;
 };
 
 export function createGateway(options: GatewayOptions): GitHubGateway {
@@ -39,6 +45,7 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     tracker,
     counter,
     log: options.log,
+    etags: options.etags ?? createEtagCache(),
   });
   const issues = issueOps(t);
   return {

@@ -38,8 +38,35 @@ export function observed(observer: Observer): () => { request: Record<string, un
 
 type Cached = { etag: string; response: Response };
 
-// Per gateway: enough for every issue, comment page and PR one run re-reads.
+/**
+ * GET answers remembered by URL with their ETag, most recently used kept, so a
+ * re-read can be conditional: a 304 returns the remembered answer and costs
+ * no rate limit.
+ */
+export interface EtagCache {
+  get(key: string): Cached | undefined;
+  remember(key: string, response: Response): void;
+}
+
+// Enough for every issue, comment page and PR one run re-reads.
 const ETAG_CACHE_LIMIT = 500;
+
+export function createEtagCache(limit = ETAG_CACHE_LIMIT): EtagCache {
+  const cache = new Map<string, Cached>();
+  return {
+    get: (key) => cache.get(key),
+    remember(key, response) {
+      const etag = response.headers.etag;
+      if (typeof etag !== "string") return;
+      cache.delete(key);
+      cache.set(key, { etag, response });
+      if (cache.size > limit) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+    },
+  };
+}
 
 function resourceOf(url: string): string {
   if (/\/graphql$/.test(url)) return "graphql";
@@ -68,19 +95,10 @@ export function createObserver(deps: {
   tracker: RateLimitTracker;
   counter: CallCounter;
   cacheKey: (options: Options) => string;
+  etags: EtagCache;
 }): Observer {
-  const cache = new Map<string, Cached>();
-
-  function remember(key: string, response: Response): void {
-    const etag = response.headers.etag;
-    if (typeof etag !== "string") return;
-    cache.delete(key);
-    cache.set(key, { etag, response });
-    if (cache.size > ETAG_CACHE_LIMIT) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
-    }
-  }
+  const cache = deps.etags;
+  const remember = (key: string, response: Response) => cache.remember(key, response);
 
   return async (send, options) => {
     const resource = resourceOf(String(options.url));

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { createOnce, type Create, type SendOnce } from "./create-once.ts";
 import { GitHubError, statusOf, toGitHubError } from "./errors.ts";
-import { createObserver, instrument, observed, type OctokitLike } from "./instrument.ts";
+import { createObserver, instrument, observed, type EtagCache, type OctokitLike } from "./instrument.ts";
 import { retryScheduleOf } from "./policy.ts";
 import { sleep, type RateLimitTracker } from "./rate-limit.ts";
 import type { CallCounter, Log, RepoRef } from "./types.ts";
@@ -57,6 +57,7 @@ export function createTransport(deps: {
   tracker: RateLimitTracker;
   counter: CallCounter;
   log: Log;
+  etags: EtagCache;
 }): Transport {
   const { octokit, repo } = deps;
   instrument(octokit);
@@ -64,6 +65,7 @@ export function createTransport(deps: {
     createObserver({
       tracker: deps.tracker,
       counter: deps.counter,
+      etags: deps.etags,
       cacheKey: (options) => {
         const parsed = octokit.request.endpoint.parse(options);
         return `${String(parsed.headers.accept)} ${parsed.url}`;
