@@ -24,7 +24,9 @@ const statusCommentsOf = async (issue: number) =>
   (await commentsOf(h, issue)).filter((body) => body.startsWith("<!-- locus:status -->"));
 
 const DISPATCHED = `POST /repos/${owner}/${repo}/actions/workflows/locus.yml/dispatches`;
-const RUNS_LOOKED_AT = `GET /repos/${owner}/${repo}/actions/workflows/locus.yml/runs 200`;
+const RUNS_LISTED = `GET /repos/${owner}/${repo}/actions/workflows/locus.yml/runs`;
+// An unchanged list answers a conditional re-read with 304: a look all the same.
+const RUNS_LOOKED_AT = `${RUNS_LISTED} (200 or 304)`;
 const COMMENTS_LOOKED_AT = "POST CommentLanded 200";
 const commented = (issue: number) => `POST /repos/${owner}/${repo}/issues/${issue}/comments`;
 
@@ -39,6 +41,7 @@ async function queue(issue: number): Promise<string[]> {
   return h.sim.requestLog
     .slice(before)
     .map((e) => `${e.method} ${e.operationName ?? e.path} ${e.status}`)
+    .map((call) => (/ (200|304)$/.test(call) && call.startsWith(`${RUNS_LISTED} `) ? RUNS_LOOKED_AT : call))
     .filter(
       (call) =>
         call.startsWith(DISPATCHED) ||
