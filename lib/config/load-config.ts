@@ -31,12 +31,30 @@ export type LoadConfigResult =
   | { readonly ok: false; readonly errors: readonly ConfigError[] };
 
 /**
+ * A real config is a few hundred bytes. The app parses it for every event it
+ * acts on, so a file of megabytes (a mistake, or an attack on the app's
+ * acknowledgement deadline) is refused before the YAML parser sees it.
+ */
+const MAX_CONFIG_BYTES = 64 * 1024;
+
+/**
  * Reads `.github/locus.yml`. `text` is the file's content, or null when the repository has none;
  * a missing, blank or comments-only file gives the defaults without warnings. Never throws: the
  * file is written by whoever can push to the repository, so every failure is a returned error.
  */
 export function loadConfig(text: string | null): LoadConfigResult {
   if (text === null || text.trim() === "") return { ok: true, config: defaultConfig(), warnings: [] };
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_CONFIG_BYTES) {
+    return {
+      ok: false,
+      errors: [
+        {
+          message: `the file is ${Math.ceil(bytes / 1024).toLocaleString("en-US")} KB; Locus reads at most ${MAX_CONFIG_BYTES / 1024} KB of config`,
+        },
+      ],
+    };
+  }
 
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -69,15 +87,22 @@ export function loadConfig(text: string | null): LoadConfigResult {
     };
   }
 
+  // Probot's `_extends` pulls in another repository's file; Locus reads this
+  // one alone, so no chain of files can loop or reach a repository it cannot see.
+  const { _extends: extendsFrom, ...fields } = raw;
+  if (extendsFrom !== undefined) {
+    warnings.push("`_extends` is not followed: Locus reads `.github/locus.yml` on its own");
+  }
+
   const locate = (path: KeyPath, chain: readonly ConfigMigration[]) =>
     locateInFile(doc, lineCounter, path, chain);
 
-  const reading = readVersion(raw);
+  const reading = readVersion(fields);
   if (!reading.ok)
     return { ok: false, errors: [schemaError(["version"], reading.message, locate(["version"], []))] };
 
   const chain = migrationsFrom(reading.version);
-  let current = applyMigrations(raw, chain);
+  let current = applyMigrations(fields, chain);
   if (reading.version > CURRENT_CONFIG_VERSION) {
     warnings.push(
       `config version ${reading.version} is newer than this Locus understands (v${CURRENT_CONFIG_VERSION}); read as v${CURRENT_CONFIG_VERSION}, keys it does not know are kept`,

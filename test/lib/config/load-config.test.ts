@@ -70,6 +70,13 @@ describe("loadConfig with invalid YAML", () => {
     expect(errors[0]?.message).toMatch(/alias/i);
   });
 
+  it("refuses a file of megabytes before parsing it", () => {
+    const huge = `version: 3\nnote: "${"x".repeat(5 * 1024 * 1024)}"\n`;
+    expect(expectErrors(loadConfig(huge))[0]?.message).toBe(
+      "the file is 5,121 KB; Locus reads at most 64 KB of config",
+    );
+  });
+
   it("passes YAML warnings on with their position", () => {
     const result = expectOk(loadConfig("version: 3\nnote: !custom hi\n"));
     expect(result.warnings).toContain("line 2, column 7: Unresolved tag: !custom");
@@ -259,6 +266,16 @@ describe("loadConfig with unknown keys", () => {
       "unknown key `agent.temperature` kept as is (line 4)",
       "unknown key `agent.extras` kept as is (line 5)",
     ]);
+  });
+
+  it("does not follow Probot's `_extends`, so no chain of files can loop", () => {
+    const result = expectOk(loadConfig("version: 3\n_extends: .github\nagent:\n  maxTurns: 9\n"));
+    expect(result.config.agent.maxTurns).toBe(9);
+    expect(Object.hasOwn(result.config, "_extends")).toBe(false);
+    expect(result.warnings).toContain(
+      "`_extends` is not followed: Locus reads `.github/locus.yml` on its own",
+    );
+    expect(result.warnings.filter((warning) => warning.includes("unknown key"))).toEqual([]);
   });
 
   it("drops a key named __proto__ instead of letting it set a prototype", () => {
