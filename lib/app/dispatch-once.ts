@@ -32,7 +32,11 @@ export async function dispatchOnce(
     return "duplicate";
   }
   const inputs = dispatchInputs({ ...request, delivery: ctx.delivery });
-  await ctx.gateway.dispatchWorkflow(ctx.config.workflow, ctx.defaultBranch, inputs);
-  await writeStatus(ctx.gateway, anchorIssue, { headline }, withDelivery(record.state, ctx.delivery), record);
+  const run = await ctx.gateway.dispatchWorkflow(ctx.config.workflow, ctx.defaultBranch, inputs);
+  // The link is there from the first write on when GitHub named the run. Without
+  // it (a 204) an earlier run's link would mislead, so it goes until the new run
+  // writes its own.
+  const state = { ...withDelivery(record.state, ctx.delivery), runUrl: run?.url };
+  await writeStatus(ctx.gateway, anchorIssue, { headline }, state, record);
   return "dispatched";
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { GitHubError, statusOf } from "./errors.ts";
-import { permissionSchema, repositorySchema, workflowRunsSchema } from "./schemas.ts";
+import { permissionSchema, repositorySchema, workflowDispatchSchema, workflowRunsSchema } from "./schemas.ts";
 import type { Transport } from "./transport.ts";
-import type { GitHubGateway, Permission } from "./types.ts";
+import type { DispatchedRun, GitHubGateway, Permission } from "./types.ts";
 
 type RepositoryOps = Pick<
   GitHubGateway,
@@ -69,22 +69,24 @@ export function repositoryOps(t: Transport): RepositoryOps {
     },
     async dispatchWorkflow(workflow, ref, inputs) {
       const delivery = inputs["delivery"];
-      await t.create({
+      return t.create<DispatchedRun | null>({
         what: `run of ${workflow}${delivery ? ` for delivery ${delivery}` : ""}`,
-        async send(once) {
-          await once.rest(
+        // With `return_run_details` GitHub names the run it started (200), so the
+        // run is known without waiting for it to be listed; a GitHub without the
+        // parameter ignores it and answers 204.
+        send: (once) =>
+          once.rest(
             "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
-            { workflow_id: workflow, ref, inputs },
-            z.unknown(),
-          );
-          return true;
-        },
+            { workflow_id: workflow, ref, inputs, return_run_details: true },
+            workflowDispatchSchema,
+          ),
         // The run's name carries its delivery id in parentheses (DESIGN.md,
         // dispatch contract); a dispatch without one cannot be recognised.
         async landed() {
           if (!delivery) return null;
           const runs = await listWorkflowRuns(workflow, { event: "workflow_dispatch" });
-          return runs.some((run) => run.displayTitle.includes(`(${delivery})`)) ? true : null;
+          const run = runs.find((candidate) => candidate.displayTitle.includes(`(${delivery})`));
+          return run ? { id: run.id, url: run.url } : null;
         },
       });
     },

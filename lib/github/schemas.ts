@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type {
   Comment,
+  DispatchedRun,
   Issue,
   ListedIssue,
   Milestone,
@@ -208,6 +209,14 @@ export const workflowRunsSchema = z.object({
       })),
   ),
 });
+
+/** A dispatch's answer: the run (200, asked with `return_run_details`), or nothing (204). */
+export const workflowDispatchSchema = z.union([
+  z
+    .object({ workflow_run_id: z.number(), html_url: z.string() })
+    .transform((r): DispatchedRun => ({ id: r.workflow_run_id, url: r.html_url })),
+  z.union([z.undefined(), z.literal("")]).transform((): DispatchedRun | null => null),
+]);
 
 export const permissionSchema = z.object({ permission: z.string(), role_name: z.string().optional() });
 

@@ -218,6 +218,12 @@ export type WorkflowRun = {
   createdAt: string;
 };
 
+/** The run a dispatch started: its id and its page on GitHub. */
+export type DispatchedRun = {
+  id: number;
+  url: string;
+};
+
 export type WorkflowRunFilter = {
   status?: WorkflowRunStatus;
   branch?: string;
@@ -327,7 +333,17 @@ export type GitHubGateway = {
   /** What `/locus status` shows of the whole repository, in one GraphQL read. */
   readRepositoryStatus(options: RepositoryStatusOptions): Promise<RepositoryStatusRead>;
 
-  dispatchWorkflow(workflow: string, ref: string, inputs: Record<string, string>): Promise<void>;
+  /**
+   * Starts a run of the workflow and answers it, as GitHub reports it with
+   * `return_run_details`. Null when GitHub answered without the run (204:
+   * a GitHub Enterprise Server without run details); the run is then known
+   * only by its name, which carries the delivery id.
+   */
+  dispatchWorkflow(
+    workflow: string,
+    ref: string,
+    inputs: Record<string, string>,
+  ): Promise<DispatchedRun | null>;
   /** The newest runs of the workflow (one page, 100 by default): enough to find live or recent runs. */
   listWorkflowRuns(workflow: string, filter?: WorkflowRunFilter): Promise<WorkflowRun[]>;
   cancelWorkflowRun(runId: number): Promise<"cancelled" | "already-finished">;

@@ -32,6 +32,8 @@ export interface SimCore {
   rateLimit: (tokenKey: string, resource: RateResource) => Bucket;
   // GitHub evaluates a workflow's `run-name` when the run is created; the simulator asks this.
   runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
+  // Whether a dispatch honours `return_run_details` (see GitHubSimulatorOptions.dispatchRunDetails).
+  dispatchRunDetails: boolean;
 }
 
 export interface RequestContext {

@@ -87,7 +87,7 @@ async function dispatch(ctx: RequestContext): Promise<RouteResult> {
     workflow: workflowJson(ctx.core, repo, workflow),
   });
   ctx.core.startRun(repo, run.id);
-  if (body.return_run_details === true) {
+  if (body.return_run_details === true && ctx.core.dispatchRunDetails) {
     const api = `${ctx.core.urls.api}/repos/${repo.owner}/${repo.name}/actions/runs/${run.id}`;
     return {
       status: 200,

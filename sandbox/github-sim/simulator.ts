@@ -39,6 +39,9 @@ export interface GitHubSimulatorOptions {
   runner?: WorkflowRunner;
   // The display title of a dispatched run, as the workflow's `run-name` would give it (default: the workflow's name).
   runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
+  // false plays a GitHub without the dispatch API's run details (github.com before 2026-02-19, older
+  // GitHub Enterprise Server): a dispatch answers 204 whatever `return_run_details` says (default true).
+  dispatchRunDetails?: boolean;
   rateLimit?: RateLimitOptions;
   now?: () => Date;
   // Used by latency faults; tests inject an instant one to avoid real sleeps.
@@ -107,6 +110,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     cancelRun: (repo, runId, by) => runs.cancel(repo, runId, by),
     rateLimit: (key, resource) => limiter.peek(key, resource),
     runName: options.runName,
+    dispatchRunDetails: options.dispatchRunDetails ?? true,
   };
   const runs = createRunController(() => core, options.runner);
   const server = createServer(

@@ -42,6 +42,8 @@ export async function startAppHarness(
     server?: Partial<Omit<LocusServerOptions, "probot" | "appFn">>;
     /** How the simulator waits out a latency fault (default: a real timer). */
     delay?: (ms: number) => Promise<void>;
+    /** false: GitHub answers a dispatch 204, without the run (older Enterprise Server). */
+    dispatchRunDetails?: boolean;
   } = {},
 ): Promise<AppHarness> {
   let conclusion: RunnerResult["conclusion"] | "hold" = "success";
@@ -49,6 +51,7 @@ export async function startAppHarness(
     webhooks: { secret: WEBHOOK_SECRET },
     runName: simulatedRunName,
     ...(options.delay ? { delay: options.delay } : {}),
+    ...(options.dispatchRunDetails === undefined ? {} : { dispatchRunDetails: options.dispatchRunDetails }),
     runner: (request) => {
       if (conclusion !== "hold") return { conclusion };
       return new Promise<RunnerResult>((resolve) => {

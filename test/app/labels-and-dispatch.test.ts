@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readStatusState } from "../../lib/status/status-comment.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
 
 let h: AppHarness;
@@ -11,6 +12,15 @@ afterAll(async () => {
 
 const owner = "octo";
 const repo = "demo";
+
+/** The hidden state of the issue's status comment, as the app wrote it. */
+async function statusState(harness: AppHarness, issue: number) {
+  const { data: comments } = await harness
+    .as("alice")
+    .rest.issues.listComments({ owner, repo, issue_number: issue });
+  const status = comments.find((c) => c.body?.startsWith("<!-- locus:status -->"));
+  return status ? readStatusState(status.body) : undefined;
+}
 
 function runsFor(issue: number) {
   return h.sim.store.repos.get("octo/demo")?.runs.filter((run) => run.inputs.issue === String(issue)) ?? [];
@@ -37,5 +47,45 @@ describe("issues labelled locus:queued", () => {
       .rest.issues.listComments({ owner, repo, issue_number: issue.number });
     const status = comments.find((c) => c.body?.startsWith("<!-- locus:status -->"));
     expect(status?.body).toContain(runs[0]?.inputs.delivery);
+  });
+
+  it("links the status comment to the run GitHub named in its answer to the dispatch", async () => {
+    const { data: issue } = await h.as("alice").rest.issues.create({ owner, repo, title: "Wave" });
+    const logged = h.sim.requestLog.length;
+    await h
+      .as("alice")
+      .rest.issues.addLabels({ owner, repo, issue_number: issue.number, labels: ["locus:queued"] });
+    await h.settle();
+
+    const [run] = runsFor(issue.number);
+    const runUrl = `${h.sim.url}/octo/demo/actions/runs/${run?.id}`;
+    const status = await statusState(h, issue.number);
+    expect(status?.runUrl).toBe(runUrl);
+    const dispatches = h.sim.requestLog.slice(logged).filter((entry) => entry.path.endsWith("/dispatches"));
+    expect(dispatches.map((entry) => entry.status)).toEqual([200]);
+  });
+});
+
+describe("on a GitHub whose dispatch answers 204 without the run", () => {
+  let old: AppHarness;
+  beforeAll(async () => {
+    old = await startAppHarness({ dispatchRunDetails: false });
+  });
+  afterAll(async () => {
+    await old.close();
+  });
+
+  it("dispatches once and records the delivery, with no run link until the run writes one", async () => {
+    const { data: issue } = await old.as("alice").rest.issues.create({ owner, repo, title: "Greet" });
+    await old
+      .as("alice")
+      .rest.issues.addLabels({ owner, repo, issue_number: issue.number, labels: ["locus:queued"] });
+    await old.settle();
+
+    const runs = old.sim.store.repos.get("octo/demo")?.runs ?? [];
+    expect(runs).toHaveLength(1);
+    const status = await statusState(old, issue.number);
+    expect(status?.deliveries).toEqual([runs[0]?.inputs.delivery]);
+    expect(status?.runUrl).toBeUndefined();
   });
 });

@@ -88,7 +88,7 @@ describe("R5 a create GitHub carried out before failing", () => {
     expect(creates).toEqual([
       `${DISPATCHED} 502`,
       RUNS_LOOKED_AT,
-      `${DISPATCHED} 204`,
+      `${DISPATCHED} 200`,
       `${commented(issue)} 502`,
       COMMENTS_LOOKED_AT,
       `${commented(issue)} 201`,

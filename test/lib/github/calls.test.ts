@@ -249,17 +249,27 @@ describe("pull requests", () => {
 });
 
 describe("actions", () => {
-  it("dispatches a workflow with string inputs", async () => {
+  it("dispatches a workflow with string inputs, asking for the run it starts", async () => {
     const { gateway } = testGateway();
     nock(API)
       .post(`${R}/actions/workflows/locus.yml/dispatches`, {
         ref: "main",
         inputs: { mode: "issue", issue: "5", delivery: "d-1" },
+        return_run_details: true,
       })
-      .reply(204);
+      .reply(200, {
+        workflow_run_id: 77,
+        run_url: `${API}${R}/actions/runs/77`,
+        html_url: "https://github.com/acme/widgets/actions/runs/77",
+      });
 
-    await gateway.dispatchWorkflow("locus.yml", "main", { mode: "issue", issue: "5", delivery: "d-1" });
+    const run = await gateway.dispatchWorkflow("locus.yml", "main", {
+      mode: "issue",
+      issue: "5",
+      delivery: "d-1",
+    });
 
+    expect(run).toEqual({ id: 77, url: "https://github.com/acme/widgets/actions/runs/77" });
     expect(gateway.counter.snapshot().byRoute).toEqual({
       "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches": 1,
     });

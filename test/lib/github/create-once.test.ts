@@ -212,9 +212,14 @@ describe("a workflow dispatch", () => {
     async (how) => {
       fail(DISPATCHES, how);
 
-      const { sent } = await traffic(() => locus.dispatchWorkflow("locus.yml", "main", inputs));
+      const { sent, result } = await traffic(() => locus.dispatchWorkflow("locus.yml", "main", inputs));
 
-      expect(runsOf("d-42")).toHaveLength(1);
+      const runs = runsOf("d-42");
+      expect(runs).toHaveLength(1);
+      expect(result).toEqual({
+        id: runs[0]?.id,
+        url: `${t.sim.url}/acme/widgets/actions/runs/${runs[0]?.id}`,
+      });
       expect(sent).toEqual([
         `POST /repos/acme/widgets/actions/workflows/locus.yml/dispatches ${how === "drop" ? 0 : 502}`,
         "GET /repos/acme/widgets/actions/workflows/locus.yml/runs 200",
@@ -231,7 +236,7 @@ describe("a workflow dispatch", () => {
     expect(sent).toEqual([
       "POST /repos/acme/widgets/actions/workflows/locus.yml/dispatches 502",
       "GET /repos/acme/widgets/actions/workflows/locus.yml/runs 200",
-      "POST /repos/acme/widgets/actions/workflows/locus.yml/dispatches 204",
+      "POST /repos/acme/widgets/actions/workflows/locus.yml/dispatches 200",
     ]);
     expect(runsOf("d-42")).toHaveLength(1);
   });
