@@ -68,10 +68,16 @@ export function createEventRecorder(onLine?: (line: string) => void): EventRecor
         case "warning":
           line(`warning: ${event.message}`);
           return;
-        case "error":
+        case "error": {
           flushText();
-          line(`error: ${event.message}${event.retryable ? " (retrying)" : ""}`);
+          // `retryable` says what kind of failure it was; only a wait means it is being retried.
+          const retry =
+            event.retryInSeconds === undefined
+              ? ""
+              : ` (retry ${event.attempt ?? 1} in ${event.retryInSeconds} s)`;
+          line(`error: ${event.message}${retry}`);
           return;
+        }
         case "done":
           flushText();
           line(`done: ${event.stats.turns} turns, ${event.stats.tools} tool calls`);
