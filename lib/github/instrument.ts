@@ -46,6 +46,12 @@ type Cached = { etag: string; response: Response };
 export interface EtagCache {
   get(key: string): Cached | undefined;
   remember(key: string, response: Response): void;
+  /**
+   * Runs `read` unless the same GET is already in flight, and then shares its
+   * answer: a burst of events re-reading one file costs one request, where
+   * each would otherwise go out before any answer could make it conditional.
+   */
+  shared(key: string, read: () => Promise<Response>): Promise<Response>;
 }
 
 // Enough for every issue, comment page and PR one run re-reads.
@@ -53,8 +59,16 @@ const ETAG_CACHE_LIMIT = 500;
 
 export function createEtagCache(limit = ETAG_CACHE_LIMIT): EtagCache {
   const cache = new Map<string, Cached>();
+  const inFlight = new Map<string, Promise<Response>>();
   return {
     get: (key) => cache.get(key),
+    shared(key, read) {
+      const running = inFlight.get(key);
+      if (running) return running;
+      const started = read().finally(() => inFlight.delete(key));
+      inFlight.set(key, started);
+      return started;
+    },
     remember(key, response) {
       const etag = response.headers.etag;
       if (typeof etag !== "string") return;
@@ -100,11 +114,9 @@ export function createObserver(deps: {
   const cache = deps.etags;
   const remember = (key: string, response: Response) => cache.remember(key, response);
 
-  return async (send, options) => {
+  const observe = async (send: Send, options: Options, cacheKey: string | undefined): Promise<Response> => {
     const resource = resourceOf(String(options.url));
     const { key, write } = callKey(options);
-    const isGet = String(options.method).toUpperCase() === "GET";
-    const cacheKey = isGet ? deps.cacheKey(options) : undefined;
     const cached = cacheKey === undefined ? undefined : cache.get(cacheKey);
     // Octokit's hook chain hands every layer the original options object and
     // drops what a layer passes down, so changes must be made in place (the
@@ -137,5 +149,11 @@ export function createObserver(deps: {
       }
       throw error;
     }
+  };
+
+  return (send, options) => {
+    if (String(options.method).toUpperCase() !== "GET") return observe(send, options, undefined);
+    const cacheKey = deps.cacheKey(options);
+    return cache.shared(cacheKey, () => observe(send, options, cacheKey));
   };
 }

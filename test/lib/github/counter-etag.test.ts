@@ -1,6 +1,11 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { createCallCounter, createGateway } from "../../../lib/github/index.ts";
+import {
+  createCallCounter,
+  createEtagCache,
+  createGateway,
+  type EtagCache,
+} from "../../../lib/github/index.ts";
 import { API, R, REPO, comment, pull, recordingLog, testGateway, testOctokit } from "./helpers.ts";
 
 describe("call counter", () => {
@@ -111,5 +116,55 @@ describe("conditional requests", () => {
     expect(await gateway.getDefaultBranch()).toBe("main");
     expect(await gateway.getDefaultBranch()).toBe("trunk");
     expect(await gateway.getDefaultBranch()).toBe("trunk");
+  });
+});
+
+describe("shared reads", () => {
+  type Answer = Awaited<ReturnType<Parameters<EtagCache["shared"]>[1]>>;
+  const answer = (data: string) => ({ status: 200, url: "u", headers: {}, data }) as unknown as Answer;
+
+  it("sends one read for callers asking while it is in flight, and reads again once it settled", async () => {
+    const cache = createEtagCache();
+    const reads: string[] = [];
+    let finish: (value: Answer) => void = () => undefined;
+    const held = (name: string) => () => {
+      reads.push(name);
+      return new Promise<Answer>((resolve) => {
+        finish = resolve;
+      });
+    };
+
+    const first = cache.shared("GET /config", held("first"));
+    const second = cache.shared("GET /config", held("second"));
+    const other = cache.shared("GET /other", () => Promise.resolve(answer("other")));
+    finish(answer("config"));
+
+    expect(await Promise.all([first, second, other])).toEqual([
+      answer("config"),
+      answer("config"),
+      answer("other"),
+    ]);
+    expect(reads).toEqual(["first"]);
+    expect(await cache.shared("GET /config", () => Promise.resolve(answer("later")))).toEqual(
+      answer("later"),
+    );
+  });
+
+  it("shares a failure with the callers that waited, then forgets it", async () => {
+    const cache = createEtagCache();
+    let fail: (error: Error) => void = () => undefined;
+    const failing = () =>
+      new Promise<Answer>((_, reject) => {
+        fail = reject;
+      });
+    const first = cache.shared("GET /config", failing);
+    const second = cache.shared("GET /config", failing);
+    fail(new Error("502"));
+
+    await expect(first).rejects.toThrow("502");
+    await expect(second).rejects.toThrow("502");
+    expect(await cache.shared("GET /config", () => Promise.resolve(answer("retried")))).toEqual(
+      answer("retried"),
+    );
   });
 });
