@@ -4,6 +4,7 @@
  * the same rules (.gitignore respected, `.git` and binary files skipped, symlinks not followed)
  * stands in when it is not (search-fallback.ts).
  */
+import { confirmMatches } from "./confirm-matches.ts";
 import { spawn } from "node:child_process";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -83,7 +84,8 @@ export function createSearchTextTool(options: SearchTextOptions = {}): AgentTool
           context.signal,
         ));
       if ("error" in outcome) return errorResult(`${summaryHead}: error`, outcome.error);
-      return formatMatches(summaryHead, outcome.matches, limit, resolved.relative);
+      const matches = await confirmMatches(root, outcome.matches);
+      return formatMatches(summaryHead, matches, limit, resolved.relative);
     },
   };
 }
