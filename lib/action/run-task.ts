@@ -21,12 +21,12 @@ import { promptIssue } from "./prompt-issue.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
-import { costLimit, withDaySpend, type DailyBudget } from "./daily-budget.ts";
+import { withDaySpend, type DailyBudget } from "./daily-budget.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import { reportWithoutRun, type TaskReport } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
-import { createLiveStatus } from "./live-status.ts";
+import { runAgentLive } from "./run-agent-live.ts";
 import { failureNextStep, phaseView } from "../status/task-phase.ts";
 
 export interface TaskPlan {
@@ -197,33 +197,14 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
     });
-    const cwd = worktree.cwd;
-    const live = createLiveStatus({
-      write: (view) => writeStatus(view, status),
-      clock: ctx.clock,
-      cwd,
-      mask: ctx.mask,
-      warn: (message) => log.warn(message),
+    result = await runAgentLive(ctx, {
+      title: `Agent: #${issue.number} ${issue.title}`,
+      prompt,
+      cwd: worktree.cwd,
+      recorder,
+      writeStatus: (view) => writeStatus(view, status),
+      budget: plan.budget,
     });
-    try {
-      result = await log.group(`Agent: #${issue.number} ${issue.title}`, () =>
-        ctx.runner.execute({
-          prompt,
-          cwd,
-          model: ctx.model,
-          maxTurns: ctx.maxTurns,
-          signal: ctx.signal,
-          onEvent: (event) => {
-            recorder.onEvent(event);
-            live.onEvent(event);
-          },
-          maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, plan.budget),
-        }),
-      );
-    } finally {
-      // The task's own status comes next: no live edit may land after it.
-      await live.close();
-    }
     if (!result.success)
       return await fail(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, plan.budget));
 

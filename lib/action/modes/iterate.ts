@@ -38,9 +38,9 @@ import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts
 import { saveCheckpoint } from "../checkpoint.ts";
 import type { ActionContext } from "../context.ts";
 import { renderFailureComment } from "../failure-comment.ts";
-import { costLimit, withDaySpend } from "../daily-budget.ts";
+import { withDaySpend } from "../daily-budget.ts";
 import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
-import { createLiveStatus } from "../live-status.ts";
+import { runAgentLive } from "../run-agent-live.ts";
 import { isLocusComment, promptIssue } from "../prompt-issue.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import { readRepositoryContext } from "../repository-context.ts";
@@ -178,42 +178,26 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const asPrompted = promptIssue(issue, triggeredAt);
   const prompt = buildTaskPrompt({ repository: await readRepositoryContext(worktree), issue: asPrompted });
   const diff = await git.branchDiff(baseRef, headRef);
-  const live = createLiveStatus({
-    write: (view) => writeStatus(view, status),
-    clock: ctx.clock,
+  const result = await runAgentLive(ctx, {
+    title: `Agent: iterate on PR #${prNumber}`,
+    prompt: {
+      ...prompt,
+      task: renderIterateTask({
+        issue: asPrompted,
+        pr: { number: prNumber, diff },
+        feedback,
+        note: ctx.command,
+        withheld,
+      }),
+    },
     cwd: worktree.cwd,
-    mask: ctx.mask,
-    warn: (message) => ctx.log.warn(message),
+    recorder,
+    writeStatus: (view) => writeStatus(view, status),
+    budget,
     // The opening status was just written: a round short enough to fit in one
     // interval makes no further edit and stays within its 8 GitHub calls.
     lastWriteAt: ctx.clock.now().getTime(),
   });
-  const result = await ctx.log
-    .group(`Agent: iterate on PR #${prNumber}`, () =>
-      ctx.runner.execute({
-        prompt: {
-          ...prompt,
-          task: renderIterateTask({
-            issue: asPrompted,
-            pr: { number: prNumber, diff },
-            feedback,
-            note: ctx.command,
-            withheld,
-          }),
-        },
-        cwd: worktree.cwd,
-        model: ctx.model,
-        maxTurns: ctx.maxTurns,
-        signal: ctx.signal,
-        onEvent: (event) => {
-          recorder.onEvent(event);
-          live.onEvent(event);
-        },
-        maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, budget),
-      }),
-    )
-    // The round's own status comes next: no live edit may land after it.
-    .finally(() => live.close());
   const measured = {
     ...base,
     durationMs: ctx.clock.now().getTime() - started,
