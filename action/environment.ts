@@ -1,4 +1,4 @@
-/** The standard Actions environment, the only place endpoints and paths come from (DESIGN.md "Action contract"). */
+/** The standard Actions environment, the only place endpoints and paths come from (docs/contracts.md "Action"). */
 import { z } from "zod";
 
 const environmentSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * The Locus app: registers one thin handler per trigger of DESIGN.md. Every
+ * The Locus app: registers one thin handler per trigger (docs/contracts.md "Triggers"). Every
  * handler is acknowledged at once and its work runs on the work queue. The
  * events registered here are the ones the delivery sweeper may ask GitHub to
  * send again after a restart.

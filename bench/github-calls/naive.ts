@@ -1,5 +1,5 @@
 /**
- * The naive reference for a standalone task, as the seed describes the flow with `gh`, one call
+ * The naive reference for a standalone task, the flow written with the `gh` CLI, one call
  * per operation: read the issue, its comments and labels; move the status label by removing one
  * and adding another; look the default branch and a free branch name up; post progress as new
  * comments; open the PR; move the label again. No caching, no GraphQL, no sticky comment.

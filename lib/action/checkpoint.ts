@@ -1,7 +1,7 @@
 /**
  * Nothing is lost: unfinished work goes to `locus/wip/issue-<N>` as one
  * commit whose message says why it stopped and what was done, and the next
- * attempt starts from it (DESIGN.md "Action contract").
+ * attempt starts from it (docs/contracts.md "Branches").
  */
 import type { GitClient } from "../git/git-client.ts";
 import { wipBranch } from "../naming/branches.ts";

@@ -1,4 +1,4 @@
-/** The repository part of a prompt (DESIGN.md "Prompt"), read from the worktree the agent will work in. */
+/** The repository part of a prompt (docs/architecture.md "Prompt"), read from the worktree the agent will work in. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { GitClient } from "../git/git-client.ts";

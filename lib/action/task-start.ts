@@ -1,6 +1,6 @@
 /**
- * Where an attempt starts (DESIGN.md "Action contract", seed "Execution
- * Recovery"): a saved checkpoint when it builds on the branch it would start
+ * Where an attempt starts (docs/contracts.md "Branches", recovery from
+ * saved work): a saved checkpoint when it builds on the branch it would start
  * from anyway, else the task's existing branch (a retry updates it), else the
  * parent (the base branch, or the previous sprint task's branch).
  */

@@ -1,6 +1,6 @@
 /**
  * What a body said when the run was triggered, recovered from GitHub's edit
- * history (DESIGN.md "Prompt": only what existed at trigger time is used, so
+ * history (docs/architecture.md "Prompt": only what existed at trigger time is used, so
  * an edit made after the trigger cannot smuggle in instructions). Pure.
  */
 import type { EditHistory } from "../github/index.ts";

@@ -1,5 +1,5 @@
 /**
- * Compact cards of the agent's tool calls (seed section 6b), built from the
+ * Compact cards of the agent's tool calls (docs/architecture.md "Agent loop"), built from the
  * runner's events: `Read src/a.ts (245 lines)`, `Edit src/a.ts` with a short
  * diff, `Bash npm test → exit 1`. The same events feed the log tail that a
  * failure comment quotes.

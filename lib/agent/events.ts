@@ -1,5 +1,5 @@
 /**
- * What a running agent reports, whatever the provider: the seed's NDJSON event protocol
+ * What a running agent reports, whatever the provider: an NDJSON event protocol
  * (`start`, `text_delta`, `tool_started`, `tool_completed`, `done`, `error`) plus `turn` (usage
  * after each model turn) and `warning`. An `error` with `retryable: true` and `retryInSeconds`
  * is a transient failure being retried; the final `error`, if any, precedes `done`, which is

@@ -1,5 +1,5 @@
 /**
- * Which API failures are transient and how long to wait before the next attempt. DESIGN
+ * Which API failures are transient and how long to wait before the next attempt. docs/contracts.md
  * "Retries": at most 5 retries (6 attempts) with 1-2-4-8-16 s backoff, the SDK's own retries off
  * so the two never stack. A `retry-after` longer than the backoff step is honoured (capped).
  */

@@ -1,4 +1,4 @@
-/** `/locus order 17 15 16`: reorder a sprint's unfinished issues (the seed's algorithm). */
+/** `/locus order 17 15 16`: reorder a sprint's unfinished issues (docs/architecture.md "Ordering"). */
 import { orderLabel } from "../labels/schema.ts";
 import { reorder } from "../sprint/reorder.ts";
 import type { AppContext } from "./app-context.ts";

@@ -1,5 +1,5 @@
 /**
- * The dispatch contract between the app and the Action (DESIGN.md): every
+ * The dispatch contract between the app and the Action (docs/contracts.md): every
  * workflow_dispatch input is a string, and the run's name carries mode, target
  * and delivery so a finished run can be traced back to its work.
  */

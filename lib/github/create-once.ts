@@ -1,7 +1,7 @@
 /**
  * Creates that survive a retried POST. GitHub can carry out a request and
- * still answer 502, time out or drop the connection (research/reliability.md,
- * R5); re-sending it blindly, as plugin-retry does, posts a second comment,
+ * still answer 502, time out or drop the connection (docs/reliability.md,
+ * write retries); re-sending it blindly, as plugin-retry does, posts a second comment,
  * opens a second PR or starts a second run. So a create goes out with the
  * retry plugin off, and after a 5xx or a network error the gateway first asks
  * GitHub whether the thing is there ("did it land?"): if it is, that is the

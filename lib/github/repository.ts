@@ -80,8 +80,8 @@ export function repositoryOps(t: Transport): RepositoryOps {
             { workflow_id: workflow, ref, inputs, return_run_details: true },
             workflowDispatchSchema,
           ),
-        // The run's name carries its delivery id in parentheses (DESIGN.md,
-        // dispatch contract); a dispatch without one cannot be recognised.
+        // The run's name carries its delivery id in parentheses (docs/contracts.md "Run names");
+        // a dispatch without one cannot be recognised.
         async landed() {
           if (!delivery) return null;
           const runs = await listWorkflowRuns(workflow, { event: "workflow_dispatch" });

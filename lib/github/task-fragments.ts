@@ -1,5 +1,5 @@
 /**
- * What every read of issue, pull request and comment text shares (DESIGN.md
+ * What every read of issue, pull request and comment text shares (docs/architecture.md
  * "Prompt": only what existed at trigger time is used): the GraphQL fields
  * that bring a body's edit history, the fragments for an issue and its
  * comments, the workflow run's creation time and the day's spend, and their

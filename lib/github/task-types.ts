@@ -1,4 +1,4 @@
-// What one read gives a coding task (DESIGN.md "Prompt": only what existed at
+// What one read gives a coding task (docs/architecture.md "Prompt": only what existed at
 // trigger time is used, so each body comes with its edit history).
 import type { Comment, IssueWithComments, Milestone, PullRequest } from "./types.ts";
 

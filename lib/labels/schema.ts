@@ -1,4 +1,4 @@
-/** The labels Locus owns: their names, colours and meaning (DESIGN.md "Labels"). */
+/** The labels Locus owns: their names, colours and meaning (docs/contracts.md "Labels"). */
 
 export type LabelGroup = "priority" | "type" | "status" | "order" | "agent";
 

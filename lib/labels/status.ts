@@ -1,5 +1,5 @@
 /**
- * The status machine of DESIGN.md. A transition computes an issue's whole new
+ * The status machine (docs/contracts.md "Status machine"). A transition computes an issue's whole new
  * label set, so applying it is one "set labels" call and never remove-then-add.
  */
 import { MANAGED_LABEL, STATUSES, STATUS_PREFIX, statusLabel, type Status } from "./schema.ts";

@@ -1,5 +1,5 @@
 /**
- * The prompt for a coding task (DESIGN.md "Prompt"), in three parts so the
+ * The prompt for a coding task (docs/architecture.md "Prompt"), in three parts so the
  * runner can cache the stable ones: `system` (rules and the repository's own
  * instructions), `context` (the repository at a glance) and `task` (what to do
  * now). Text written on GitHub is untrusted: it is sanitised and fenced as data.

@@ -39,7 +39,7 @@ export function sortByOrder<T extends SprintIssue>(issues: readonly T[]): Ordere
   return { ordered, unordered };
 }
 
-/** `max + 1` over every issue of the milestone, open or closed (DESIGN.md "Orders"). */
+/** `max + 1` over every issue of the milestone, open or closed (docs/architecture.md "Ordering"). */
 export function nextOrder(issues: readonly SprintIssue[]): number {
   let max = 0;
   for (const issue of issues) max = Math.max(max, orderOf(issue.labels) ?? 0);

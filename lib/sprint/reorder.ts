@@ -1,5 +1,5 @@
 /**
- * `/locus order 17 15 16`: the seed's reorder algorithm. Completed (and closed)
+ * `/locus order 17 15 16`: the reorder rule (docs/architecture.md "Ordering"). Completed (and closed)
  * issues are frozen; the listed issues take orders floor+1, floor+2, … where the
  * floor is the highest frozen order, so done work never sits after pending work.
  */

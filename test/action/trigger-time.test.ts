@@ -1,5 +1,5 @@
 /**
- * Reliability row A3: the Action uses the issue body and comments as they were
+ * Text at trigger time (docs/reliability.md): the Action uses the issue body and comments as they were
  * when the run was triggered (the workflow run's creation time, which GitHub
  * sets), not when it starts: an edit made after the trigger must not reach the
  * model. The simulator keeps the edit history and serves `userContentEdits`.
@@ -29,7 +29,7 @@ async function dispatchRun(issue: number): Promise<string> {
   return String(run.id);
 }
 
-describe("trigger-time text (A3)", () => {
+describe("trigger-time text", () => {
   it("gives the model the body and comments as they were when the run was created, not later edits", async () => {
     const alice = h.as("alice");
     const issue = await alice.createIssue({ title: "Greet politely", body: "Say Hi instead of Hello." });

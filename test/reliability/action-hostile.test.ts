@@ -1,5 +1,6 @@
 /**
- * Reliability rows A2, S1/S2 and A3 (research/reliability.md §7) against the
+ * Hand-made dispatches, secrets out of reach and text at trigger time
+ * (docs/reliability.md) against the
  * Action as a runner starts it: `test/action/harness.ts` builds the current
  * source into a temp bundle (never `dist/`) and runs it as a child process
  * against the GitHub simulator and the Anthropic fake.
@@ -33,7 +34,7 @@ async function remoteBranches(): Promise<string[]> {
   return (await h.git(["branch", "-r", "--format=%(refname:short)"])).trim().split("\n").sort();
 }
 
-describe("A2 a hand-made workflow_dispatch with forged inputs is refused before checkout or model call", () => {
+describe("a hand-made workflow_dispatch with forged inputs is refused before checkout or model call", () => {
   let humans = 0;
   async function humanPullRequest(): Promise<number> {
     const head = `human-${++humans}`;
@@ -132,7 +133,7 @@ function needles(token: string): string[] {
   ];
 }
 
-describe("S1/S2 a prompt-injection issue with a scripted malicious model", () => {
+describe("keeps secrets out of reach of a prompt-injection issue with a scripted malicious model", () => {
   let run: ActionRun;
   let issue: number;
   const attacks = [

@@ -20,7 +20,7 @@ import type { ActionProcess, ActionRun, Harness } from "../action/harness.ts";
 import { OWNER, PROJECT_FILES, REPO, startHarness } from "../action/harness.ts";
 
 const WORKFLOW = "name: Locus\non: workflow_dispatch\njobs: {}\n";
-/** GitHub's cancel budget: SIGINT, 7.5 s later SIGTERM, 2.5 s later SIGKILL; the bar (research §7 R2) is 7 s. */
+/** GitHub's cancel budget: SIGINT, 7.5 s later SIGTERM, 2.5 s later SIGKILL; the bar (docs/reliability.md, kill and signals) is 7 s. */
 const SAVE_BUDGET_MS = 7_000;
 const KILL_AFTER_MS = 10_000;
 /** Just past `retry.staleAfterMinutes` (default 60). */
@@ -106,7 +106,7 @@ async function finishRuns(): Promise<void> {
   }
 }
 
-describe("cancel and kill the Action at chosen points (W8, R1, R2)", () => {
+describe("cancel and kill the Action at chosen points", () => {
   it("loses no checkpointed work and leaves nothing stuck in-progress", async () => {
     const issue = (
       await h.api.createIssue({

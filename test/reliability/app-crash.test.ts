@@ -1,5 +1,5 @@
 /**
- * W8 for the app: GitHub never redelivers an event the app acknowledged, so
+ * The app killed mid-delivery (docs/reliability.md): GitHub never redelivers an event the app acknowledged, so
  * an app process killed (`kill -9`) right after its 2xx must not lose the
  * work. The app runs in its own process (the intake benchmark's target); the
  * simulator holds the app's first GitHub call for the delivery, the test sees
@@ -10,7 +10,7 @@
  * while the app was down leaves its issue in-progress; the reconciler fails it.
  *
  * A `/locus run` comment leaves no label behind for the reconciler, and GitHub
- * never resends a delivery by itself (W8 for comments, W14): the restarted app's
+ * never resends a delivery by itself: the restarted app's
  * delivery sweeper asks GitHub to redeliver what it acknowledged just before it
  * started and what failed while it was down, and the same GUID keeps each event
  * acted on once. A command that only replies has no record but its reply, which
@@ -140,7 +140,7 @@ function dispatchesFor(issue: number): number {
   return (repo?.runs ?? []).filter((run) => run.inputs["issue"] === String(issue)).length;
 }
 
-describe("kill -9 of the app after it acknowledged (W8)", () => {
+describe("kill -9 of the app after it acknowledged", () => {
   it("right after the 2xx: the reconciler dispatches the queued issue once", async () => {
     const alice = sim.as("alice");
     const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
@@ -250,7 +250,7 @@ async function repliesOn(issue: number): Promise<string[]> {
     .map((comment) => comment.body);
 }
 
-describe("the delivery sweeper recovers deliveries the app lost (W8 for comments, W14)", () => {
+describe("the delivery sweeper recovers deliveries the app lost (comments, and events missed while down)", () => {
   it("kill -9 right after acknowledging `/locus run`: after restart, one run and one status comment", async () => {
     const alice = sim.as("alice");
     const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });

@@ -1,5 +1,5 @@
 /**
- * A5 through the app: seeded hostile `/locus` comments, each on its own issue,
+ * Hostile comments through the app (docs/reliability.md): seeded hostile `/locus` comments, each on its own issue,
  * delivered signed by the simulator to the real app server. The app must
  * never answer a delivery with anything but 2xx, reply at most once per
  * comment, dispatch a valid `/locus run` from a writer exactly once and
@@ -34,7 +34,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("fuzzed /locus comments through the app (A5)", () => {
+describe("fuzzed /locus comments through the app", () => {
   it(`${COMMENTS} seeded comments: no 5xx, at most one reply each, run dispatched exactly when valid`, async () => {
     const canary = canaryPath(dir);
     const cases = sampleCases(COMMENTS, SEED, canary);

@@ -1,5 +1,5 @@
 /**
- * R3/R8: the push at the end of a task meets a remote that changed under it —
+ * Git hazards (docs/reliability.md): the push at the end of a task meets a remote that changed under it —
  * someone pushed to `locus/issue-<N>` meanwhile, a protected-branch rule
  * (a `pre-receive` hook in the real bare remote) refuses it, or the token
  * expired before the pull request call. Locus must never force over another
@@ -62,7 +62,7 @@ async function failureComment(issue: number): Promise<string> {
 const AGENT_FILE = "src/agent-work.js";
 const AGENT_CONTENT = "export const work = 'the agent did this';\n";
 
-describe("git hazards at the push (R3, R8)", () => {
+describe("git hazards at the push", () => {
   it("someone pushed to the task branch meanwhile: no force-push, the work is on the wip branch", async () => {
     const issue = (await h.api.createIssue({ title: "Race me", body: "Do it.", labels: ["locus:queued"] }))
       .number;

@@ -1,10 +1,10 @@
 /**
- * Reliability row R7 (research/reliability.md §7) end to end: the Anthropic
+ * Model failures (docs/reliability.md) end to end: the Anthropic
  * API overloads (529) or cuts a stream in the middle of a tool call while a
  * real task runs. Issue mode drives the built-in runner (the real SDK) against
  * the Anthropic fake, the GitHub simulator and its bare git remote, with the
  * runner's retry sleep injected so the 1-2-4-8-16 s backoff passes at once.
- * Retries are bounded (DESIGN "Retries": at most 5, so 6 attempts a turn);
+ * Retries are bounded (docs/contracts.md "Retries": at most 5, so 6 attempts a turn);
  * past them the task fails cleanly with its work checkpointed; a tool call
  * cut mid-stream is never run.
  */
@@ -144,7 +144,7 @@ afterEach(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe("R7 model failures in a real task", () => {
+describe("model failures in a real task", () => {
   it("529 twice, then an answer: the turn is sent 3 times and the task delivers its PR", async () => {
     const result = await runWith([overloaded, overloaded, fixTypo, finish]);
 

@@ -1,5 +1,5 @@
 /**
- * S4's race row: while the file tools read, write and edit a path, another
+ * The path swap race (docs/reliability.md): while the file tools read, write and edit a path, another
  * process keeps swapping it between a regular file (or directory) inside the
  * worktree and a symlink to a directory outside it. A tool that checks the
  * path and then opens it by name again can be steered outside between the

@@ -1,5 +1,5 @@
 /**
- * R9: the stale sweep is a cron job, and GitHub may drop a scheduled run or
+ * Concurrent stale sweeps (docs/reliability.md): the stale sweep is a cron job, and GitHub may drop a scheduled run or
  * run two at once (a manual run beside the schedule, a delayed run catching
  * up). Two sweeps over the same issues must dispatch each retry once, and the
  * attempt count must move only when an attempt really starts.
@@ -51,7 +51,7 @@ function age(issue: number, minutes: number): void {
   }
 }
 
-describe("two sweeps at once, after a dropped cron (R9)", () => {
+describe("two sweeps at once, after a dropped cron", () => {
   it("dispatch each retry once and count the attempt once", async () => {
     // A failed attempt and a stuck one, both left alone for hours (the crons in between dropped).
     const failed = (

@@ -1,5 +1,5 @@
 /**
- * Reliability rows W1, W2, W4, W5, W6, W13 and A1 (research/reliability.md §7):
+ * Webhook intake (docs/reliability.md: signatures, duplicates, order, own events, who may trigger):
  * the real app behind its real server, deliveries held back from the
  * simulator and sent by the test — replayed, reordered, re-serialised,
  * forged — with GitHub's state checked afterwards.
@@ -52,7 +52,7 @@ function forged(delivery: WebhookDelivery, change: (payload: Record<string, unkn
   };
 }
 
-describe("W1/W2 signatures over the raw bytes", () => {
+describe("signatures over the raw bytes", () => {
   it("verifies GitHub's published test vector with the library the app uses", async () => {
     const secret = "It's a Secret to Everybody";
     const vector = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17";
@@ -116,7 +116,7 @@ describe("W1/W2 signatures over the raw bytes", () => {
   });
 });
 
-describe("W4 the same delivery again and again", () => {
+describe("the same delivery again and again", () => {
   it("×50, 10 at a time, then ×5 to a restarted app: one dispatch, one status comment", async () => {
     const issue = await newIssue(h, "Fifty times");
     const delivery = only(await hold(h, () => label("alice", issue)), "issues", "labeled");
@@ -139,7 +139,7 @@ describe("W4 the same delivery again and again", () => {
   });
 });
 
-describe("W5/W6 duplicate and out-of-order events", () => {
+describe("duplicate and out-of-order events", () => {
   it("two /locus run comments handled at once: one dispatch, one active task", async () => {
     const issue = await newIssue(h, "Run twice");
     const deliveries = await hold(h, async () => {
@@ -190,7 +190,7 @@ describe("W5/W6 duplicate and out-of-order events", () => {
   });
 });
 
-describe("W13/A1 events that must never dispatch", () => {
+describe("events that must never dispatch", () => {
   it("the app's own label and comment events: no dispatch and no GitHub write", async () => {
     const issue = await newIssue(h, "Self");
     const deliveries = await hold(h, async () => {

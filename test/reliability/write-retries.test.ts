@@ -1,5 +1,5 @@
 /**
- * Reliability row R5 (research/reliability.md §7) through the real app: GitHub
+ * Write retries (docs/reliability.md) through the real app: GitHub
  * carries out the workflow dispatch and the status comment a queued issue
  * causes, then answers 502 or drops the connection. The app's retries must
  * find them rather than start a second run or post a second status comment.
@@ -51,7 +51,7 @@ async function queue(issue: number): Promise<string[]> {
     );
 }
 
-describe("R5 a create GitHub carried out before failing", () => {
+describe("a create GitHub carried out before failing", () => {
   it.each(["status", "drop"] as const)(
     "dispatch and status comment each applied, then failed (%s): one run, one status comment",
     async (kind) => {

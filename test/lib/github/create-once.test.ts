@@ -1,5 +1,5 @@
 /**
- * Reliability row R5 (research/reliability.md §7): GitHub applies a create —
+ * Write retries (docs/reliability.md): GitHub applies a create —
  * a comment, a PR, a label, a workflow dispatch, iterate's reply mutation —
  * and then answers 502 or drops the connection. The gateway must find what
  * it created instead of creating it twice, create it once when it had not

@@ -1,6 +1,6 @@
 /**
  * The gateway's dispatch asks GitHub for the run it starts
- * (`return_run_details`, research/reliability.md §3.7) and hands it back; a
+ * (`return_run_details`, docs/contracts.md "Dispatch") and hands it back; a
  * GitHub that answers 204 instead (older Enterprise Server) still dispatches,
  * and the run is then found by the delivery id in its name only after a 5xx.
  * Against the simulator over HTTP, both ways it can answer.

@@ -11,7 +11,7 @@ import {
 } from "../../../lib/labels/status.ts";
 
 describe("label schema", () => {
-  it("defines every label of DESIGN.md once, with valid colours", () => {
+  it("defines every label of docs/contracts.md once, with valid colours", () => {
     const names = LOCUS_LABELS.map((label) => label.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual(
@@ -47,7 +47,7 @@ describe("label schema", () => {
 });
 
 describe("status machine", () => {
-  it("walks the happy path of DESIGN.md", () => {
+  it("walks the happy path of the status machine", () => {
     let labels: string[] = ["type:bug"];
     const path: Array<[StatusEvent, string]> = [
       ["queue", "locus:queued"],

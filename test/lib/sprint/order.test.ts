@@ -55,7 +55,7 @@ describe("order labels", () => {
   });
 });
 
-describe("reorder (seed algorithm)", () => {
+describe("reorder (completed orders frozen, new orders from floor + 1)", () => {
   const sprint = [
     issue(10, ["order:1", "locus:done"], "closed"),
     issue(11, ["order:2", "locus:done"], "closed"),
@@ -67,7 +67,7 @@ describe("reorder (seed algorithm)", () => {
     issue(17, ["order:8", "locus:failed"]),
   ];
 
-  it("reproduces the seed's example: 17 15 16 → orders 6, 7, 8", () => {
+  it("reorders 17 15 16 after five frozen orders → orders 6, 7, 8", () => {
     const result = reorder(sprint, [17, 15, 16]);
     expect(result).toEqual({
       ok: true,

@@ -1,5 +1,5 @@
 /**
- * A search that read through a directory swapped for a symlink (S4 race) reports matches from
+ * A search that read through a directory swapped for a symlink (the path swap race) reports matches from
  * outside the worktree under an inside path; confirming each match through a confined read drops
  * them, whatever the swap looks like when the search is done.
  */

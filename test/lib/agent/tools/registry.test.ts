@@ -17,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => worktree.cleanup());
 
 describe("tool registry", () => {
-  it("has the tools DESIGN.md names, and read-only ones for plan/review/ask", () => {
+  it("has the tools docs/contracts.md names, and read-only ones for plan/review/ask", () => {
     expect(builtinTools().map((tool) => tool.name)).toEqual([
       "list_files",
       "read_file",
