@@ -1,10 +1,65 @@
+/**
+ * Three projects, one run: `npm test` runs them all (one report, which
+ * `.ci/run` reads); `npm run test:unit` only the fast in-process ones.
+ *
+ * - unit: `test/lib`, `test/scripts` and the Anthropic fake: pure rules and
+ *   adapters in process (some against the simulator over loopback).
+ * - e2e: every file that runs the bundled Action (or the app) as a child
+ *   process; the global setup bundles the Action once for all of them.
+ * - integration: everything else (the app in process behind its real HTTP
+ *   server, the simulator's own tests, the other reliability checks). It is
+ *   defined as "neither of the others", so a new test file always runs.
+ *
+ * Most of a scenario test's time is spent waiting on a child process, git or
+ * a loopback socket, not on this process's CPU, so files run four at a time
+ * even on two cores (vitest's default there would be one at a time).
+ */
 import { defineConfig } from "vitest/config";
+
+const UNIT = [
+  "test/lib/**/*.test.ts",
+  "test/scripts/**/*.test.ts",
+  "test/sandbox/anthropic-fake/**/*.test.ts",
+];
+
+const E2E = [
+  "test/action/**/*.test.ts",
+  "test/e2e/**/*.test.ts",
+  "test/reliability/action-*.test.ts",
+  "test/reliability/app-crash.test.ts",
+  "test/reliability/git-hazards.test.ts",
+  "test/reliability/stale-sweepers.test.ts",
+];
+
+/**
+ * A scenario's time limit guards against a hang, not a slow machine: with four files at once on
+ * two busy cores, a task that takes 5 s alone can take 30.
+ */
+const SCENARIO_TIMEOUTS = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 20_000,
     reporters: ["default"],
+    maxWorkers: 4,
+    projects: [
+      // Unit files share a worker's module cache (no re-import per file): they mock no module and
+      // leave no global state behind (test/setup.ts resets nock after each test).
+      { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: [...UNIT, ...E2E],
+          ...SCENARIO_TIMEOUTS,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "e2e", include: E2E, globalSetup: ["test/global-setup.ts"], ...SCENARIO_TIMEOUTS },
+      },
+    ],
   },
 });

@@ -56,6 +56,8 @@ export interface WorldOptions {
   readonly onEvent?: (event: WorldEvent) => void;
   /** The simulator's port (0: any free one). */
   readonly port?: number;
+  /** An Action bundle already built from the current sources; without it the world builds its own. */
+  readonly bundle?: string;
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -83,10 +85,10 @@ export interface World {
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const emit = options.onEvent ?? (() => undefined);
   const workDir = await mkdtemp(join(tmpdir(), "locus-sandbox-"));
-  const bundle = join(workDir, "action.js");
+  const bundle = options.bundle ?? join(workDir, "action.js");
   const apiKey = options.anthropicApiKey ?? process.env["ANTHROPIC_API_KEY"] ?? "";
   const [, replay] = await Promise.all([
-    buildAction(bundle),
+    options.bundle ? Promise.resolve() : buildAction(bundle),
     apiKey ? Promise.resolve(undefined) : startReplayModel(options.transcripts ?? DEMO_TRANSCRIPTS),
   ]);
   const model: ModelEndpoint = replay

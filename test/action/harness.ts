@@ -10,7 +10,6 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { buildAction } from "../../scripts/build.ts";
 import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-fake/server.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import {
@@ -19,6 +18,7 @@ import {
   type RepoSeeder,
 } from "../../sandbox/github-sim/index.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
+import { actionBundle } from "../action-bundle.ts";
 
 const exec = promisify(execFile);
 
@@ -71,14 +71,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Builds the bundle once per file, into the file's own temp directory. */
+/** Uses the bundle built once for the test run (`test/action-bundle.ts`). */
 export async function startHarness(
   files: Record<string, string> = PROJECT_FILES,
   options: { readonly now?: () => Date } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
-  const bundle = join(dir, "action.js");
-  await buildAction(bundle);
+  const bundle = await actionBundle(dir);
   const sim = await startGitHubSimulator({
     delay: () => Promise.resolve(),
     workDir: join(dir, "sim"),

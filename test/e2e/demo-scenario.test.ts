@@ -10,12 +10,13 @@ import { REPLAY_NOTICE } from "../../sandbox/replay/transcripts.ts";
 import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/scenario/demo-scenario.ts";
 import { readFinalState, renderReport } from "../../sandbox/terminal/summary.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
+import { sharedActionBundle } from "../action-bundle.ts";
 
 let world: World;
 let state: ScenarioState;
 
 beforeAll(async () => {
-  world = await startWorld({ anthropicApiKey: "" });
+  world = await startWorld({ anthropicApiKey: "", bundle: sharedActionBundle() });
   state = scenarioState(world);
 }, 60_000);
 

@@ -8,6 +8,7 @@ import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { REPLAY_NOTICE, type Transcript } from "../../sandbox/replay/transcripts.ts";
 import { reader, type Reader } from "../../sandbox/scenario/github-state.ts";
 import { HUMAN, startWorld, type RestClient, type World } from "../../sandbox/world/start-world.ts";
+import { sharedActionBundle } from "../action-bundle.ts";
 
 /** A task that adds one module and finishes; `name` is also the issue title's key word. */
 function addModule(name: string): Transcript {
@@ -34,6 +35,7 @@ const repo = { owner: "acme", repo: "strkit" };
 beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
+    bundle: sharedActionBundle(),
     transcripts: ["pad", "repeat", "reverse"].map(addModule),
   });
   human = world.as(HUMAN);
