@@ -1,5 +1,5 @@
 /**
- * W8/R1/R2 for the Action: the bundled entry, run as the runner runs it, is
+ * Kill and signals for the Action (docs/reliability.md): the bundled entry, run as the runner runs it, is
  * cancelled (SIGINT, then SIGTERM, as GitHub does on a cancel) and killed
  * outright (`kill -9`, as a lost runner is) at chosen points: after its labels
  * moved to in-progress, mid-answer from the model, and after its push but

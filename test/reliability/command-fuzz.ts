@@ -1,5 +1,5 @@
 /**
- * Hostile `/locus` comments delivered to the real app (A5 end to end), shared
+ * Hostile `/locus` comments delivered to the real app (hostile comments, docs/reliability.md), shared
  * by the `npm test` row and the 10,000-comment bench: a seeded generator of
  * bodies (homoglyphs, zero-width characters, shell syntax, code blocks and
  * quotes, CRLF, 64 KB arguments), each posted on its own issue by a user with
