@@ -44,8 +44,10 @@ export default defineConfig({
     reporters: ["default"],
     maxWorkers: 4,
     projects: [
-      // Unit files share a worker's module cache (no re-import per file): they mock no module and
-      // leave no global state behind (test/setup.ts resets nock after each test).
+      // Unit and integration files share a worker's module cache, so Probot, Octokit, the SDK and
+      // the simulator's GraphQL schema (a second of CPU to build) load once per worker, not once
+      // per file. Such a file mocks no module and leaves no global state behind (test/setup.ts
+      // resets nock after each test); one that cannot belongs in the isolated e2e project.
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {
         extends: true,
@@ -53,6 +55,7 @@ export default defineConfig({
           name: "integration",
           include: ["test/**/*.test.ts"],
           exclude: [...UNIT, ...E2E],
+          isolate: false,
           ...SCENARIO_TIMEOUTS,
         },
       },
