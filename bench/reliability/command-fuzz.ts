@@ -1,8 +1,8 @@
 /**
- * Research §7 A5 at full size: 10,000 seeded hostile `/locus` comments (the generator of
+ * Hostile comments (docs/reliability.md) at full size: 10,000 seeded hostile `/locus` comments (the generator of
  * test/reliability/command-fuzz.ts), each on its own issue, spread over INSTALLATIONS
  * installations, delivered signed by the simulator to the real app. `npm test` runs the same
- * row on a small sample; this is the count the README reports.
+ * row on a small sample; this is the count docs/reliability.md reports.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -90,6 +90,7 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
 
 export const commandFuzzBenchmark: Benchmark = {
   name: BENCH,
-  description: "A5: 10,000 fuzzed /locus comments through the app (no 5xx, ≤ 1 reply, exact dispatches)",
+  description:
+    "Hostile comments: 10,000 fuzzed /locus comments through the app (no 5xx, ≤ 1 reply, exact dispatches)",
   run,
 };

@@ -1,7 +1,7 @@
-/** What the W9 load benchmark's processes agree on; imported by all of them, so it starts nothing. */
+/** What the load benchmark's processes agree on; imported by all of them, so it starts nothing. */
 import type { SimReady } from "../webhook/shared.ts";
 
-/** Research §7 W9: 1,000 deliveries in 10 s across 50 installations and 200 repositories. */
+/** The load check (docs/reliability.md): 1,000 deliveries in 10 s across 50 installations and 200 repositories. */
 export const INSTALLATIONS = 50;
 export const REPOS_PER_INSTALLATION = 4;
 export const ISSUES_PER_REPO = 5;

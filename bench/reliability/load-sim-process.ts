@@ -1,5 +1,5 @@
 /**
- * GitHub for the W9 load row, in its own process: INSTALLATIONS accounts, each with
+ * GitHub for the load benchmark, in its own process: INSTALLATIONS accounts, each with
  * REPOS_PER_INSTALLATION repositories (Locus config and workflow in each) and issues that alice
  * labels `locus:queued` while webhook sending is off. The parent takes those deliveries (GitHub's
  * own payloads, signed) and sends them itself at the pace it wants; this process records every

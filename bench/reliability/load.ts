@@ -1,5 +1,5 @@
 /**
- * Research §7 W9: 1,000 signed `issues.labeled` deliveries (GitHub's own payloads, from the
+ * The load check (docs/reliability.md): 1,000 signed `issues.labeled` deliveries (GitHub's own payloads, from the
  * simulator) sent in 10 s, evenly paced, across 50 installations and 200 repositories, to the
  * real app server. The simulator and the app each run in their own process. Pass: no delivery
  * answered other than 2xx, every issue dispatched exactly once once the acknowledged work has
@@ -166,6 +166,6 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
 export const loadBenchmark: Benchmark = {
   name: BENCH,
   description:
-    "W9: 1,000 signed deliveries in 10 s across 50 installations (no 5xx, each once, within limits)",
+    "Load: 1,000 signed deliveries in 10 s across 50 installations (no 5xx, each once, within limits)",
   run,
 };

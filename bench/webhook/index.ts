@@ -277,7 +277,7 @@ async function slowGitHub(
       value: exact(notModified),
       baseline: { name: "GETs of a path read before in the run", value: exact(rereads) },
       ratio: rereads === 0 ? 0 : notModified / rereads,
-      goals: [atLeast("≥ 90 % of re-reads are 304s (A6)", rereads === 0 ? 0 : notModified / rereads, 0.9)],
+      goals: [atLeast("≥ 90 % of re-reads are 304s", rereads === 0 ? 0 : notModified / rereads, 0.9)],
       note: `read in full again most often (whole run): ${JSON.stringify(after.readInFull)}`,
     },
   ];
@@ -355,7 +355,7 @@ async function memoryRounds(
     unit: "MB",
     value: exact(Math.round(growth(rss.app) * 10) / 10),
     baseline: { name: "bare node:http", value: exact(Math.round(growth(rss.bare) * 10) / 10) },
-    goals: [atMost("≤ 50 MB (W5: caches bounded)", growth(rss.app), 50)],
+    goals: [atMost("≤ 50 MB (caches bounded)", growth(rss.app), 50)],
     note: `app RSS ${mbText([rss.app[0]!, rss.app[1]!, rss.app[half]!, rss.app.at(-1)!])} MB (fresh, after ${perRound}, half, end), heap ${mbText([heap[0]!, heap[1]!, heap[half]!, heap.at(-1)!])} MB; the second half, past the delivery set's capacity, adds ${(rss.app.at(-1)! - rss.app[half]!).toFixed(1)} MB RSS`,
   };
 }
@@ -379,7 +379,7 @@ async function ignoredLabelCost(deps: {
     unit: "calls",
     value: exact((c1.calls - c0.calls) / runs),
     baseline: { name: "issues.opened (not subscribed)", value: exact(0) },
-    goals: [atMost("0 (no polling, A4)", (c1.calls - c0.calls) / runs, 0)],
+    goals: [atMost("0 (no polling)", (c1.calls - c0.calls) / runs, 0)],
     note: "app/event-filters.ts drops it on its payload, before the config read",
   };
 }
