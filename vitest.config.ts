@@ -16,13 +16,13 @@
  */
 import { defineConfig } from "vitest/config";
 
-const UNIT = [
+export const UNIT = [
   "test/lib/**/*.test.ts",
   "test/scripts/**/*.test.ts",
   "test/sandbox/anthropic-fake/**/*.test.ts",
 ];
 
-const E2E = [
+export const E2E = [
   "test/action/**/*.test.ts",
   "test/e2e/**/*.test.ts",
   "test/reliability/action-*.test.ts",
