@@ -130,7 +130,7 @@ export async function createOidcIssuer(options: {
   }
 
   async function answerTokenRequest(request: IncomingMessage, response: ServerResponse, url: URL) {
-    const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "")?.[1];
+    const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
     const runId = bearer === undefined ? undefined : requestTokens.get(bearer);
     if (runId === undefined || String(runId) !== url.searchParams.get("run")) {
       json(response, 401, { message: "Bad request token" });
