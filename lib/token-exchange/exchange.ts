@@ -10,7 +10,13 @@ import type { OidcVerifier } from "./oidc-verifier.ts";
 import { isPhase, phasePermissions, type Phase, type PhasePermissions } from "./phases.ts";
 import type { ExchangeRateLimiter } from "./rate-limit.ts";
 import { refuse } from "./refusal.ts";
-import { checkDeliveryRecord, checkRun, type DeliveryRecord, type RunFacts } from "./run-rules.ts";
+import {
+  checkDeliveryRecord,
+  checkPhase,
+  checkRun,
+  type DeliveryRecord,
+  type RunFacts,
+} from "./run-rules.ts";
 
 /** What the exchange reads from and asks of GitHub, as this app. */
 export interface ExchangeGitHub {
@@ -90,6 +96,7 @@ export async function exchangeToken(
     const record = await deps.github.deliveryRecord(installation, owner, repo, verdict.issue);
     checkDeliveryRecord(run, verdict.delivery, record, botLogin);
   }
+  if (run) checkPhase(phase, kind, run);
   const minted = await deps.github.mint(installation, Number(facts.id), phasePermissions(phase));
   return { ...minted, phase, repository: claims.repository, claims };
 }

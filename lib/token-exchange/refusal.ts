@@ -16,6 +16,7 @@ export type RefusalCode =
   | "wrong-ref"
   | "wrong-workflow"
   | "unknown-run"
+  | "wrong-phase"
   | "rate-limited"
   | "not-configured";
 
@@ -32,6 +33,7 @@ const STATUS: Record<RefusalCode, number> = {
   "wrong-ref": 403,
   "wrong-workflow": 403,
   "unknown-run": 403,
+  "wrong-phase": 403,
   "rate-limited": 429,
   "not-configured": 503,
 };

@@ -11,6 +11,7 @@
 import { parseRunName } from "../dispatch/dispatch-inputs.ts";
 import { refuse } from "./refusal.ts";
 import type { WorkflowKind } from "./claim-rules.ts";
+import type { Phase } from "./phases.ts";
 
 export interface RunFacts {
   readonly id: number;
@@ -54,6 +55,22 @@ export function checkRun(
     refuse("unknown-run", `run ${run.id} was started by ${run.triggeringActor}, not by Locus`);
   }
   return { ok: false, issue: Number(anchor), delivery: parsed.delivery };
+}
+
+/** Modes that only read code and answer in comments, and so never publish. */
+const READ_ONLY_MODES = new Set(["ask", "plan"]);
+
+/** A publish token only for runs that deliver code, reviews or PRs: never the stale sweep, `ask` or `plan`. */
+export function checkPhase(
+  phase: Phase,
+  kind: WorkflowKind,
+  run: Pick<RunFacts, "id" | "displayTitle">,
+): void {
+  if (phase !== "publish") return;
+  const mode = kind === "stale" ? "stale" : parseRunName(run.displayTitle)?.mode;
+  if (mode === "stale" || (mode !== undefined && READ_ONLY_MODES.has(mode))) {
+    refuse("wrong-phase", `run ${run.id} (mode ${mode}) publishes nothing, so it gets no publish token`);
+  }
 }
 
 /** The second half of `checkRun`: the delivery must be in the status comment Locus itself wrote. */

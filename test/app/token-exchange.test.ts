@@ -136,6 +136,16 @@ describe("the token exchange grants", () => {
     const claims = h.sim.oidc.claimsFor(runId, h.appUrl);
     expect(claims.event_name).toBe("schedule");
     expect((await exchange(await h.sim.oidc.sign(claims))).status).toBe(200);
+    const publish = await exchange(await h.sim.oidc.sign(claims), { phase: "publish" });
+    expect([publish.status, publish.body.error]).toEqual([403, "wrong-phase"]);
+  });
+
+  it("an ask run only an agent token: it publishes nothing", async () => {
+    const runId = await dispatch("locus.yml", { mode: "ask", issue: "1", delivery: `d-${++delivery}` });
+    expect((await exchange(await idToken(runId), { phase: "agent" })).status).toBe(200);
+    const publish = await exchange(await idToken(runId), { phase: "publish" });
+    expect([publish.status, publish.body.error]).toEqual([403, "wrong-phase"]);
+    expect(minted).toHaveLength(1);
   });
 
   it("a run the stale sweep re-dispatched, whose delivery Locus recorded on the issue", async () => {

@@ -6,7 +6,12 @@ import { parsePhase } from "../../../lib/token-exchange/exchange.ts";
 import { phasePermissions } from "../../../lib/token-exchange/phases.ts";
 import { createExchangeRateLimiter } from "../../../lib/token-exchange/rate-limit.ts";
 import { Refusal } from "../../../lib/token-exchange/refusal.ts";
-import { checkDeliveryRecord, checkRun, type RunFacts } from "../../../lib/token-exchange/run-rules.ts";
+import {
+  checkDeliveryRecord,
+  checkPhase,
+  checkRun,
+  type RunFacts,
+} from "../../../lib/token-exchange/run-rules.ts";
 
 const claims: ActionsClaims = {
   repository: "acme/app",
@@ -129,6 +134,23 @@ describe("checkRun", () => {
       actor: "alice",
     };
     expect(checkRun(stale, { ...locus, kind: "stale" })).toEqual({ ok: true });
+  });
+});
+
+describe("checkPhase", () => {
+  it("gives a publish token only to runs that deliver", () => {
+    expect(codeOf(() => checkPhase("publish", "locus", run))).toBeUndefined();
+    expect(
+      codeOf(() => checkPhase("publish", "locus", { ...run, displayTitle: "Locus review #4 (d)" })),
+    ).toBeUndefined();
+    expect(codeOf(() => checkPhase("agent", "stale", run))).toBeUndefined();
+    expect(codeOf(() => checkPhase("publish", "stale", run))).toBe("wrong-phase");
+    expect(codeOf(() => checkPhase("publish", "locus", { ...run, displayTitle: "Locus ask #4 (d)" }))).toBe(
+      "wrong-phase",
+    );
+    expect(codeOf(() => checkPhase("publish", "locus", { ...run, displayTitle: "Locus plan #4 (d)" }))).toBe(
+      "wrong-phase",
+    );
   });
 });
 
