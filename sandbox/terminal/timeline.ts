@@ -259,7 +259,7 @@ export function createTimeline(options: TimelineOptions): Timeline {
             .join(" ");
           return line(
             paint("blue", "⚿"),
-            `token exchange: run ${x.runId ?? "?"} traded its OIDC token for a ${paint("bold", x.phase ?? "?")} token ${paint("dim", `(${permissions})`)}`,
+            `token exchange: run ${x.runId ?? "?"} traded its OIDC token for its ${paint("bold", x.phase ?? "?")}-phase token ${paint("dim", `(${permissions})`)}`,
           );
         }
         case "app-log":
