@@ -66,7 +66,9 @@ export function createExchangeClient(options: ExchangeClientOptions): PhaseToken
       if (current) {
         const value = await current.catch(() => undefined);
         if (value && value.expiresAt - options.now().getTime() > refreshBefore) return value.token;
-        if (held.get(phase) !== current) return (await (held.get(phase) ?? current)).token;
+        // Another caller may have started the next request meanwhile.
+        const replaced = held.get(phase);
+        if (replaced && replaced !== current) return (await replaced).token;
       }
       const next = exchange(phase);
       held.set(phase, next);
