@@ -11,6 +11,7 @@ export const INPUT_NAMES = [
   "command",
   "delivery",
   "github-token",
+  "app-url",
   "anthropic-api-key",
   "model",
   "provider",
@@ -39,6 +40,14 @@ const schemas = {
   command: z.string().trim(),
   delivery: z.string().trim().max(200),
   "github-token": z.string().trim().min(1, "a token is required (default: github.token)"),
+  "app-url": z.union([
+    z.literal(""),
+    z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, "expected the Locus app's http(s) URL")
+      .transform((url) => url.replace(/\/+$/, "")),
+  ]),
   "anthropic-api-key": z.string().trim(),
   model: z.string().trim(),
   provider: z.enum(["builtin", "claude-code", "codex"]),

@@ -16,10 +16,10 @@ import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
 import { loadConfig } from "../lib/config/index.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
-import { pushAuthFor } from "../lib/git/push-auth.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
+import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
 import { modeRequest, parseInputs } from "./inputs.ts";
 
@@ -74,7 +74,8 @@ export async function run(): Promise<void> {
     const inputs = parseInputs((name) => core.getInput(name));
     core.setSecret(inputs["github-token"]);
     if (inputs["anthropic-api-key"]) core.setSecret(inputs["anthropic-api-key"]);
-    mask = createSecretMask([inputs["github-token"], inputs["anthropic-api-key"]]);
+    const secrets = [inputs["github-token"], inputs["anthropic-api-key"]];
+    mask = createSecretMask(secrets);
     const request = modeRequest(inputs);
     const env = readEnvironment(process.env);
 
@@ -87,9 +88,20 @@ export async function run(): Promise<void> {
     for (const warning of loaded.warnings) log.warn(`${inputs["config-path"]}: ${warning}`);
     const config = loaded.config;
 
+    // Exchanged tokens are masked like the input token: in the runner's log and in what Locus publishes.
+    const credentials = actionCredentials({
+      githubToken: inputs["github-token"],
+      appUrl: inputs["app-url"],
+      log,
+      onToken: (token) => {
+        core.setSecret(token);
+        secrets.push(token);
+        mask = createSecretMask(secrets);
+      },
+    });
     const gateway = createGateway({
       octokit: createActionOctokit({
-        token: inputs["github-token"],
+        token: credentials.api,
         baseUrl: env.apiUrl,
         log,
         ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
@@ -107,7 +119,7 @@ export async function run(): Promise<void> {
       cwd: env.workspace,
       identity,
       env: gitEnv,
-      auth: pushAuthFor(await plainGit.remoteUrl(), inputs["github-token"]),
+      auth: credentials.gitAuth(await plainGit.remoteUrl()),
     });
 
     const ctx: ActionContext = {
@@ -127,7 +139,7 @@ export async function run(): Promise<void> {
       model: inputs.model || config.agent.model,
       maxTurns: inputs["max-turns"] ?? config.agent.maxTurns,
       signal: abort.signal,
-      mask,
+      mask: (text) => mask(text),
       delivery: inputs.delivery,
       command: inputs.command,
     };

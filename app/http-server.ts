@@ -3,10 +3,12 @@
  * GitHub never sends before any signature work: bodies without a length or
  * over the cap (413), and senders too slow to finish a request (408, Node's
  * own request timeout). Probot's middleware then verifies the signature and
- * hands the event to the app.
+ * hands the event to the app. `POST /locus/token` is the token exchange
+ * (app/token-route.ts), answered 404 when the server has none.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createNodeMiddleware, type ApplicationFunction, type Probot } from "probot";
+import { TOKEN_PATH, type TokenRoute } from "./token-route.ts";
 
 export interface LocusServerOptions {
   readonly probot: Probot;
@@ -18,6 +20,8 @@ export interface LocusServerOptions {
   readonly headersTimeoutMs?: number;
   /** How often Node checks those timeouts (its default is 30 s). */
   readonly timeoutCheckMs?: number;
+  /** The OIDC token exchange (app/token-exchange.ts). */
+  readonly tokenRoute?: TokenRoute;
 }
 
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
@@ -55,6 +59,10 @@ export async function createLocusServer(options: LocusServerOptions): Promise<Se
     (request, response) => {
       if (request.method === "GET" && request.url === "/ping") {
         response.writeHead(200, { "content-type": "text/plain" }).end("PONG");
+        return;
+      }
+      if (request.method === "POST" && request.url?.split("?")[0] === TOKEN_PATH && options.tokenRoute) {
+        options.tokenRoute(request, response);
         return;
       }
       if (!guard(request, response)) return;

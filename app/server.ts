@@ -7,7 +7,9 @@
  * LOCUS_RECONCILE_MINUTES (default 10, 0 = off) sets how often the app
  * repairs work that a dropped delivery or a crashed run left behind; with it
  * on, the app also asks GitHub to redeliver lost webhooks once it listens and
- * on that timer.
+ * on that timer. LOCUS_APP_URL (the app's public URL; LOCUS_OIDC_AUDIENCE
+ * overrides the audience, LOCUS_OIDC_ISSUER the issuer for GitHub Enterprise
+ * Server) turns on the token exchange at POST /locus/token.
  */
 import { pino } from "pino";
 import { createProbot, run } from "probot";
@@ -15,6 +17,7 @@ import { createLocusServer, DEFAULT_WEBHOOK_PATH } from "./http-server.ts";
 import { createLocusApp } from "./index.ts";
 import { locusOctokit } from "./octokit.ts";
 import { logPort } from "./probot-log.ts";
+import { createTokenExchangeRoute, tokenExchangeConfigFromEnv } from "./token-exchange.ts";
 import { checkStartup, isConfigured } from "./startup-check.ts";
 
 const env = process.env;
@@ -37,6 +40,7 @@ if (!isConfigured(env)) {
     probot,
     appFn: locus.appFn,
     webhookPath: env.WEBHOOK_PATH ?? DEFAULT_WEBHOOK_PATH,
+    tokenRoute: createTokenExchangeRoute(probot, tokenExchangeConfigFromEnv(env), logPort(log)),
   });
   const port = Number(env.PORT ?? "3000");
   server.listen(port, env.HOST ?? "0.0.0.0", () => {

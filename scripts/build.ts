@@ -6,7 +6,8 @@
  * What keeps start-up short (the bundle is parsed and run before the first
  * GitHub call): `@actions/http-client` is left out, since `@actions/core`
  * imports it (and undici with it, a fifth of the bundle) only to fetch OIDC
- * tokens, which Locus never does; whitespace and syntax are minified but
+ * tokens, which Locus requests with Node's fetch instead
+ * (lib/token-exchange/id-token.ts); whitespace and syntax are minified but
  * names are kept, so stack traces still read; and the agent runners load on
  * first use (action/create-agent-runner.ts).
  */
@@ -27,7 +28,7 @@ const withoutHttpClient: Plugin = {
       loader: "js",
       contents: `
         const missing = () => {
-          throw new Error("@actions/http-client (OIDC tokens) is not bundled into the Locus Action; see scripts/build.ts");
+          throw new Error("@actions/http-client is not bundled into the Locus Action (OIDC tokens come from lib/token-exchange/id-token.ts); see scripts/build.ts");
         };
         export class HttpClient { constructor() { missing(); } }
         export class BearerCredentialHandler { constructor() { missing(); } }

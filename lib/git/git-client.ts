@@ -19,10 +19,13 @@ export interface GitClientOptions {
   readonly identity: GitIdentity;
   /** The inherited environment (PATH, HOME); secrets are the caller's to leave out. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly auth?: PushAuth;
+  /** Fixed credentials, or credentials asked for per command: a push needs write access, a fetch only read. */
+  readonly auth?: PushAuth | ((access: RemoteAccess) => Promise<PushAuth>);
   readonly remote?: string;
   readonly exec?: ExecGit;
 }
+
+export type RemoteAccess = "read" | "write";
 
 export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
 
@@ -88,13 +91,13 @@ export function createGitClient(options: GitClientOptions): GitClient {
     GIT_COMMITTER_NAME: options.identity.name,
     GIT_COMMITTER_EMAIL: options.identity.email,
   });
-  const remoteEnv = { ...baseEnv, ...auth.env };
   const SAFE = ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"];
 
-  function git(args: readonly string[], extra: { remote?: boolean; allowFailure?: boolean } = {}) {
+  async function git(args: readonly string[], extra: { remote?: RemoteAccess; allowFailure?: boolean } = {}) {
+    const credentials = extra.remote && (typeof auth === "function" ? await auth(extra.remote) : auth);
     return exec([...SAFE, ...args], {
       cwd: options.cwd,
-      env: extra.remote ? remoteEnv : baseEnv,
+      env: credentials ? { ...baseEnv, ...credentials.env } : baseEnv,
       allowFailure: extra.allowFailure,
     });
   }
@@ -111,7 +114,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
         assertRefName(pattern.replace(/\*/g, "x"));
         return `refs/heads/${pattern}`;
       });
-      const { stdout } = await git(["ls-remote", "--heads", remote, ...refs], { remote: true });
+      const { stdout } = await git(["ls-remote", "--heads", remote, ...refs], { remote: "read" });
       const found = new Map<string, string>();
       for (const line of stdout.split("\n")) {
         const [sha, ref] = line.split("\t");
@@ -124,7 +127,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
       const specs = branches.map(
         (branch) => `+refs/heads/${assertRefName(branch)}:refs/remotes/${remote}/${branch}`,
       );
-      await git(["fetch", "--no-tags", "--no-write-fetch-head", remote, ...specs], { remote: true });
+      await git(["fetch", "--no-tags", "--no-write-fetch-head", remote, ...specs], { remote: "read" });
     },
     remoteRef: (branch) => `refs/remotes/${remote}/${assertRefName(branch)}`,
     async revParse(ref) {
@@ -214,7 +217,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
         pushOptions.expect === undefined ? [] : [`--force-with-lease=${target}:${pushOptions.expect}`];
       const result = await git(
         ["push", "--porcelain", "--no-verify", ...lease, remote, `${pushOptions.source ?? "HEAD"}:${target}`],
-        { remote: true, allowFailure: true },
+        { remote: "write", allowFailure: true },
       );
       if (result.exitCode === 0) return { ok: true };
       const text = `${result.stdout}\n${result.stderr}`;
@@ -227,7 +230,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
     async deleteRemoteBranch(branch, expect) {
       const target = `refs/heads/${assertRefName(branch)}`;
       await git(["push", "--no-verify", `--force-with-lease=${target}:${expect}`, remote, `:${target}`], {
-        remote: true,
+        remote: "write",
         allowFailure: true,
       });
     },

@@ -8,3 +8,4 @@ export type { WebhookDelivery } from "./webhooks.ts";
 export { signPayload } from "./webhooks.ts";
 export { githubGraphqlSchema } from "./graphql-schema.ts";
 export type * from "./model.ts";
+export type { OidcIssuer } from "./oidc-issuer.ts";

@@ -13,6 +13,7 @@ import type { AppInfo, Store } from "./model.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import type { RateLimitOptions } from "./rate-limit.ts";
 import { envelope } from "./route-helpers.ts";
+import { createOidcIssuer, type OidcIssuer } from "./oidc-issuer.ts";
 import { createRunController } from "./runs.ts";
 import type { RunController, WorkflowRunner } from "./runs.ts";
 import { createSeeder } from "./seed.ts";
@@ -50,6 +51,8 @@ export interface GitHubSimulatorOptions {
   workDir?: string;
   // Sees every HTTP exchange after the response is written (used by the OpenAPI conformance checks).
   observe?: (exchange: Exchange) => void;
+  // The reusable workflow a run's job executes, for the OIDC `job_workflow_ref` claim (default: the run's own file).
+  jobWorkflowRef?: (run: { owner: string; repo: string; workflowPath: string }) => string | undefined;
 }
 
 export interface GitHubSimulator {
@@ -63,6 +66,8 @@ export interface GitHubSimulator {
   faults: FaultRegistry;
   requestLog: RequestLogEntry[];
   runs: RunController;
+  // GitHub Actions' OIDC issuer: ID tokens for running jobs, and the keys to verify them.
+  oidc: OidcIssuer;
   seed: Seeder;
   // A token acting as `login` (created if unknown), for tests that play a human.
   as: (login: string) => string;
@@ -113,17 +118,23 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     dispatchRunDetails: options.dispatchRunDetails ?? true,
   };
   const runs = createRunController(() => core, options.runner);
-  const server = createServer(
-    createRequestHandler({
-      core,
-      keys,
-      limiter,
-      faults,
-      delay: options.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-      log: requestLog,
-      observe: options.observe,
-    }),
-  );
+  const oidc = await createOidcIssuer({
+    store,
+    webUrl: () => urls.web,
+    ...(options.jobWorkflowRef ? { jobWorkflowRef: options.jobWorkflowRef } : {}),
+  });
+  const api = createRequestHandler({
+    core,
+    keys,
+    limiter,
+    faults,
+    delay: options.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    log: requestLog,
+    observe: options.observe,
+  });
+  const server = createServer((request, response) => {
+    if (!oidc.handle(request, response)) api(request, response);
+  });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   urls.web = `http://127.0.0.1:${port}`;
@@ -139,6 +150,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     faults,
     requestLog,
     runs,
+    oidc,
     seed: createSeeder(core, workDir),
     as(login) {
       ensureUser(store, login);

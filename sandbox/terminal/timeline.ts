@@ -204,7 +204,8 @@ export function createTimeline(options: TimelineOptions): Timeline {
     }
     if (raw.startsWith("agent: "))
       return line(" ", `    ${paint("dim", `“${truncate(raw.slice(7), 110)}”`)}`);
-    if (raw.startsWith("done: ") || raw.trim() === "") return;
+    // The app's side of each token exchange is its own line.
+    if (raw.startsWith("done: ") || raw.trim() === "" || /^Locus: \w+ token received/.test(raw)) return;
     line(" ", `  ${paint("dim", truncate(raw, 140))}`);
   }
 
@@ -246,6 +247,19 @@ export function createTimeline(options: TimelineOptions): Timeline {
           return line(
             paint(colour, "■"),
             `run ${event.run.runId} ${paint(colour, conclusion)} · ${parts.join(" · ")}`,
+          );
+        }
+        case "token-exchange": {
+          const { event: x } = event;
+          if (x.outcome === "refused") {
+            return line(paint("red", "⚿"), `token exchange refused (${x.status ?? "?"}): ${x.reason ?? ""}`);
+          }
+          const permissions = Object.entries(x.permissions ?? {})
+            .map(([name, level]) => `${name}:${level}`)
+            .join(" ");
+          return line(
+            paint("blue", "⚿"),
+            `token exchange: run ${x.runId ?? "?"} traded its OIDC token for its ${paint("bold", x.phase ?? "?")}-phase token ${paint("dim", `(${permissions})`)}`,
           );
         }
         case "app-log":

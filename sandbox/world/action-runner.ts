@@ -30,8 +30,16 @@ export interface ActionRunnerOptions {
   readonly graphqlUrl: string;
   readonly serverUrl: string;
   readonly model: ModelEndpoint;
-  /** The token the workflow would mint for the app's installation. */
+  /** The job's `github-token` input: the app's installation token, or with `exchange` the workflow's own token. */
   readonly token: () => string;
+  /**
+   * The Locus app's token exchange: the run gets `app-url` and the runner's OIDC request
+   * credentials (ACTIONS_ID_TOKEN_REQUEST_URL/_TOKEN), as a job with `id-token: write` does.
+   */
+  readonly exchange?: {
+    readonly appUrl: () => string;
+    readonly idTokenRequest: (runId: number) => { url: string; token: string };
+  };
   readonly onStart?: (run: RunnerRequest, inputs: Record<string, string>) => void;
   readonly onLine?: (run: RunnerRequest, line: string) => void;
   readonly onFinish?: (run: RunnerRequest, finished: FinishedRun) => void;
@@ -86,6 +94,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       command: "",
       delivery: "",
       "github-token": options.token(),
+      "app-url": options.exchange?.appUrl() ?? "",
       "anthropic-api-key": options.model.apiKey,
       model: options.model.model ?? "",
       provider: "builtin",
@@ -114,6 +123,11 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       GITHUB_OUTPUT: outputFile,
       ...(options.model.baseUrl ? { ANTHROPIC_BASE_URL: options.model.baseUrl } : {}),
     };
+    if (options.exchange) {
+      const oidc = options.exchange.idTokenRequest(request.runId);
+      env["ACTIONS_ID_TOKEN_REQUEST_URL"] = oidc.url;
+      env["ACTIONS_ID_TOKEN_REQUEST_TOKEN"] = oidc.token;
+    }
     for (const [name, value] of Object.entries(all)) env[`INPUT_${name.toUpperCase()}`] = value;
 
     options.onStart?.(request, inputs);

@@ -9,6 +9,9 @@ import { Probot } from "probot";
 import { createLocusServer, type LocusServerOptions } from "../../app/http-server.ts";
 import { createLocusApp, type LocusApp, type LocusAppOptions } from "../../app/index.ts";
 import { locusOctokit } from "../../app/octokit.ts";
+import { logPort } from "../../app/probot-log.ts";
+import { createTokenExchangeRoute, type TokenExchangeConfig } from "../../app/token-exchange.ts";
+import type { TokenRoute } from "../../app/token-route.ts";
 import { runName, type Mode } from "../../lib/dispatch/dispatch-inputs.ts";
 import type { Log } from "../../lib/github/index.ts";
 import type { GitHubSimulator } from "../github-sim/index.ts";
@@ -29,6 +32,8 @@ export function simulatedRunName({ inputs }: { inputs: Record<string, string> })
 export interface AppOnSimulator {
   readonly locus: LocusApp;
   readonly webhookUrl: string;
+  /** The app's base URL: the token exchange's audience and the Action's `app-url`. */
+  readonly appUrl: string;
   /** Waits until webhooks, workflow runs (unless `runs: false`) and the app's work have all finished. */
   settle(options?: { runs?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +48,8 @@ export async function startAppOnSimulator(
     server?: Partial<Omit<LocusServerOptions, "probot" | "appFn">>;
     /** False for a second replica: the simulator keeps sending its webhooks where it did. */
     receiveWebhooks?: boolean;
+    /** The token exchange, trusting the simulator's OIDC issuer and the app's own URL as audience. */
+    tokenExchange?: Partial<TokenExchangeConfig>;
   },
 ): Promise<AppOnSimulator> {
   const locus = createLocusApp(options.app);
@@ -54,9 +61,22 @@ export async function startAppOnSimulator(
     log: options.log,
     Octokit: locusOctokit(quiet, { retryUnitMs: 0, minWriteIntervalMs: 0 }),
   });
-  const server = await createLocusServer({ probot, appFn: locus.appFn, ...options.server });
+  // The exchange's audience is the app's URL, known once the server listens.
+  const late: { route?: TokenRoute } = {};
+  const server = await createLocusServer({
+    probot,
+    appFn: locus.appFn,
+    tokenRoute: (request, response) => late.route?.(request, response),
+    ...options.server,
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
+  const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const webhookUrl = `${appUrl}/api/github/webhooks`;
+  late.route = createTokenExchangeRoute(
+    probot,
+    { issuer: sim.oidc.issuer, audience: appUrl, ...options.tokenExchange },
+    logPort(options.log),
+  );
   if (options.receiveWebhooks !== false) sim.webhooks.url = webhookUrl;
 
   async function settle({ runs = true }: { runs?: boolean } = {}): Promise<void> {
@@ -73,6 +93,7 @@ export async function startAppOnSimulator(
   return {
     locus,
     webhookUrl,
+    appUrl,
     settle,
     async close() {
       server.closeAllConnections();

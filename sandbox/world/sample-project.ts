@@ -17,10 +17,15 @@ on:
       milestone: { type: string, default: "" }
       command: { type: string, default: "" }
       delivery: { type: string, default: "" }
+# The job proves who it is with its OIDC token; the Locus app trades it for its tokens.
+permissions:
+  id-token: write
+  contents: read
 jobs:
   locus:
     uses: locus-dev/locus/.github/workflows/locus.yml@v1
     with:
+      app-url: \${{ vars.LOCUS_APP_URL }}
       mode: \${{ inputs.mode }}
       issue: \${{ inputs.issue }}
       pr: \${{ inputs.pr }}
@@ -36,6 +41,10 @@ on:
   schedule:
     - cron: "17,47 * * * *"
   workflow_dispatch:
+permissions:
+  id-token: write
+  contents: read
+  actions: write
 jobs:
   sweep:
     runs-on: ubuntu-latest
@@ -46,6 +55,7 @@ jobs:
       - uses: locus-dev/locus@v1
         with:
           mode: stale
+          app-url: \${{ vars.LOCUS_APP_URL }}
 `;
 
 export const SAMPLE_PROJECT: Readonly<Record<string, string>> = {

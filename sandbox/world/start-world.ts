@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import type { LocusApp } from "../../app/index.ts";
+import type { ExchangeEvent } from "../../app/token-route.ts";
 import { buildAction } from "../../scripts/build.ts";
 import { mintInstallationToken } from "../github-sim/app-auth.ts";
 import {
@@ -44,6 +45,7 @@ const WEBHOOK_SECRET = "sandbox-webhook-secret-0123456789abcdef";
 export type WorldEvent =
   | { readonly type: "webhook"; readonly delivery: WebhookDelivery }
   | { readonly type: "exchange"; readonly exchange: Exchange }
+  | { readonly type: "token-exchange"; readonly event: ExchangeEvent }
   | { readonly type: "run-start"; readonly run: RunnerRequest; readonly inputs: Record<string, string> }
   | { readonly type: "run-line"; readonly run: RunnerRequest; readonly line: string }
   | { readonly type: "run-end"; readonly run: RunnerRequest; readonly finished: FinishedRun }
@@ -58,6 +60,12 @@ export interface WorldOptions {
   readonly port?: number;
   /** An Action bundle already built from the current sources; without it the world builds its own. */
   readonly bundle?: string;
+  /**
+   * The runs' `github-token` input, which with the token exchange serves only workflow-run calls
+   * (the stale sweep). Default: an installation token, standing in for the workflow's GITHUB_TOKEN,
+   * which the simulator does not have.
+   */
+  readonly githubToken?: () => string;
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -108,6 +116,11 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return late.runner.runner(request);
     },
     observe: (exchange) => emit({ type: "exchange", exchange }),
+    // The repository's locus.yml calls the reusable Locus workflow, whose job asks for the tokens.
+    jobWorkflowRef: (run) =>
+      run.workflowPath === ".github/workflows/locus.yml"
+        ? "locus-dev/locus/.github/workflows/locus.yml@refs/tags/v1"
+        : undefined,
   });
   const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, {
     files: { ...SAMPLE_PROJECT },
@@ -116,6 +129,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   });
   seeded.collaborator(HUMAN, "write");
 
+  // Each run trades its OIDC token with the app; the app's URL is known once it listens.
+  const appUrl: { value?: string } = {};
   const runner = createActionRunner({
     bundle,
     workDir: join(workDir, "runs"),
@@ -123,13 +138,22 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     graphqlUrl: sim.graphqlUrl,
     serverUrl: sim.url,
     model,
-    token: () => {
-      const installation = [...sim.store.installations.values()].find(
-        (candidate) => candidate.account === OWNER,
-      );
-      if (!installation) throw new Error(`the app is not installed on ${OWNER}`);
-      return mintInstallationToken(sim.store, installation.id).token;
+    exchange: {
+      appUrl: () => {
+        if (!appUrl.value) throw new Error("the app is not listening yet");
+        return appUrl.value;
+      },
+      idTokenRequest: (runId) => sim.oidc.requestCredentials(runId),
     },
+    token:
+      options.githubToken ??
+      (() => {
+        const installation = [...sim.store.installations.values()].find(
+          (candidate) => candidate.account === OWNER,
+        );
+        if (!installation) throw new Error(`the app is not installed on ${OWNER}`);
+        return mintInstallationToken(sim.store, installation.id).token;
+      }),
     onStart: (run, inputs) => emit({ type: "run-start", run, inputs }),
     onLine: (run, line) => emit({ type: "run-line", run, line }),
     onFinish: (run, finished) => emit({ type: "run-end", run, finished }),
@@ -149,7 +173,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       },
     },
   );
-  const app = await startAppOnSimulator(sim, { secret: WEBHOOK_SECRET, log: appLog });
+  const app = await startAppOnSimulator(sim, {
+    secret: WEBHOOK_SECRET,
+    log: appLog,
+    tokenExchange: { onExchange: (event) => emit({ type: "token-exchange", event }) },
+  });
+  appUrl.value = app.appUrl;
   const locus = app.locus;
   const settle = () => app.settle();
 

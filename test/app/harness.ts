@@ -7,10 +7,12 @@ import { Octokit } from "@octokit/core";
 import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
 import { pino } from "pino";
 import type { LocusServerOptions } from "../../app/http-server.ts";
+import type { TokenExchangeConfig } from "../../app/token-exchange.ts";
 import type { LocusApp } from "../../app/index.ts";
 import {
   startGitHubSimulator,
   type GitHubSimulator,
+  type Exchange,
   type RepoSeeder,
   type RunnerResult,
 } from "../../sandbox/github-sim/index.ts";
@@ -23,6 +25,8 @@ export interface AppHarness {
   readonly locus: LocusApp;
   readonly repo: RepoSeeder;
   readonly webhookUrl: string;
+  /** The app server's base URL (the token exchange's audience). */
+  readonly appUrl: string;
   /** A REST client acting as `login`, like a person in GitHub's web UI. */
   as(login: string): InstanceType<typeof RestClient>;
   /** Waits until webhooks, runs and the app's work have all finished. */
@@ -44,6 +48,9 @@ export async function startAppHarness(
     delay?: (ms: number) => Promise<void>;
     /** false: GitHub answers a dispatch 204, without the run (older Enterprise Server). */
     dispatchRunDetails?: boolean;
+    tokenExchange?: Partial<TokenExchangeConfig>;
+    /** Sees every exchange with the simulator, request bodies included. */
+    observe?: (exchange: Exchange) => void;
   } = {},
 ): Promise<AppHarness> {
   let conclusion: RunnerResult["conclusion"] | "hold" = "success";
@@ -52,6 +59,7 @@ export async function startAppHarness(
     runName: simulatedRunName,
     ...(options.delay ? { delay: options.delay } : {}),
     ...(options.dispatchRunDetails === undefined ? {} : { dispatchRunDetails: options.dispatchRunDetails }),
+    ...(options.observe ? { observe: options.observe } : {}),
     runner: (request) => {
       if (conclusion !== "hold") return { conclusion };
       return new Promise<RunnerResult>((resolve) => {
@@ -63,6 +71,7 @@ export async function startAppHarness(
     secret: WEBHOOK_SECRET,
     log: pino({ level: "silent" }),
     server: options.server,
+    ...(options.tokenExchange ? { tokenExchange: options.tokenExchange } : {}),
   });
   const repo = await sim.seed.repo("octo/demo", {
     files: options.files ?? { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
@@ -75,6 +84,7 @@ export async function startAppHarness(
     locus: app.locus,
     repo,
     webhookUrl: app.webhookUrl,
+    appUrl: app.appUrl,
     as: (login) => new RestClient({ auth: sim.as(login), baseUrl: sim.apiUrl }),
     settle: () => app.settle(),
     runsConclude: (next) => {

@@ -1,0 +1,102 @@
+/**
+ * The token exchange: a workflow run proves who it is with its OIDC token and
+ * gets an installation token for its one repository, with only its phase's
+ * permissions. Each step can refuse with a Refusal; the caller turns it into
+ * a 4xx and logs it with the claims, never with the token.
+ */
+import type { ActionsClaims } from "./claims.ts";
+import { checkWorkflowClaims } from "./claim-rules.ts";
+import type { OidcVerifier } from "./oidc-verifier.ts";
+import { isPhase, phasePermissions, type Phase, type PhasePermissions } from "./phases.ts";
+import type { ExchangeRateLimiter } from "./rate-limit.ts";
+import { refuse } from "./refusal.ts";
+import {
+  checkDeliveryRecord,
+  checkPhase,
+  checkRun,
+  type DeliveryRecord,
+  type RunFacts,
+} from "./run-rules.ts";
+
+/** What the exchange reads from and asks of GitHub, as this app. */
+export interface ExchangeGitHub {
+  /** This app's installation on the repository, or null when it is not installed there. */
+  installationOf(owner: string, repo: string): Promise<number | null>;
+  /** The bot login this app acts as (`<slug>[bot]`). */
+  botLogin(): Promise<string>;
+  /** The repository's id, default branch and configured Locus workflow file. */
+  repository(
+    installation: number,
+    owner: string,
+    repo: string,
+  ): Promise<{ id: string; defaultBranch: string; workflow: string }>;
+  run(installation: number, owner: string, repo: string, runId: number): Promise<RunFacts | null>;
+  deliveryRecord(installation: number, owner: string, repo: string, issue: number): Promise<DeliveryRecord>;
+  /** An installation token for one repository id with exactly these permissions. */
+  mint(installation: number, repositoryId: number, permissions: PhasePermissions): Promise<MintedToken>;
+}
+
+export interface MintedToken {
+  readonly token: string;
+  readonly expiresAt: string;
+  readonly permissions: Readonly<Record<string, string>>;
+}
+
+export interface ExchangeDeps {
+  readonly verifier: OidcVerifier;
+  readonly github: ExchangeGitHub;
+  readonly limiter: ExchangeRateLimiter;
+  readonly reusableWorkflows: readonly string[];
+}
+
+export interface ExchangeResult extends MintedToken {
+  readonly phase: Phase;
+  readonly repository: string;
+  readonly claims: ActionsClaims;
+}
+
+/** The request body: `{ "phase": "agent" | "publish" }`. Anything else it names is ignored. */
+export function parsePhase(body: unknown): Phase {
+  const phase = typeof body === "object" && body !== null ? (body as { phase?: unknown }).phase : undefined;
+  if (!isPhase(phase))
+    refuse(
+      "malformed-request",
+      'the body must be JSON naming the phase: {"phase":"agent"} or {"phase":"publish"}',
+    );
+  return phase;
+}
+
+export async function exchangeToken(
+  deps: ExchangeDeps,
+  token: string,
+  body: unknown,
+  onClaims: (claims: ActionsClaims) => void = () => undefined,
+): Promise<ExchangeResult> {
+  const phase = parsePhase(body);
+  const claims = await deps.verifier.verify(token);
+  onClaims(claims);
+  const [owner = "", repo = ""] = claims.repository.split("/");
+  if (!deps.limiter.take(claims.repository.toLowerCase())) {
+    refuse("rate-limited", `too many token requests for ${claims.repository}; try again in a few minutes`);
+  }
+  const installation = await deps.github.installationOf(owner, repo);
+  if (installation === null) refuse("not-installed", `Locus is not installed on ${claims.repository}`);
+  const facts = await deps.github.repository(installation, owner, repo);
+  const kind = checkWorkflowClaims(claims, {
+    repositoryId: facts.id,
+    defaultBranch: facts.defaultBranch,
+    workflow: facts.workflow,
+    reusableWorkflows: deps.reusableWorkflows,
+  });
+  const botLogin = await deps.github.botLogin();
+  const runId = Number(claims.run_id);
+  const run = await deps.github.run(installation, owner, repo, runId);
+  const verdict = checkRun(run, { kind, workflow: facts.workflow, botLogin });
+  if (!verdict.ok && run) {
+    const record = await deps.github.deliveryRecord(installation, owner, repo, verdict.issue);
+    checkDeliveryRecord(run, verdict.delivery, record, botLogin);
+  }
+  if (run) checkPhase(phase, kind, run);
+  const minted = await deps.github.mint(installation, Number(facts.id), phasePermissions(phase));
+  return { ...minted, phase, repository: claims.repository, claims };
+}

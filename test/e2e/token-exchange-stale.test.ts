@@ -1,0 +1,81 @@
+/**
+ * The stale sweep through the token exchange: its scheduled run trades its
+ * OIDC token for an agent token (labels, status comments), dispatches the
+ * retry with the workflow's own token (exchanged tokens never carry
+ * `actions`), and the retry — not started by Locus's identity — gets its
+ * tokens because the delivery in its run name is the one the sweep recorded
+ * in the issue's status comment. It ends in a pull request by Locus.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExchangeEvent } from "../../app/token-route.ts";
+import { renderStatusComment } from "../../lib/status/status-comment.ts";
+import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
+import { ensureUser, installationFor } from "../../sandbox/github-sim/store.ts";
+import { DEMO_ISSUES } from "../../sandbox/replay/transcripts.ts";
+import { startWorld, type World } from "../../sandbox/world/start-world.ts";
+
+// Plays the workflow's GITHUB_TOKEN: a writer that is not the app.
+const WORKFLOW_BOT = "github-actions";
+
+let world: World;
+const exchanges: ExchangeEvent[] = [];
+
+beforeAll(async () => {
+  const late: { world?: World } = {};
+  world = await startWorld({
+    anthropicApiKey: "",
+    githubToken: () => {
+      if (!late.world) throw new Error("no world");
+      return late.world.sim.as(WORKFLOW_BOT);
+    },
+    onEvent: (event) => {
+      if (event.type === "token-exchange") exchanges.push(event.event);
+    },
+  });
+  late.world = world;
+  ensureUser(world.sim.store, WORKFLOW_BOT);
+  world.sim.store.repos.get(`${world.owner}/${world.repo}`)?.collaborators.set(WORKFLOW_BOT, "write");
+}, 60_000);
+
+afterAll(async () => {
+  await world.close();
+});
+
+describe("the stale sweep with the token exchange", () => {
+  it("re-queues a failed task, whose retry gets its tokens and opens a PR as Locus", async () => {
+    const repo = { owner: world.owner, repo: world.repo };
+    world.sim.seed.installation(world.owner, { webhooks: true });
+    await world.settle();
+    const alice = world.as("alice");
+    const { data: issue } = await alice.rest.issues.create({ ...repo, ...DEMO_ISSUES.capitalize });
+    await alice.rest.issues.addLabels({ ...repo, issue_number: issue.number, labels: ["locus:failed"] });
+    const installation = installationFor(world.sim.store, world.owner);
+    if (!installation) throw new Error("not installed");
+    const asLocus = mintInstallationToken(world.sim.store, installation.id).token;
+    await fetch(`${world.sim.apiUrl}/repos/${world.owner}/${world.repo}/issues/${issue.number}/comments`, {
+      method: "POST",
+      headers: { authorization: `token ${asLocus}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        body: `<!-- locus:status -->\n${renderStatusComment({ headline: "Failed" }, { deliveries: [], attempts: 1 })}`,
+      }),
+    });
+    await world.settle();
+
+    await alice.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: "locus-stale.yml", ref: "main" });
+    await world.settle();
+
+    const runs = world.sim.store.repos.get(`${world.owner}/${world.repo}`)?.runs ?? [];
+    const retry = runs.find((run) => run.displayTitle.includes(`(stale-`));
+    expect(retry?.actor).toBe(WORKFLOW_BOT);
+    expect(retry?.conclusion).toBe("success");
+    expect(exchanges.map((event) => [event.outcome, event.phase])).toEqual([
+      ["granted", "agent"],
+      ["granted", "agent"],
+      ["granted", "publish"],
+    ]);
+    const pulls = await alice.rest.pulls.list(repo);
+    expect(pulls.data.map((pull) => [pull.user?.login, pull.head.ref])).toEqual([
+      [world.sim.app.botLogin, `locus/issue-${issue.number}`],
+    ]);
+  }, 120_000);
+});
