@@ -27,6 +27,7 @@ import {
 } from "../sprint-tracking.ts";
 import { renderTrackingDashboard } from "../../render/tracking-dashboard.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
+import { createWriters } from "../writers.ts";
 
 interface Parent {
   readonly branch: string;
@@ -110,6 +111,7 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   };
 
   let parent: Parent = { branch: base, ref: baseRef };
+  const writers = createWriters(ctx);
   const earlier: Array<SprintContext["earlierTasks"][number]> = [];
   const reports: TaskReport[] = [];
   const planned = new Map(plan.tasks.map((task) => [task.issue.number, task]));
@@ -152,6 +154,7 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       checkout,
       rebaseOntoParent: ctx.config.sprint.rebaseBeforeTask,
       triggeredAt,
+      writers,
       ...(budget ? { budget } : {}),
     });
     const report = outcome.report;
