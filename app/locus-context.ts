@@ -42,11 +42,14 @@ export async function buildContext(context: Context, services: LocusServices): P
   if (!repository) throw new Error(`event ${context.name} has no repository`);
   const repo = { owner: repository.owner.login, repo: repository.name };
   const log = services.log;
+  const selfLogins = await services.selfLogins();
   const gateway = createGateway({
     octokit: context.octokit,
     repo,
     log,
     etags: services.etagsFor(installation?.id),
+    // With only GITHUB_TOKEN, the Action writes status comments as the Actions bot.
+    ownLogins: [...selfLogins, "github-actions[bot]"],
   });
   const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
   if (!loaded.ok) return { ok: false, gateway, errors: loaded.errors };
@@ -59,7 +62,7 @@ export async function buildContext(context: Context, services: LocusServices): P
     // Workflows are dispatched on the default branch, where the workflow file lives.
     defaultBranch: repository.default_branch ?? (await gateway.getDefaultBranch()),
     log,
-    selfLogins: await services.selfLogins(),
+    selfLogins,
     permissionOf: (login) =>
       services.permissions.get(`${repo.owner}/${repo.repo}:${login}`, () =>
         gateway.getCollaboratorPermission(login),

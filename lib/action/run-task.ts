@@ -19,6 +19,7 @@ import { deliverPullRequest } from "./deliver-pull-request.ts";
 import { renderFailureComment } from "./failure-comment.ts";
 import { commentAuthors, promptIssue } from "./prompt-issue.ts";
 import { createWriters, type Writers } from "./writers.ts";
+import { selfLogins } from "./self-logins.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
@@ -76,7 +77,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   const elapsed = () => ctx.clock.now().getTime() - started;
 
   const starting = transition(issue.labels, "start");
-  const record = statusRecordIn(issue.comments);
+  const record = statusRecordIn(issue.comments, selfLogins(ctx));
   const state = record.state;
   if (!starting.ok) {
     return {

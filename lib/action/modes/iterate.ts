@@ -133,7 +133,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
   let labels = await gateway.setLabels(issueNumber, iterating.labels);
-  const record = statusRecordIn(issue.comments);
+  const record = statusRecordIn(issue.comments, selfLogins(ctx));
   const writeStatus = createStatusWriter(gateway, issueNumber, record);
   const status = { ...record.state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
   await writeStatus({ headline: `Addressing review feedback on PR #${prNumber}.` }, status);
