@@ -1,9 +1,15 @@
-/** issues.labeled (`locus:queued`) and issues.milestoned. */
+/**
+ * issues.labeled (a `locus:*` status) and issues.milestoned. `locus:queued`
+ * from a writer queues the issue. Any other status label, and a milestone,
+ * steer what Locus runs too (the stale sweep retries failures, sprints run
+ * their milestone's issues), so one set by someone without write access is
+ * taken off again, silently, and acted on by nobody.
+ */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { assignOrder } from "../../lib/app/assign-order.ts";
 import { authorize } from "../../lib/app/authorize.ts";
-import { classifyActor } from "../../lib/auth/actor-policy.ts";
+import { classifyActor, type Actor } from "../../lib/auth/actor-policy.ts";
 import { queueIssue } from "../../lib/app/queue-issue.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
 
@@ -14,7 +20,13 @@ function labelsOf(issue: { labels?: ReadonlyArray<{ name?: string } | null> | un
 }
 
 export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.labeled">): Promise<void> {
-  const { issue, sender } = context.payload;
+  const { issue, sender, label } = context.payload;
+  if (label?.name !== QUEUED) {
+    await undoUnauthorized(ctx, sender, `#${issue.number} labelled ${label?.name ?? ""}`, () =>
+      ctx.gateway.removeLabel(issue.number, label?.name ?? ""),
+    );
+    return;
+  }
   const access = await authorize(ctx, sender);
   if (!access.ok) {
     ctx.log.debug(`#${issue.number} labelled queued, ignored: ${access.reason}`);
@@ -48,5 +60,31 @@ export async function onIssueMilestoned(
 ): Promise<void> {
   const { issue, milestone, sender } = context.payload;
   if (ctx.selfLogins.includes(sender.login)) return;
+  const undone = await undoUnauthorized(
+    ctx,
+    sender,
+    `#${issue.number} put in milestone ${milestone.number}`,
+    () => ctx.gateway.updateIssue(issue.number, { milestone: null }),
+  );
+  if (undone) return;
   await assignOrder(ctx, { number: issue.number, labels: labelsOf(issue) }, milestone.number);
+}
+
+/**
+ * Takes back what someone without write access (or an unlisted bot) did, and
+ * answers whether it did. Locus's own acts and writers' are left as they are.
+ */
+async function undoUnauthorized(
+  ctx: AppContext,
+  sender: Actor,
+  what: string,
+  undo: () => Promise<unknown>,
+): Promise<boolean> {
+  const verdict = classifyActor(sender, ctx.selfLogins, ctx.config.bots.allowed);
+  if (verdict.kind === "self") return false;
+  const access = await authorize(ctx, sender);
+  if (access.ok) return false;
+  ctx.log.info(`${what} by ${sender.login}, taken back: ${access.reason}`);
+  await undo();
+  return true;
 }
