@@ -28,6 +28,7 @@ import {
 import { renderTrackingDashboard } from "../../render/tracking-dashboard.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
 import { createWriters } from "../writers.ts";
+import { selfLogins } from "../self-logins.ts";
 
 interface Parent {
   readonly branch: string;
@@ -60,7 +61,7 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   }
   const { triggeredAt, baseBranch: base, budget } = runFacts(ctx, read);
   const title = trackingTitle(milestone);
-  const tracking = trackingIssueAmong(read.managedOpen, title);
+  const tracking = trackingIssueAmong(read.managedOpen, title, selfLogins(ctx));
   const issues = read.issues.filter((issue) => !isTrackingIssue(issue, title));
   const plan = planSprint(issues);
   const { ordered: sequence, unordered } = sortByOrder(
