@@ -44,7 +44,11 @@ export async function handleCommand(ctx: AppContext, event: CommandEvent): Promi
       ctx.log.warn(`could not react to comment ${event.comment.id}: ${String(error)}`),
     );
   const reply = await run(ctx, event);
-  const notes = event.notes.map((note) => `> ${note}`).join("\n");
+  // The other command lines are the user's text: said to exist, never quoted back.
+  const notes =
+    event.notes.length > 0
+      ? "Only the first `/locus` command in a comment is run; the other command lines were ignored."
+      : "";
   const text = [reply, notes].filter(Boolean).join("\n\n");
   if (text) await replyToComment(ctx, event.comment, text);
 }

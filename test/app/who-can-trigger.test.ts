@@ -177,3 +177,23 @@ describe("workflow runs", () => {
     expect(await labelsOf(h, issue)).toEqual(["locus:in-progress"]);
   });
 });
+
+describe("replies", () => {
+  it("answers /locus help without echoing the user's other lines", async () => {
+    const issue = await newIssue(h, "help wanted");
+    await h.as("eve").rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: issue,
+      body: "/locus help\n/locus run ![x](https://evil.example/p.png) @acme/everyone fixes #1",
+    });
+    await h.settle();
+
+    const replies = await commentsOf(h, issue);
+    const reply = replies.find((body) => body.includes("**Locus commands**"));
+    expect(reply).toContain("the other command lines were ignored");
+    expect(reply).not.toContain("evil.example");
+    expect(reply).not.toContain("@acme/everyone");
+    expect(reply).not.toContain("fixes #1");
+  });
+});

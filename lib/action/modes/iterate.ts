@@ -32,6 +32,7 @@ import {
   type SelectedFeedback,
 } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
+import { safeToPublish } from "../../render/safe-text.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
@@ -214,7 +215,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   if (!(await worktree.stageAll())) {
     await gateway.createComment(
       prNumber,
-      ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${result.summary}`),
+      ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${safeToPublish(result.summary)}`),
     );
     return finish(
       { ...measured, status: "no-changes", reason: "the agent made no change" },
@@ -236,7 +237,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
 
   const short = pushed.sha.slice(0, 7);
-  const reply = ctx.mask(`Addressed in ${short}: ${result.summary}`);
+  const reply = ctx.mask(`Addressed in ${short}: ${safeToPublish(result.summary)}`);
   let headline = `Pushed fixes for the review feedback on PR #${prNumber}.`;
   try {
     await gateway.answerReviewFeedback(
@@ -247,7 +248,9 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       })),
       {
         subjectId: pr.nodeId,
-        body: ctx.mask(`Locus addressed the review feedback in ${short}.\n\n${result.summary}`),
+        body: ctx.mask(
+          `Locus addressed the review feedback in ${short}.\n\n${safeToPublish(result.summary)}`,
+        ),
       },
     );
   } catch (error) {
