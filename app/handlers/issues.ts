@@ -11,6 +11,7 @@ import { assignOrder } from "../../lib/app/assign-order.ts";
 import { authorize } from "../../lib/app/authorize.ts";
 import { classifyActor, type Actor } from "../../lib/auth/actor-policy.ts";
 import { queueIssue } from "../../lib/app/queue-issue.ts";
+import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-limits.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
 
 const QUEUED = statusLabel("queued");
@@ -38,7 +39,10 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
         issue.number,
         labelsOf(issue).filter((name) => name !== QUEUED),
       );
-      if (access.refusal) await ctx.gateway.createComment(issue.number, access.refusal);
+      const { owner, repo } = ctx.gateway.repo;
+      const key = refusalKey(`${owner}/${repo}`, issue.number, sender.login);
+      if (access.refusal && mayReply(ctx.replyLimits, key, REFUSAL_WINDOW_MS))
+        await ctx.gateway.createComment(issue.number, access.refusal);
     }
     return;
   }

@@ -197,3 +197,27 @@ describe("replies", () => {
     expect(reply).not.toContain("fixes #1");
   });
 });
+
+describe("flood limits", () => {
+  it("answers one refused or malformed command per person per issue, reacting to the rest", async () => {
+    const issue = await newIssue(h, "flooded");
+    for (const body of ["/locus run", "/locus run", "/locus bogus", "/locus run"]) {
+      await h.as("eve").rest.issues.createComment({ owner, repo, issue_number: issue, body });
+      await h.settle();
+    }
+    const replies = (await commentsOf(h, issue)).filter((body) => body.includes("locus:reply-to"));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toContain("write access");
+    expect(runs(h).filter((run) => run.inputs.issue === String(issue))).toHaveLength(0);
+  });
+
+  it("answers help once per thread within the window", async () => {
+    const issue = await newIssue(h, "help twice");
+    for (const login of ["eve", "alice", "eve"]) {
+      await h.as(login).rest.issues.createComment({ owner, repo, issue_number: issue, body: "/locus help" });
+      await h.settle();
+    }
+    const replies = (await commentsOf(h, issue)).filter((body) => body.includes("**Locus commands**"));
+    expect(replies).toHaveLength(1);
+  });
+});
