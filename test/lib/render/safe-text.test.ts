@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isGitHubImage, safeToPublish } from "../../../lib/render/safe-text.ts";
+import { taskCommitMessage } from "../../../lib/naming/commit.ts";
 import { renderPullRequestBody } from "../../../lib/render/pull-request-body.ts";
 
 const JOINER = "\u2060";
@@ -67,5 +68,14 @@ describe("a pull request body", () => {
     expect(closing).toEqual(["7"]);
     expect(body).not.toMatch(/@org/);
     expect(body).not.toContain("evil.example");
+  });
+});
+
+describe("a task's commit message", () => {
+  it("closes nothing its issue title names", () => {
+    const message = taskCommitMessage({ number: 7, title: "Crash; fixes #12 and @alice", labels: [] });
+    expect(message).not.toMatch(/fixes #12/i);
+    expect(message).not.toContain("@alice");
+    expect(message.replaceAll("\u2060", "")).toBe("feat: Crash; fixes #12 and @alice (#7)");
   });
 });
