@@ -7,8 +7,9 @@
  *
  * A status label alone proves nothing: anyone with triage access can add
  * `locus:failed` or `locus:in-progress` to any issue. The sweep acts only on
- * work Locus itself started: an attempt recorded in the status comment Locus
- * wrote (the gateway ignores one written by anyone else).
+ * work Locus itself recorded: a failure needs an attempt in the status
+ * comment Locus wrote, a stuck task that status comment (the gateway ignores
+ * one written by anyone else).
  */
 import type { Issue } from "../../github/index.ts";
 import { statusLabel, type Status } from "../../labels/schema.ts";
@@ -86,9 +87,13 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     ) {
       continue;
     }
+    // The app writes the status comment before it dispatches, so work Locus started has one, even
+    // when the run died between its label and its first status write.
     const record = await readStatusRecord(gateway, issue.number);
-    if (!record.comment || record.state.attempts === 0) {
-      reports.push(report(issue, "skipped", "no attempt by Locus is recorded, so its status is not Locus's"));
+    if (!record.comment) {
+      reports.push(
+        report(issue, "skipped", "Locus has no status comment on it, so its status is not Locus's"),
+      );
       continue;
     }
     if (now - Date.parse(record.comment.updatedAt) < staleMs) continue;
