@@ -15,6 +15,7 @@ import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-lim
 import { statusLabel } from "../../lib/labels/schema.ts";
 
 const QUEUED = statusLabel("queued");
+const ACTIONS_BOT = "github-actions[bot]";
 
 function labelsOf(issue: { labels?: ReadonlyArray<{ name?: string } | null> | undefined }): string[] {
   return (issue.labels ?? []).flatMap((label) => (label?.name ? [label.name] : []));
@@ -84,7 +85,9 @@ async function undoUnauthorized(
   what: string,
   undo: () => Promise<unknown>,
 ): Promise<boolean> {
-  const verdict = classifyActor(sender, ctx.selfLogins, ctx.config.bots.allowed);
+  // With only GITHUB_TOKEN, the Action sets its status labels as the Actions bot: that is Locus too,
+  // and only workflows of the repository (which writers control) act as it.
+  const verdict = classifyActor(sender, [...ctx.selfLogins, ACTIONS_BOT], ctx.config.bots.allowed);
   if (verdict.kind === "self") return false;
   const access = await authorize(ctx, sender);
   if (access.ok) return false;

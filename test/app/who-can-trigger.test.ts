@@ -221,3 +221,12 @@ describe("flood limits", () => {
     expect(replies).toHaveLength(1);
   });
 });
+
+describe("Locus on GITHUB_TOKEN", () => {
+  it("leaves the status labels the Actions bot sets alone", async () => {
+    h.repo.collaborator("github-actions[bot]", "write");
+    const issue = await newIssue(h, "worked by the Actions bot");
+    await addLabel("github-actions[bot]", issue, "locus:in-progress");
+    expect(await labelsOf(h, issue)).toEqual(["locus:in-progress"]);
+  });
+});
