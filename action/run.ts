@@ -11,6 +11,7 @@ import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
+import { selfLogins } from "../lib/action/self-logins.ts";
 import { runMode } from "../lib/action/run-mode.ts";
 import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
@@ -108,8 +109,9 @@ export async function run(): Promise<void> {
       }),
       repo: { owner: env.owner, repo: env.repo },
       log,
+      ownLogins: selfLogins({ config }),
     });
-    const refusal = await refuseRequester(gateway, env.actor);
+    const refusal = await refuseRequester(gateway, env.actor, config);
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
     const gitEnv = scrubEnvironment(process.env);

@@ -6,12 +6,14 @@
 import type { Context } from "probot";
 import { parseCommand } from "../lib/commands/index.ts";
 import { parseRunName } from "../lib/dispatch/dispatch-inputs.ts";
-import { statusLabel } from "../lib/labels/schema.ts";
+import { isStatusLabel } from "../lib/labels/status.ts";
 import { issueOfBranch } from "../lib/naming/branches.ts";
 import { isActiveSprint } from "../lib/sprint/activation.ts";
 
+/** `locus:queued` starts work; any other status label is checked for who set it (app/handlers/issues.ts). */
 export function wantsLabel(context: Context<"issues.labeled">): boolean {
-  return context.payload.label?.name === statusLabel("queued");
+  const name = context.payload.label?.name;
+  return name !== undefined && isStatusLabel(name);
 }
 
 /** Only a description that becomes active starts a sprint; other edits are ignored. */
@@ -37,14 +39,25 @@ export function wantsMergedLocusPullRequest(context: Context<"pull_request.close
   return pr.merged === true && issueOfBranch(pr.head.ref) !== undefined;
 }
 
+/**
+ * A PR on a `locus/issue-<N>` branch of this very repository, opened by a bot:
+ * a fork's head lives in another repository, whatever its branch is called.
+ * Whether the bot is Locus is checked once the config and Locus's identity are known.
+ */
 export function wantsLocusPullRequest(context: Context<"pull_request.opened">): boolean {
-  return issueOfBranch(context.payload.pull_request.head.ref) !== undefined;
+  const { pull_request: pr, repository } = context.payload;
+  return (
+    issueOfBranch(pr.head.ref) !== undefined &&
+    pr.head.repo?.full_name === repository.full_name &&
+    pr.user.login.endsWith("[bot]")
+  );
 }
 
 export function wantsChangesRequested(context: Context<"pull_request_review.submitted">): boolean {
   return context.payload.review.state === "changes_requested";
 }
 
+/** A run named like Locus's; whether it ran Locus's workflow file is checked against config (its path). */
 export function wantsLocusRun(context: Context<"workflow_run.completed">): boolean {
   return parseRunName(context.payload.workflow_run.display_title ?? "") !== undefined;
 }

@@ -12,6 +12,7 @@ import {
   type SweepReport,
 } from "../lib/app/delivery-sweeper.ts";
 import { createPermissionCache } from "../lib/app/permission-cache.ts";
+import { createReplyLimits } from "../lib/app/reply-limits.ts";
 import type { Permission } from "../lib/github/index.ts";
 import {
   wantsChangesRequested,
@@ -29,7 +30,7 @@ import { onMilestoneChanged } from "./handlers/milestone.ts";
 import { onPullRequestClosed, onPullRequestOpened, onReviewSubmitted } from "./handlers/pull-request.ts";
 import { onWorkflowRun } from "./handlers/workflow-run.ts";
 import { gitHubDeliveryLog } from "./delivery-log.ts";
-import { buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
+import { bodyKeyOf, buildContext, reportConfigErrors, type LocusServices } from "./locus-context.ts";
 import { logPort } from "./probot-log.ts";
 import { createInstallationEtags } from "./installation-etags.ts";
 import { createKeyedLanes } from "./keyed-lanes.ts";
@@ -96,6 +97,7 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
       }),
       redeliveryRequested: (guid) => deliverySweeper.redeliveryRequested(guid),
       etagsFor: createInstallationEtags(),
+      replyLimits: createReplyLimits(() => now().getTime()),
     };
 
     const recent = createRecentDeliveries();
@@ -112,6 +114,11 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
         }
         if (!recent.firstTime(context.id)) {
           log.info(`${context.name} ${context.id} was already taken; ignoring the redelivery`);
+          return;
+        }
+        // A captured signed body replayed under a new delivery id is the same event.
+        if (!recent.firstTime(bodyKeyOf(context.payload))) {
+          log.warn(`${context.name} ${context.id} repeats the body of an event already taken; ignoring it`);
           return;
         }
         // Events about one issue or PR are handled one after another, so two at once

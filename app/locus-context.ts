@@ -4,9 +4,11 @@
  * is. The config file is read through the gateway (counted, retried, with
  * line numbers kept for error messages), not with context.config.
  */
+import { createHash } from "node:crypto";
 import type { Context } from "probot";
 import type { AppContext } from "../lib/app/app-context.ts";
 import type { PermissionCache } from "../lib/app/permission-cache.ts";
+import type { ReplyLimits } from "../lib/app/reply-limits.ts";
 import { loadConfig, type ConfigError } from "../lib/config/index.ts";
 import {
   createGateway,
@@ -27,6 +29,7 @@ export interface LocusServices {
   readonly redeliveryRequested: (guid: string) => boolean;
   /** The installation's conditional-request cache, shared by its events' gateways. */
   readonly etagsFor: (installation: number | undefined) => EtagCache;
+  readonly replyLimits: ReplyLimits;
 }
 
 export type ContextResult =
@@ -42,11 +45,14 @@ export async function buildContext(context: Context, services: LocusServices): P
   if (!repository) throw new Error(`event ${context.name} has no repository`);
   const repo = { owner: repository.owner.login, repo: repository.name };
   const log = services.log;
+  const selfLogins = await services.selfLogins();
   const gateway = createGateway({
     octokit: context.octokit,
     repo,
     log,
     etags: services.etagsFor(installation?.id),
+    // With only GITHUB_TOKEN, the Action writes status comments as the Actions bot.
+    ownLogins: [...selfLogins, "github-actions[bot]"],
   });
   const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
   if (!loaded.ok) return { ok: false, gateway, errors: loaded.errors };
@@ -55,18 +61,28 @@ export async function buildContext(context: Context, services: LocusServices): P
     gateway,
     config: loaded.config,
     delivery: context.id,
+    bodyKey: bodyKeyOf(context.payload),
     redeliveryRequested: services.redeliveryRequested,
     // Workflows are dispatched on the default branch, where the workflow file lives.
     defaultBranch: repository.default_branch ?? (await gateway.getDefaultBranch()),
     log,
-    selfLogins: await services.selfLogins(),
+    selfLogins,
     permissionOf: (login) =>
       services.permissions.get(`${repo.owner}/${repo.repo}:${login}`, () =>
         gateway.getCollaboratorPermission(login),
       ),
     now: services.now,
+    replyLimits: services.replyLimits,
   };
   return { ok: true, ctx };
+}
+
+/**
+ * The payload is what the signature covers; parsed and serialised again it is
+ * the same text for the same signed body (JSON.parse keeps key order).
+ */
+export function bodyKeyOf(payload: unknown): string {
+  return `body-${createHash("sha256").update(JSON.stringify(payload)).digest("hex").slice(0, 32)}`;
 }
 
 /** One comment per distinct problem: the sticky upsert writes nothing when the errors are unchanged. */

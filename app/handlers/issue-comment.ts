@@ -5,6 +5,7 @@ import { authorize } from "../../lib/app/authorize.ts";
 import { handleCommand, isReadOnlyCommand } from "../../lib/app/handle-command.ts";
 import { usageReply } from "../../lib/app/replies.ts";
 import { replyToComment, type AnsweredComment } from "../../lib/app/reply-to-comment.ts";
+import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-limits.ts";
 import { classifyActor } from "../../lib/auth/actor-policy.ts";
 import { parseCommand } from "../../lib/commands/index.ts";
 
@@ -21,14 +22,23 @@ export async function onIssueComment(
     return;
   }
   const answered: AnsweredComment = { issue: issue.number, id: comment.id, createdAt: comment.created_at };
+  const { owner, repo } = ctx.gateway.repo;
+  // One refusal or usage reply per person per issue per hour; later ones get a reaction at most.
+  const refuse = async (text: string) => {
+    if (
+      mayReply(ctx.replyLimits, refusalKey(`${owner}/${repo}`, issue.number, sender.login), REFUSAL_WINDOW_MS)
+    )
+      await replyToComment(ctx, answered, text);
+    else await ctx.gateway.addReaction({ commentId: comment.id }, "confused").catch(() => undefined);
+  };
   if (parsed.kind === "error") {
-    await replyToComment(ctx, answered, usageReply(parsed.message));
+    await refuse(usageReply(parsed.message));
     return;
   }
   if (!isReadOnlyCommand(parsed.command)) {
     const access = await authorize(ctx, sender);
     if (!access.ok) {
-      if (access.refusal) await replyToComment(ctx, answered, access.refusal);
+      if (access.refusal) await refuse(access.refusal);
       return;
     }
   }

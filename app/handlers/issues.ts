@@ -1,20 +1,34 @@
-/** issues.labeled (`locus:queued`) and issues.milestoned. */
+/**
+ * issues.labeled (a `locus:*` status) and issues.milestoned. `locus:queued`
+ * from a writer queues the issue. Any other status label, and a milestone,
+ * steer what Locus runs too (the stale sweep retries failures, sprints run
+ * their milestone's issues), so one set by someone without write access is
+ * taken off again, silently, and acted on by nobody.
+ */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { assignOrder } from "../../lib/app/assign-order.ts";
 import { authorize } from "../../lib/app/authorize.ts";
-import { classifyActor } from "../../lib/auth/actor-policy.ts";
+import { classifyActor, type Actor } from "../../lib/auth/actor-policy.ts";
 import { queueIssue } from "../../lib/app/queue-issue.ts";
+import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-limits.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
 
 const QUEUED = statusLabel("queued");
+const ACTIONS_BOT = "github-actions[bot]";
 
 function labelsOf(issue: { labels?: ReadonlyArray<{ name?: string } | null> | undefined }): string[] {
   return (issue.labels ?? []).flatMap((label) => (label?.name ? [label.name] : []));
 }
 
 export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.labeled">): Promise<void> {
-  const { issue, sender } = context.payload;
+  const { issue, sender, label } = context.payload;
+  if (label?.name !== QUEUED) {
+    await undoUnauthorized(ctx, sender, `#${issue.number} labelled ${label?.name ?? ""}`, () =>
+      ctx.gateway.removeLabel(issue.number, label?.name ?? ""),
+    );
+    return;
+  }
   const access = await authorize(ctx, sender);
   if (!access.ok) {
     ctx.log.debug(`#${issue.number} labelled queued, ignored: ${access.reason}`);
@@ -26,7 +40,10 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
         issue.number,
         labelsOf(issue).filter((name) => name !== QUEUED),
       );
-      if (access.refusal) await ctx.gateway.createComment(issue.number, access.refusal);
+      const { owner, repo } = ctx.gateway.repo;
+      const key = refusalKey(`${owner}/${repo}`, issue.number, sender.login);
+      if (access.refusal && mayReply(ctx.replyLimits, key, REFUSAL_WINDOW_MS))
+        await ctx.gateway.createComment(issue.number, access.refusal);
     }
     return;
   }
@@ -48,5 +65,33 @@ export async function onIssueMilestoned(
 ): Promise<void> {
   const { issue, milestone, sender } = context.payload;
   if (ctx.selfLogins.includes(sender.login)) return;
+  const undone = await undoUnauthorized(
+    ctx,
+    sender,
+    `#${issue.number} put in milestone ${milestone.number}`,
+    () => ctx.gateway.updateIssue(issue.number, { milestone: null }),
+  );
+  if (undone) return;
   await assignOrder(ctx, { number: issue.number, labels: labelsOf(issue) }, milestone.number);
+}
+
+/**
+ * Takes back what someone without write access (or an unlisted bot) did, and
+ * answers whether it did. Locus's own acts and writers' are left as they are.
+ */
+async function undoUnauthorized(
+  ctx: AppContext,
+  sender: Actor,
+  what: string,
+  undo: () => Promise<unknown>,
+): Promise<boolean> {
+  // With only GITHUB_TOKEN, the Action sets its status labels as the Actions bot: that is Locus too,
+  // and only workflows of the repository (which writers control) act as it.
+  const verdict = classifyActor(sender, [...ctx.selfLogins, ACTIONS_BOT], ctx.config.bots.allowed);
+  if (verdict.kind === "self") return false;
+  const access = await authorize(ctx, sender);
+  if (access.ok) return false;
+  ctx.log.info(`${what} by ${sender.login}, taken back: ${access.reason}`);
+  await undo();
+  return true;
 }

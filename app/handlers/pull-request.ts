@@ -35,7 +35,12 @@ export async function onPullRequestOpened(
   context: Context<"pull_request.opened">,
 ): Promise<void> {
   // Locus opens its PRs itself: this is the one event of its own it acts on.
-  const outcome = await onLocusPullRequestOpened(ctx, slice(context.payload.pull_request));
+  const { pull_request: pr, repository } = context.payload;
+  const outcome = await onLocusPullRequestOpened(ctx, {
+    ...slice(pr),
+    author: pr.user.login,
+    sameRepository: pr.head.repo?.full_name === repository.full_name,
+  });
   ctx.log.debug(`PR #${context.payload.pull_request.number} opened: ${outcome}`);
 }
 

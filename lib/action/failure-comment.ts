@@ -1,5 +1,6 @@
 /** The comment a failed task leaves: what went wrong, where the work is, the end of the log, and what to do next. */
 import { codeBlock, details } from "../render/markdown.ts";
+import { safeToPublish } from "../render/safe-text.ts";
 
 export interface FailureCommentInput {
   readonly reason: string;
@@ -11,7 +12,7 @@ export interface FailureCommentInput {
 }
 
 export function renderFailureComment(input: FailureCommentInput): string {
-  const parts = [`**Locus could not finish this task:** ${input.reason}`];
+  const parts = [`**Locus could not finish this task:** ${safeToPublish(input.reason)}`];
   if (input.checkpoint) {
     const branch = input.repositoryUrl
       ? `[\`${input.checkpoint}\`](${input.repositoryUrl}/tree/${input.checkpoint})`

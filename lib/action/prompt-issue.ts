@@ -2,10 +2,12 @@
  * An issue as the prompt sees it: only text as it stood when the run was
  * triggered (an edit made later must not smuggle in instructions; with the
  * edit history the earlier text is recovered, without it the text is left
- * out and the prompt says so) and without Locus's own comments, which are
- * bookkeeping, not requirements.
+ * out and the prompt says so), without Locus's own comments, which are
+ * bookkeeping, not requirements, and without the words of people who lack
+ * write access unless config lets them in (lib/prompt/comment-trust.ts).
  */
 import type { IssueWithComments, TaskIssue } from "../github/index.ts";
+import { trustComments, type CommentTrust } from "../prompt/comment-trust.ts";
 import type { PromptIssue } from "../prompt/task-prompt.ts";
 import { itemAtTrigger, textAtTrigger, type TimedText } from "./text-at-trigger.ts";
 
@@ -36,7 +38,16 @@ export function commentsAtTrigger<T extends TimedText & { readonly author: strin
   return { comments: kept, withheld };
 }
 
-export function promptIssue(issue: IssueWithComments | TaskIssue, triggeredAt: Date): PromptIssue {
+/** Everyone whose comment on the issue the prompt could show: whose write access decides it. */
+export function commentAuthors(issue: Pick<IssueWithComments, "comments">): string[] {
+  return issue.comments.filter((comment) => !isLocusComment(comment.body)).map((comment) => comment.author);
+}
+
+export function promptIssue(
+  issue: IssueWithComments | TaskIssue,
+  triggeredAt: Date,
+  trust: CommentTrust,
+): PromptIssue {
   const withheld: string[] = [];
   let body = issue.body;
   if ("history" in issue) {
@@ -47,14 +58,17 @@ export function promptIssue(issue: IssueWithComments | TaskIssue, triggeredAt: D
       withheld.push(`The issue description: ${text.why}.`);
     }
   }
-  const thread = commentsAtTrigger(issue.comments, triggeredAt);
+  // Outsiders are left out first, so nothing of theirs shows, not even why an edit was withheld.
+  const heard = trustComments(issue.comments, trust);
+  const thread = commentsAtTrigger(heard.comments, triggeredAt);
   withheld.push(...thread.withheld);
   return {
     number: issue.number,
     title: issue.title,
     body,
     labels: issue.labels,
-    comments: thread.comments.map(({ author, body: text }) => ({ author, body: text })),
+    comments: thread.comments.map(({ author, body: text, outsider }) => ({ author, body: text, outsider })),
     ...(withheld.length > 0 ? { withheld } : {}),
+    ...(heard.outsidersLeftOut > 0 ? { outsidersLeftOut: heard.outsidersLeftOut } : {}),
   };
 }

@@ -17,7 +17,9 @@ import { saveCheckpoint } from "./checkpoint.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
 import { renderFailureComment } from "./failure-comment.ts";
-import { promptIssue } from "./prompt-issue.ts";
+import { commentAuthors, promptIssue } from "./prompt-issue.ts";
+import { createWriters, type Writers } from "./writers.ts";
+import { selfLogins } from "./self-logins.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
@@ -48,6 +50,8 @@ export interface TaskPlan {
   readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The daily cost cap, when config sets one: checked before the task starts, its remainder caps the task. */
   readonly budget?: DailyBudget;
+  /** The run's permission lookups, shared by its tasks; the task makes its own when absent. */
+  readonly writers?: Writers;
 }
 
 export interface TaskOutcome {
@@ -73,7 +77,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   const elapsed = () => ctx.clock.now().getTime() - started;
 
   const starting = transition(issue.labels, "start");
-  const record = statusRecordIn(issue.comments);
+  const record = statusRecordIn(issue.comments, selfLogins(ctx));
   const state = record.state;
   if (!starting.ok) {
     return {
@@ -193,7 +197,11 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
 
     const prompt = buildTaskPrompt({
       repository: await readRepositoryContext(worktree),
-      issue: promptIssue(issue, plan.triggeredAt),
+      issue: promptIssue(
+        issue,
+        plan.triggeredAt,
+        await (plan.writers ?? createWriters(ctx)).trustFor(commentAuthors(issue)),
+      ),
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
     });

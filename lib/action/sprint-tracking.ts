@@ -5,7 +5,7 @@
  * sequence, and the run state as JSON in an HTML comment. Labels win over the
  * JSON whenever they disagree; the JSON is for tracing a run.
  */
-import type { GitHubGateway, Issue } from "../github/index.ts";
+import { isOwnAuthor, type GitHubGateway, type Issue } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import type { DashboardRun, DashboardTask } from "../render/tracking-dashboard.ts";
 
@@ -20,12 +20,18 @@ export function isTrackingIssue(issue: { title: string; labels: readonly string[
   return issue.title === title && issue.labels.includes(MANAGED_LABEL);
 }
 
-/** The tracking issue among the open managed issues already read: its number, or none yet. */
+/**
+ * The tracking issue among the open managed issues already read: its number,
+ * or none yet. Only one Locus opened counts: anyone with triage access can
+ * title an issue `Sprint: …` and label it `agent:managed`.
+ */
 export function trackingIssueAmong(
-  openManaged: readonly { number: number; title: string; labels: readonly string[] }[],
+  openManaged: readonly { number: number; title: string; author: string; labels: readonly string[] }[],
   title: string,
+  self: readonly string[],
 ): { number: number | undefined; shown: string | undefined } {
-  return { number: openManaged.find((issue) => isTrackingIssue(issue, title))?.number, shown: undefined };
+  const own = openManaged.filter((issue) => isOwnAuthor(self, issue.author));
+  return { number: own.find((issue) => isTrackingIssue(issue, title))?.number, shown: undefined };
 }
 
 /** Creates the tracking issue already showing `body`, so its first state costs no second write. */

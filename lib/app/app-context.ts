@@ -5,12 +5,19 @@
  */
 import type { LocusConfig } from "../config/index.ts";
 import type { GitHubGateway, Log, Permission } from "../github/index.ts";
+import type { ReplyLimits } from "./reply-limits.ts";
 
 export interface AppContext {
   readonly gateway: GitHubGateway;
   readonly config: LocusConfig;
   /** `X-GitHub-Delivery` of the event: the key that makes dispatch exactly-once. */
   readonly delivery: string;
+  /**
+   * A key for the signed body itself (`body-` and part of its SHA-256). The
+   * signature does not cover `X-GitHub-Delivery`, so a captured body sent
+   * again under a new id is the same event: dispatch is keyed on both.
+   */
+  readonly bodyKey?: string;
   /**
    * Whether this process asked GitHub to send the delivery with this GUID again
    * (the delivery sweeper): its event may have been handled before a restart.
@@ -23,4 +30,6 @@ export interface AppContext {
   /** The repository permission of a user, cached briefly by the caller. */
   readonly permissionOf: (login: string) => Promise<Permission>;
   readonly now: () => Date;
+  /** Bounds refusals and help/status answers (reply-limits.ts); unbounded when absent. */
+  readonly replyLimits?: ReplyLimits;
 }

@@ -10,13 +10,21 @@ import { readStatusRecord, writeStatus, type StatusRecord } from "../status/stat
 
 export type DispatchOutcome = "dispatched" | "duplicate";
 
+/** Whether this delivery, or the same signed body under another delivery id, was acted on already. */
+function actedOn(ctx: AppContext, record: StatusRecord): boolean {
+  return (
+    hasDelivery(record.state, ctx.delivery) ||
+    (ctx.bodyKey !== undefined && hasDelivery(record.state, ctx.bodyKey))
+  );
+}
+
 /** Whether this delivery was already acted on for the anchor issue; the record read is reused for the dispatch. */
 export async function readDeliveryRecord(
   ctx: AppContext,
   anchorIssue: number,
 ): Promise<StatusRecord & { seen: boolean }> {
   const record = await readStatusRecord(ctx.gateway, anchorIssue);
-  return { ...record, seen: hasDelivery(record.state, ctx.delivery) };
+  return { ...record, seen: actedOn(ctx, record) };
 }
 
 export async function dispatchOnce(
@@ -27,7 +35,7 @@ export async function dispatchOnce(
   known?: StatusRecord,
 ): Promise<DispatchOutcome> {
   const record = known ?? (await readStatusRecord(ctx.gateway, anchorIssue));
-  if (hasDelivery(record.state, ctx.delivery)) {
+  if (actedOn(ctx, record)) {
     ctx.log.info(`delivery ${ctx.delivery} already dispatched for #${anchorIssue}; ignoring the redelivery`);
     return "duplicate";
   }
@@ -36,7 +44,8 @@ export async function dispatchOnce(
   // The link is there from the first write on when GitHub named the run. Without
   // it (a 204) an earlier run's link would mislead, so it goes until the new run
   // writes its own.
-  const state = { ...withDelivery(record.state, ctx.delivery), runUrl: run?.url };
+  const delivered = withDelivery(record.state, ctx.delivery);
+  const state = { ...(ctx.bodyKey ? withDelivery(delivered, ctx.bodyKey) : delivered), runUrl: run?.url };
   await writeStatus(ctx.gateway, anchorIssue, { headline }, state, record);
   return "dispatched";
 }

@@ -12,6 +12,7 @@ import { dispatchOnce } from "./dispatch-once.ts";
 import { orderCommand } from "./order-command.ts";
 import { queueIssue } from "./queue-issue.ts";
 import { helpText } from "./replies.ts";
+import { mayReply, readOnlyKey, READ_ONLY_WINDOW_MS } from "./reply-limits.ts";
 import { replyToComment, type AnsweredComment } from "./reply-to-comment.ts";
 import { statusCommand } from "./status-command.ts";
 
@@ -43,8 +44,18 @@ export async function handleCommand(ctx: AppContext, event: CommandEvent): Promi
     .catch((error: unknown) =>
       ctx.log.warn(`could not react to comment ${event.comment.id}: ${String(error)}`),
     );
+  if (isReadOnlyCommand(event.command)) {
+    // One help or status answer per thread per window: the reaction above acknowledges the rest.
+    const { owner, repo } = ctx.gateway.repo;
+    const key = readOnlyKey(`${owner}/${repo}`, event.target.number, event.command.name);
+    if (!mayReply(ctx.replyLimits, key, READ_ONLY_WINDOW_MS)) return;
+  }
   const reply = await run(ctx, event);
-  const notes = event.notes.map((note) => `> ${note}`).join("\n");
+  // The other command lines are the user's text: said to exist, never quoted back.
+  const notes =
+    event.notes.length > 0
+      ? "Only the first `/locus` command in a comment is run; the other command lines were ignored."
+      : "";
   const text = [reply, notes].filter(Boolean).join("\n\n");
   if (text) await replyToComment(ctx, event.comment, text);
 }

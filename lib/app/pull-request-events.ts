@@ -39,10 +39,17 @@ export async function onChangesRequested(
   );
 }
 
+/**
+ * `review.onOpen` reviews only PRs Locus opened here: its identity opened it
+ * and the head branch is in this repository. A branch name alone proves
+ * nothing (anyone can push `locus/issue-1` to a fork and open a PR from it).
+ */
 export async function onLocusPullRequestOpened(
   ctx: AppContext,
-  pr: PullRequestSlice,
+  pr: PullRequestSlice & { author: string; sameRepository: boolean },
 ): Promise<"dispatched" | "duplicate" | "ignored"> {
   if (linkedIssue(pr) === undefined || !ctx.config.review.onOpen) return "ignored";
+  const byLocus = ctx.selfLogins.some((login) => login.toLowerCase() === pr.author.toLowerCase());
+  if (!byLocus || !pr.sameRepository) return "ignored";
   return dispatchOnce(ctx, { mode: "review", pr: pr.number }, pr.number, "Reviewing…");
 }

@@ -9,6 +9,16 @@ import { statusOf, transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 
+/**
+ * Whether a run's workflow file is the configured Locus workflow. A run's
+ * title proves nothing: a fork's pull request names its own CI run, so
+ * "Locus issue #3 (x)" may be anyone's. GitHub gives the file's path
+ * (`.github/workflows/locus.yml`, with `@ref` for a called workflow).
+ */
+export function isLocusWorkflowPath(path: string, workflow: string): boolean {
+  return path.replace(/@.*$/, "") === `.github/workflows/${workflow}`;
+}
+
 const FAILED_CONCLUSIONS = new Set(["failure", "cancelled", "timed_out", "startup_failure"]);
 
 export async function onWorkflowRunCompleted(

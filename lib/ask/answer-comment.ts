@@ -5,6 +5,7 @@
  * it, and runs that finish out of order still pair each answer with its
  * question.
  */
+import { safeToPublish } from "../render/safe-text.ts";
 import { fitBody, GITHUB_BODY_LIMIT } from "../render/comment-limit.ts";
 
 const ANSWER_OPEN = "<!-- locus:answer ";
@@ -27,7 +28,7 @@ export interface Exchange {
 
 function quote(question: string): string {
   const text = question.length > QUOTE_LIMIT ? `${question.slice(0, QUOTE_LIMIT)}…` : question;
-  return `> **Question:** ${text.trim().replace(/\n/g, "\n> ")}`;
+  return `> **Question:** ${safeToPublish(text.trim()).replace(/\n/g, "\n> ")}`;
 }
 
 export function renderAnswerComment(view: AnswerView): string {
@@ -35,7 +36,7 @@ export function renderAnswerComment(view: AnswerView): string {
   const head = `${ANSWER_OPEN}${record}${CLOSE}\n${quote(view.question)}\n\n`;
   const footer = `\n\n<sub>Answered by Locus from the code at [\`${view.sha.slice(0, 7)}\`](${view.commitUrl}).</sub>`;
   const answer = fitBody(
-    view.answer.trim(),
+    safeToPublish(view.answer.trim()),
     Math.max(1_000, GITHUB_BODY_LIMIT - head.length - footer.length),
   );
   return `${head}${answer}${footer}`;

@@ -129,6 +129,17 @@ export const configSchema = z
       })
       .prefault({})
       .describe("Iterating on pull request feedback."),
+    prompt: z
+      .looseObject({
+        includeOutsiders: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Show the agent comments from people without write access, fenced and labelled as theirs; off, they never reach a prompt.",
+          ),
+      })
+      .prefault({})
+      .describe("What text reaches the agent's prompts."),
     sprint: z
       .looseObject({
         stopOnFailure: z.boolean().default(true).describe("Stop a sprint at its first failed task."),

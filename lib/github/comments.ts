@@ -109,7 +109,16 @@ const commentLandedSchema = z.object({
   }),
 });
 
-export function commentOps(t: Transport, listIssueComments: GitHubGateway["listIssueComments"]): CommentOps {
+/** Whether `author` is one of `own` (case-insensitive); with no list, everyone is. */
+export function isOwnAuthor(own: readonly string[] | undefined, author: string): boolean {
+  return own === undefined || own.some((login) => login.toLowerCase() === author.toLowerCase());
+}
+
+export function commentOps(
+  t: Transport,
+  listIssueComments: GitHubGateway["listIssueComments"],
+  ownLogins?: readonly string[],
+): CommentOps {
   const createComment = (issue: number, body: string): Promise<Comment> =>
     t.create({
       what: `comment on #${issue}`,
@@ -144,9 +153,10 @@ export function commentOps(t: Transport, listIssueComments: GitHubGateway["listI
   async function findCommentByMarker(issue: number, marker: string): Promise<Comment | null> {
     const line = markerLine(marker);
     // Only a comment that starts with the marker counts: someone quoting a
-    // Locus comment ("> <!-- ... -->") must not become the sticky comment.
+    // Locus comment ("> <!-- ... -->") must not become the sticky comment,
+    // and neither must one someone else wrote with the marker.
     const comments = await listIssueComments(issue);
-    return comments.find((c) => c.body.startsWith(line)) ?? null;
+    return comments.find((c) => c.body.startsWith(line) && isOwnAuthor(ownLogins, c.author)) ?? null;
   }
 
   return {

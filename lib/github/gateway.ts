@@ -34,6 +34,12 @@ export type GatewayOptions = {
    * across installations: a remembered answer is what that installation may read.
    */
   etags?: EtagCache;
+  /**
+   * The logins Locus writes as. A comment found by its hidden marker (the
+   * status comment, a sticky notice) counts only when one of them wrote it:
+   * anyone can type `<!-- locus:status -->`. Without it, any author counts.
+   */
+  ownLogins?: readonly string[];
 };
 
 export function createGateway(options: GatewayOptions): GitHubGateway {
@@ -55,7 +61,7 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...repositoryOps(t),
     ...labelOps(t),
     ...issues,
-    ...commentOps(t, issues.listIssueComments),
+    ...commentOps(t, issues.listIssueComments, options.ownLogins),
     ...milestoneOps(t),
     ...pullOps(t),
     ...pullFeedbackOps(t),

@@ -82,6 +82,10 @@ export const SPRINT_TASKS_QUERY = /* GraphQL */ `
         nodes {
           number
           title
+          author {
+            __typename
+            login
+          }
           labels(first: 100) {
             nodes {
               name
@@ -148,6 +152,7 @@ const sprintTasksSchema = z.object({
           .object({
             number: z.number(),
             title: z.string(),
+            author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
             labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
           })
           .nullable(),
@@ -265,6 +270,11 @@ export function taskReadOps(t: Transport): TaskReadOps {
           managedOpen: present(data.repository.managedOpen.nodes).map((n) => ({
             number: n.number,
             title: n.title,
+            // GraphQL names a bot without the "[bot]" REST gives it; a deleted account is null.
+            author:
+              n.author === null
+                ? "ghost"
+                : `${n.author.login}${n.author.__typename === "Bot" ? "[bot]" : ""}`,
             labels: namesOf(n.labels),
           })),
         };

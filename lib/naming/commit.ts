@@ -1,4 +1,5 @@
 /** Commit messages and PR titles: `<type>: <issue title> (#<N>)`. */
+import { safeToPublish } from "../render/safe-text.ts";
 
 const TYPE_PREFIX: Readonly<Record<string, string>> = {
   "type:feature": "feat",
@@ -26,7 +27,8 @@ export function taskCommitMessage(issue: {
   title: string;
   labels: readonly string[];
 }): string {
-  return `${commitType(issue.labels)}: ${oneLine(issue.title)} (#${issue.number})`;
+  // A title saying "fixes #12" would close #12 when the commit reaches the default branch.
+  return safeToPublish(`${commitType(issue.labels)}: ${oneLine(issue.title)} (#${issue.number})`);
 }
 
 export function iterateCommitMessage(issue: number): string {

@@ -2,6 +2,7 @@
  * `/locus approve [2,1,3]`: turn a plan into the issues to create, in the
  * confirmed sequence, deterministically. No AI is involved here.
  */
+import { safeToPublish } from "../render/safe-text.ts";
 import { MANAGED_LABEL, ORDER_PREFIX } from "../labels/schema.ts";
 import type { Plan, PlannedTask } from "./plan-schema.ts";
 
@@ -56,12 +57,15 @@ export function renderPlannedIssueBody(
   planCommentId: number,
   dependencyIssues: readonly number[],
 ): string {
-  const parts = [plannedIssueMarker(planCommentId, entry.position), entry.task.body.trim()];
+  const parts = [plannedIssueMarker(planCommentId, entry.position), safeToPublish(entry.task.body.trim())];
   if (dependencyIssues.length > 0)
     parts.push(`**Depends on:** ${dependencyIssues.map((n) => `#${n}`).join(", ")}`);
   if (entry.task.acceptanceCriteria.length > 0) {
     parts.push(
-      ["**Acceptance criteria**", ...entry.task.acceptanceCriteria.map((c) => `- [ ] ${c}`)].join("\n"),
+      [
+        "**Acceptance criteria**",
+        ...entry.task.acceptanceCriteria.map((c) => `- [ ] ${safeToPublish(c)}`),
+      ].join("\n"),
     );
   }
   parts.push(`<sub>Complexity: ${entry.task.complexity}. Planned by Locus.</sub>`);

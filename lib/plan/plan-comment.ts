@@ -4,6 +4,7 @@
  * `/locus approve` creates issues from exactly what was shown and nothing
  * lives off GitHub.
  */
+import { safeToPublish } from "../render/safe-text.ts";
 import { hiddenMarker, tableCell } from "../render/markdown.ts";
 import { planSchema, type Plan } from "./plan-schema.ts";
 
@@ -18,7 +19,7 @@ function embed(value: unknown): string {
 export function renderPlanComment(plan: Plan): string {
   const rows = plan.tasks.map((task, index) => {
     const depends = task.dependsOn.length > 0 ? task.dependsOn.join(", ") : "—";
-    return `| ${index + 1} | ${tableCell(task.title)} | ${task.priority} | ${task.type} | ${depends} |`;
+    return `| ${index + 1} | ${tableCell(safeToPublish(task.title))} | ${task.priority} | ${task.type} | ${depends} |`;
   });
   const edges = plan.tasks.flatMap((task, index) =>
     task.dependsOn.map((from) => `  T${from} --> T${index + 1}`),
@@ -34,7 +35,7 @@ export function renderPlanComment(plan: Plan): string {
     "| ---: | --- | --- | --- | --- |",
     ...rows,
     "",
-    plan.reasoning.trim() ? `### Why this order\n\n${plan.reasoning.trim()}\n` : "",
+    plan.reasoning.trim() ? `### Why this order\n\n${safeToPublish(plan.reasoning.trim())}\n` : "",
     "```mermaid",
     "graph TD",
     ...nodes,

@@ -91,9 +91,11 @@ export function sanitizeUntrusted(text: string): string {
     .replace(/[\u2028\u2029]/g, "\n")
     .replace(INVISIBLE, "");
   result = stripHtmlComments(result);
+  result = stripMarkupDeclarations(result);
   result = stripHiddenElements(result);
   result = stripHiddenAttributes(result);
   result = stripMarkdownHiddenText(result);
+  result = stripHiddenMath(result);
   result = redactSecrets(result);
   // Removing one construct can join the pieces of another; a last pass keeps the guarantee.
   return stripHtmlComments(result);
@@ -108,6 +110,30 @@ function stripHtmlComments(text: string): string {
     result = result.replace(/<!--[\s\S]*?(?:-->|$)/g, "");
   } while (result !== previous);
   return result;
+}
+
+/**
+ * CDATA sections, declarations (`<!DOCTYPE …>`, `<!x …>`) and processing
+ * instructions (`<?…?>`) are markup GitHub never shows; an unterminated one
+ * is removed to the end, as its rendering would swallow the rest.
+ */
+function stripMarkupDeclarations(text: string): string {
+  return text
+    .replace(/<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/g, "")
+    .replace(/<\?[\s\S]*?(?:\?>|$)/g, "")
+    .replace(/<![A-Za-z][^>]*(?:>|$)/g, "");
+}
+
+/**
+ * Math GitHub renders invisibly: a `$…$`, `$$…$$` or `` $`…`$ `` span that uses
+ * `\phantom` (and its `v`/`h` forms) or paints itself transparent or white
+ * reserves space and shows nothing, so the whole span goes.
+ */
+function stripHiddenMath(text: string): string {
+  const hidden = /\\(?:[vh]?phantom|(?:text)?color\s*\{\s*(?:transparent|white|#fff(?:fff)?)\s*\})/i;
+  return text.replace(/\$\$[\s\S]*?\$\$|\$`[^`\n]*`\$|\$[^$\n]+\$/g, (span) =>
+    hidden.test(span) ? "" : span,
+  );
 }
 
 /**
@@ -157,11 +183,23 @@ function closingTagEnd(text: string, name: string, from: number): number {
   return text.length;
 }
 
-/** `alt` and `title` attributes only show on hover or not at all. */
+/** The attributes whose effect a reader sees: where a link goes, what an image shows, an open `<details>`. */
+const SHOWN_ATTRIBUTES = new Set(["href", "src", "open"]);
+
+/**
+ * Every other attribute is invisible: `alt` and `title` show on hover or not at
+ * all, and `data-*`, `class`, `aria-*` and the like not even that, so a tag keeps
+ * only the attributes above.
+ */
 function stripHiddenAttributes(text: string): string {
-  return text.replace(/<[a-z][a-z0-9-]*\b[^<>]*>/gi, (tag) =>
-    tag.replace(/\s(?:alt|title)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, ""),
-  );
+  // A tag name ends at a space, `/` or `>`: `<https://x.test/a b>` is a link destination, not a tag.
+  return text.replace(/<([a-z][a-z0-9-]*)(?=[\s/>])([^<>]*)>/gi, (_tag, name: string, rest: string) => {
+    const selfClosing = /\/\s*$/.test(rest);
+    const kept = [...rest.matchAll(/([^\s"'>/=]+)(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g)]
+      .filter((attribute) => SHOWN_ATTRIBUTES.has((attribute[1] ?? "").toLowerCase()))
+      .map((attribute) => ` ${attribute[0]}`);
+    return `<${name}${kept.join("")}${selfClosing ? " /" : ""}>`;
+  });
 }
 
 /**
@@ -177,7 +215,8 @@ function stripMarkdownHiddenText(text: string): string {
     .replace(new RegExp(`\\]\\(\\s*(${destination})\\s+(?:${title})\\s*\\)`, "g"), "]($1)")
     .replace(new RegExp(`!${bracketed}(?=[(\\[])`, "g"), "![]");
   const definition = new RegExp(
-    String.raw`^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)(?:[ \t]+(?:${title}))?[ \t]*$`,
+    // A title may stand on the next line; either way it is never shown.
+    String.raw`^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)(?:(?:[ \t]+|[ \t]*\n[ \t]*)(?:${title}))?[ \t]*$`,
     "gm",
   );
   const referenced = referencedLabels(result.replace(definition, ""));

@@ -12,9 +12,16 @@ export interface PromptIssue {
   readonly title: string;
   readonly body: string;
   readonly labels: readonly string[];
-  readonly comments: ReadonlyArray<{ readonly author: string; readonly body: string }>;
+  /** `outsider`: its author lacks write access, shown only because config allows it. */
+  readonly comments: ReadonlyArray<{
+    readonly author: string;
+    readonly body: string;
+    readonly outsider?: boolean;
+  }>;
   /** Text left out because what it said at trigger time cannot be recovered, one line each. */
   readonly withheld?: readonly string[];
+  /** How many comments by people without write access were left out. */
+  readonly outsidersLeftOut?: number;
 }
 
 export interface SprintContext {
@@ -108,10 +115,22 @@ export function renderIssue(issue: PromptIssue): string {
     quoteUntrusted("the issue author", body || "(no description)"),
   ];
   const comments = issue.comments
-    .map((comment) => quoteUntrusted(`@${comment.author}`, sanitizeUntrusted(comment.body)))
+    .map((comment) =>
+      quoteUntrusted(
+        comment.outsider
+          ? `@${comment.author}, who has no write access to this repository`
+          : `@${comment.author}`,
+        sanitizeUntrusted(comment.body),
+      ),
+    )
     .join("\n\n");
   if (comments)
     parts.push(`### Discussion\n\n${truncateHead(comments, BUDGETS.comments, "discussion").text}`);
+  if (issue.outsidersLeftOut) {
+    parts.push(
+      `### Not shown\n\n${issue.outsidersLeftOut} comment(s) by people without write access to this repository are left out.`,
+    );
+  }
   if (issue.withheld && issue.withheld.length > 0) {
     const lines = issue.withheld.map((line) => `- ${line}`).join("\n");
     parts.push(

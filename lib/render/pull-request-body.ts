@@ -1,6 +1,7 @@
 /** The body of a PR Locus opens: `Closes #N`, what the agent did, and what it cost. */
 import type { Usage } from "../agent/usage.ts";
 import { codeBlock, details, formatUsd, hiddenMarker, tableCell } from "./markdown.ts";
+import { safeToPublish } from "./safe-text.ts";
 
 export interface ToolCallRecord {
   readonly name: string;
@@ -38,7 +39,8 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   if (input.stackedOn !== undefined) {
     parts.push(`Stacked on #${input.stackedOn}: review and merge that one first.`);
   }
-  parts.push(`## Summary\n\n${input.summary.trim() || "_The agent gave no summary._"}`);
+  // The agent's words may not ping, close other issues or load remote images; `Closes #N` above is the only keyword.
+  parts.push(`## Summary\n\n${safeToPublish(input.summary.trim()) || "_The agent gave no summary._"}`);
   parts.push(renderFiles(input.filesChanged));
   parts.push(renderToolLog(input.toolCalls));
   const run = input.runUrl ? ` · [run](${input.runUrl})` : "";

@@ -4,6 +4,7 @@
  * comment per anchored finding. Hidden markers let `/locus iterate` tell
  * Locus's review findings (feedback to address) from its replies (bookkeeping).
  */
+import { safeToPublish } from "../render/safe-text.ts";
 import { fitBody } from "../render/comment-limit.ts";
 import { hiddenMarker } from "../render/markdown.ts";
 import type { Finding, SEVERITIES, Verdict } from "./review-schema.ts";
@@ -25,7 +26,9 @@ export function isLocusReviewText(body: string): boolean {
 }
 
 export function renderFindingComment(finding: Finding): string {
-  return fitBody(`${FINDING_MARKER}\n**${SEVERITY_LABEL[finding.severity]}:** ${finding.body.trim()}`);
+  return fitBody(
+    `${FINDING_MARKER}\n**${SEVERITY_LABEL[finding.severity]}:** ${safeToPublish(finding.body.trim())}`,
+  );
 }
 
 export interface ReviewBodyInput {
@@ -40,12 +43,12 @@ export interface ReviewBodyInput {
 
 function findingLine(finding: Finding): string {
   const side = finding.side === "LEFT" ? " (removed line)" : "";
-  const text = finding.body.trim().replace(/\n+/g, "\n  ");
+  const text = safeToPublish(finding.body.trim()).replace(/\n+/g, "\n  ");
   return `- **${SEVERITY_LABEL[finding.severity]}** \`${finding.path}:${finding.line}\`${side}: ${text}`;
 }
 
 export function renderReviewBody(input: ReviewBodyInput): string {
-  const parts = [REVIEW_MARKER, "## Locus review", input.summary.trim()];
+  const parts = [REVIEW_MARKER, "## Locus review", safeToPublish(input.summary.trim())];
   if (input.verdict !== input.event) {
     parts.push(
       "**Verdict: changes requested.** Locus opened this pull request, and GitHub does not let a pull request's author request changes, so this review is posted as a comment.",

@@ -3,7 +3,7 @@
  * Both the app and the Action use it: the app to record the deliveries it
  * dispatched, the Action to show progress and count attempts.
  */
-import type { Comment, GitHubGateway } from "../github/index.ts";
+import { isOwnAuthor, type Comment, type GitHubGateway } from "../github/index.ts";
 import {
   EMPTY_STATE,
   STATUS_MARKER,
@@ -27,9 +27,15 @@ export async function readStatus(gateway: GitHubGateway, issue: number): Promise
   return (await readStatusRecord(gateway, issue)).state;
 }
 
-/** The status record among comments already read (a task's one read holds them all). */
-export function statusRecordIn(comments: readonly Comment[]): StatusRecord {
-  const comment = comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`)) ?? null;
+/**
+ * The status record among comments already read (a task's one read holds them
+ * all): the first one Locus wrote. A status comment anyone else wrote is
+ * ignored, so nobody can forge attempts, deliveries or a run link.
+ */
+export function statusRecordIn(comments: readonly Comment[], self: readonly string[]): StatusRecord {
+  const comment =
+    comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`) && isOwnAuthor(self, c.author)) ??
+    null;
   return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
 }
 

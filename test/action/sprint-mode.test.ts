@@ -122,6 +122,24 @@ describe("mode sprint", () => {
     for (const n of [one, two, three]) expect((await h.api.getIssue(n))?.labels).toContain("locus:in-review");
   });
 
+  it("keeps its dashboard on a tracking issue Locus opened, never on a look-alike a triage user made", async () => {
+    h.repo.collaborator("tracy", "triage");
+    const fake = await h.as("tracy").createIssue({ title: "Sprint: Sprint Forged", body: "mine" });
+    await h.as("tracy").setLabels(fake.number, ["agent:managed"]);
+    const { milestone } = await sprint("Sprint Forged", [{ title: "Task solo", order: 1 }]);
+    h.fake.setScript(scriptFor(1));
+
+    const run = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect((await h.api.getIssue(fake.number))?.body).toBe("mine");
+    const tracking = (await h.api.listIssues({ state: "open" })).filter(
+      (i) => i.title === "Sprint: Sprint Forged" && i.number !== fake.number,
+    );
+    expect(tracking).toHaveLength(1);
+    expect(tracking[0]?.body).toContain("```mermaid");
+  });
+
   it("stops before any work when an issue has no order label, naming it", async () => {
     const { milestone, issues } = await sprint("Sprint Three", [
       { title: "Ordered", order: 1 },

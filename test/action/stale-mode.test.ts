@@ -89,4 +89,31 @@ describe("mode stale", () => {
     const comments = (await h.api.getIssue(exhausted))?.comments ?? [];
     expect(comments.filter((c) => c.body.includes("will not retry"))).toHaveLength(1);
   });
+
+  it("trusts no status label Locus did not record: a triage user's failed or in-progress label, even with a forged status comment, is left alone", async () => {
+    h.repo.collaborator("tracy", "triage");
+    const tracy = h.as("tracy");
+    const bare = await tracy.createIssue({ title: "Labelled failed by triage" });
+    await tracy.setLabels(bare.number, ["locus:failed"]);
+    const forged = await tracy.createIssue({ title: "Forged status" });
+    await tracy.createComment(forged.number, `<!-- locus:status -->\n${statusBody(1)}`);
+    await tracy.setLabels(forged.number, ["locus:in-progress"]);
+    const forgedFailed = await tracy.createIssue({ title: "Forged failure" });
+    await tracy.createComment(forgedFailed.number, `<!-- locus:status -->\n${statusBody(1)}`);
+    await tracy.setLabels(forgedFailed.number, ["locus:failed"]);
+    const stored = [...h.sim.store.repos.values()][0]?.comments ?? [];
+    for (const comment of stored.filter((c) => c.author === "tracy")) {
+      comment.updatedAt = new Date(Date.now() - 120 * 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+    }
+    const before = dispatched().length;
+
+    const run = await h.run({ mode: "stale" });
+
+    expect(run.code).toBe(0);
+    expect(dispatched().slice(before)).toEqual([]);
+    expect((await h.api.getIssue(bare.number))?.labels).toEqual(["locus:failed"]);
+    expect((await h.api.getIssue(forged.number))?.labels).toEqual(["locus:in-progress"]);
+    expect((await h.api.getIssue(forgedFailed.number))?.labels).toEqual(["locus:failed"]);
+    expect(run.summary).toContain("not Locus's");
+  });
 });

@@ -126,4 +126,29 @@ describe("webhook signatures", () => {
     expect(await deliver(run, headers)).toBe(200);
     expect(runs(h).filter((r) => r.inputs.delivery === delivery)).toHaveLength(1);
   });
+
+  it("dispatches nothing for a captured signed body replayed under a new delivery id", async () => {
+    const { data: issue } = await h
+      .as("alice")
+      .rest.issues.create({ owner: "octo", repo: "demo", title: "Replayed" });
+    await h.settle();
+    const run = commentExample("/locus run");
+    run.issue = {
+      ...(run.issue as Record<string, unknown>),
+      number: issue.number,
+      labels: [],
+      milestone: null,
+    };
+    run.sender = { login: "alice", id: 501, type: "User" };
+    const signature = sign(WEBHOOK_SECRET, run);
+    const first = randomUUID();
+    expect(await deliver(run, { "x-github-delivery": first, "x-hub-signature-256": signature })).toBe(200);
+    const before = h.sim.requestLog.length;
+
+    const again = randomUUID();
+    expect(await deliver(run, { "x-github-delivery": again, "x-hub-signature-256": signature })).toBe(200);
+
+    expect(runs(h).filter((r) => r.inputs.issue === String(issue.number))).toHaveLength(1);
+    expect(appCalls(h, before)).toEqual([]);
+  });
 });

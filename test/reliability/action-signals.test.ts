@@ -118,12 +118,14 @@ describe("cancel and kill the Action at chosen points", () => {
     const wip = `locus/wip/issue-${issue}`;
     const branch = `locus/issue-${issue}`;
 
-    // 1. kill -9 right after the labels moved to in-progress (the status comment is held).
+    // 1. kill -9 right after the labels moved to in-progress (the status comment's edit is held).
+    //    The app writes the status comment when it dispatches, as here; the Action then edits it.
+    const dispatched = await h.api.upsertComment(issue, "locus:status", "**Locus:** Queued.");
     const afterLabels = point();
     h.sim.faults.add({
       kind: "hang",
-      method: "POST",
-      path: `/repos/*/*/issues/${issue}/comments`,
+      method: "PATCH",
+      path: `/repos/*/*/issues/comments/${dispatched.comment.id}`,
       times: 1,
       onHang: afterLabels.trigger,
     });
@@ -132,6 +134,7 @@ describe("cancel and kill the Action at chosen points", () => {
     await killed(first);
     expect(await labels(issue)).toContain("locus:in-progress");
 
+    ageStatusComment(issue, PAST_STALE_MINUTES);
     const requeued = await sweep(issue);
     expect(requeued).toHaveLength(1);
     expect(await labels(issue)).toContain("locus:queued");

@@ -17,7 +17,9 @@ import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
 import type { ActionContext } from "../context.ts";
 import { withDaySpend } from "../daily-budget.ts";
-import { promptIssue } from "../prompt-issue.ts";
+import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { createWriters } from "../writers.ts";
+import type { CommentTrust } from "../../prompt/comment-trust.ts";
 import {
   checkoutForReading,
   refusalOverBudget,
@@ -42,8 +44,8 @@ const RULES = [
 ];
 
 /** The thread as context: its description and discussion, without commands (the questions come separately). */
-function renderThread(thread: TaskThread, triggeredAt: Date): string {
-  const issue = promptIssue(thread, triggeredAt);
+function renderThread(thread: TaskThread, triggeredAt: Date, trust: CommentTrust): string {
+  const issue = promptIssue(thread, triggeredAt, trust);
   const discussion = issue.comments.filter((comment) => parseCommand(comment.body).kind === "none");
   return renderIssue({ ...issue, comments: discussion });
 }
@@ -92,7 +94,7 @@ export async function runAskMode(
     task: [
       `## The thread: ${thread.isPullRequest ? "pull request" : "issue"} #${number}`,
       `You are reading \`${branch}\` at ${checkout.sha.slice(0, 7)}.`,
-      renderThread(thread, triggeredAt),
+      renderThread(thread, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(thread))),
       diff
         ? `## The pull request's diff\n\n\`\`\`diff\n${truncateHead(diff, DIFF_BUDGET, "PR diff", "Read the files for the rest.").text}\n\`\`\``
         : "",

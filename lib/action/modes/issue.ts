@@ -13,6 +13,7 @@ import { runTask } from "../run-task.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
 import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import { createWriters } from "../writers.ts";
 
 export async function runIssueMode(ctx: ActionContext, numbers: readonly number[]): Promise<ModeResult> {
   const [firstNumber, ...others] = numbers;
@@ -28,6 +29,7 @@ export async function runIssueMode(ctx: ActionContext, numbers: readonly number[
   await ctx.git.fetchBranches([base]);
   const parentRef = ctx.git.remoteRef(base);
   const exclusive = createMutex();
+  const writers = createWriters(ctx);
 
   const tasks = await mapWithLimit(numbers, ctx.config.agent.maxParallel, async (number, index) => {
     const skip = (title: string, reason: string): TaskReport => {
@@ -49,6 +51,7 @@ export async function runIssueMode(ctx: ActionContext, numbers: readonly number[
       rebaseOntoParent: false,
       triggeredAt,
       exclusive,
+      writers,
       ...(budget ? { budget } : {}),
     });
     if (outcome.report.status === "succeeded") await exclusive(() => ctx.git.worktreeRemove(path));

@@ -17,7 +17,6 @@
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
-import { mayTriggerWork } from "../../auth/actor-policy.ts";
 import type { GitClient } from "../../git/git-client.ts";
 import type { PullRequestFeedback } from "../../github/index.ts";
 import { MANAGED_LABEL } from "../../labels/schema.ts";
@@ -33,6 +32,7 @@ import {
   type SelectedFeedback,
 } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
+import { safeToPublish } from "../../render/safe-text.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
@@ -41,10 +41,11 @@ import { renderFailureComment } from "../failure-comment.ts";
 import { withDaySpend } from "../daily-budget.ts";
 import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
 import { runAgentLive } from "../run-agent-live.ts";
-import { isLocusComment, promptIssue } from "../prompt-issue.ts";
+import { commentAuthors, isLocusComment, promptIssue } from "../prompt-issue.ts";
+import { createWriters, type Writers } from "../writers.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import { readRepositoryContext } from "../repository-context.ts";
-import { asReviewer, LOCUS_REVIEWER, reviewThreads } from "../review-threads.ts";
+import { asReviewer, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
@@ -66,38 +67,18 @@ function feedbackSources(read: PullRequestFeedback, self: readonly string[]): Fe
   };
 }
 
-/**
- * Who may be heard, with one permission check per distinct author at most.
- * Locus's own review needs none, nor does the person who started the run:
- * the Action refused the run already unless they have write access.
- */
-async function authorsWithWriteAccess(ctx: ActionContext, authors: readonly string[]): Promise<Set<string>> {
-  const requester = ctx.run.actor.endsWith("[bot]") ? "" : ctx.run.actor.toLowerCase();
-  const known = (login: string) => login === LOCUS_REVIEWER || login.toLowerCase() === requester;
-  const checked = await Promise.all(
-    authors
-      .filter((login) => !known(login))
-      .map(async (login) => ({
-        login,
-        allowed: mayTriggerWork(await ctx.gateway.getCollaboratorPermission(login)),
-      })),
-  );
-  return new Set([
-    ...authors.filter(known).map((login) => login.toLowerCase()),
-    ...checked.filter((c) => c.allowed).map((c) => c.login.toLowerCase()),
-  ]);
-}
-
+/** The open feedback whose authors may be heard: one permission check per distinct author at most. */
 async function collectFeedback(
   ctx: ActionContext,
+  writers: Writers,
   read: PullRequestFeedback,
   timing: FeedbackTiming,
 ): Promise<SelectedFeedback> {
   const sources = feedbackSources(read, timing.selfLogins);
   if (ctx.config.iterate.allowFeedbackFromNonCollaborators)
     return selectFeedback(sources, { ...timing, mayGiveFeedback: () => true });
-  const allowed = await authorsWithWriteAccess(ctx, feedbackAuthors(sources, timing));
-  return selectFeedback(sources, { ...timing, mayGiveFeedback: (login) => allowed.has(login.toLowerCase()) });
+  const trust = await writers.trustFor(feedbackAuthors(sources, timing));
+  return selectFeedback(sources, { ...timing, mayGiveFeedback: trust.isWriter });
 }
 
 export async function runIterateMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
@@ -130,7 +111,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const headRef = git.remoteRef(pr.head.ref);
   const baseRef = git.remoteRef(pr.base.ref);
   const lastAgentCommitAt = await git.lastCommitBy(ctx.config.commit.email, `${baseRef}..${headRef}`);
-  const feedback = await collectFeedback(ctx, read, {
+  const writers = createWriters(ctx);
+  const feedback = await collectFeedback(ctx, writers, read, {
     triggeredAt: triggeredAt.toISOString(),
     ...(lastAgentCommitAt ? { lastAgentCommitAt } : {}),
     selfLogins: selfLogins(ctx),
@@ -152,7 +134,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
   let labels = await gateway.setLabels(issueNumber, iterating.labels);
-  const record = statusRecordIn(issue.comments);
+  const record = statusRecordIn(issue.comments, selfLogins(ctx));
   const writeStatus = createStatusWriter(gateway, issueNumber, record);
   const status = { ...record.state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
   await writeStatus({ headline: `Addressing review feedback on PR #${prNumber}.` }, status);
@@ -175,7 +157,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     return { tasks: [report] };
   };
 
-  const asPrompted = promptIssue(issue, triggeredAt);
+  // The linked issue's discussion follows the same rule as a task's: writers only, unless config says otherwise.
+  const asPrompted = promptIssue(issue, triggeredAt, await writers.trustFor(commentAuthors(issue)));
   const prompt = buildTaskPrompt({ repository: await readRepositoryContext(worktree), issue: asPrompted });
   const diff = await git.branchDiff(baseRef, headRef);
   const result = await runAgentLive(ctx, {
@@ -232,7 +215,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   if (!(await worktree.stageAll())) {
     await gateway.createComment(
       prNumber,
-      ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${result.summary}`),
+      ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${safeToPublish(result.summary)}`),
     );
     return finish(
       { ...measured, status: "no-changes", reason: "the agent made no change" },
@@ -254,7 +237,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
 
   const short = pushed.sha.slice(0, 7);
-  const reply = ctx.mask(`Addressed in ${short}: ${result.summary}`);
+  const reply = ctx.mask(`Addressed in ${short}: ${safeToPublish(result.summary)}`);
   let headline = `Pushed fixes for the review feedback on PR #${prNumber}.`;
   try {
     await gateway.answerReviewFeedback(
@@ -265,7 +248,9 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       })),
       {
         subjectId: pr.nodeId,
-        body: ctx.mask(`Locus addressed the review feedback in ${short}.\n\n${result.summary}`),
+        body: ctx.mask(
+          `Locus addressed the review feedback in ${short}.\n\n${safeToPublish(result.summary)}`,
+        ),
       },
     );
   } catch (error) {

@@ -15,7 +15,8 @@ import { GITHUB_BODY_LIMIT } from "../../render/comment-limit.ts";
 import { renderFittedPlanComment } from "../../render/plan-fit.ts";
 import type { ActionContext } from "../context.ts";
 import { withDaySpend } from "../daily-budget.ts";
-import { promptIssue } from "../prompt-issue.ts";
+import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { createWriters } from "../writers.ts";
 import {
   checkoutForReading,
   refusalOverBudget,
@@ -74,7 +75,7 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
           )
         : "No goal was given with the command: plan the work the issue below describes.",
       "## The issue the plan was asked on",
-      renderIssue(promptIssue(issue, triggeredAt)),
+      renderIssue(promptIssue(issue, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(issue)))),
     ].join("\n\n"),
   });
   await checkout.remove();

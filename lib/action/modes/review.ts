@@ -21,7 +21,8 @@ import { reviewEvent } from "../../review/review-event.ts";
 import type { SubmittedReview, Verdict } from "../../review/review-schema.ts";
 import type { ActionContext } from "../context.ts";
 import { withDaySpend } from "../daily-budget.ts";
-import { promptIssue } from "../prompt-issue.ts";
+import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { createWriters } from "../writers.ts";
 import {
   checkoutForReading,
   refusalOverBudget,
@@ -65,7 +66,7 @@ async function reviewTask(
     `Branch \`${pr.head.ref}\` into \`${pr.base.ref}\`, opened by @${pr.author}.`,
     quoteUntrusted(`@${pr.author}`, prText),
     issue && !issue.pullRequest
-      ? `## The issue it delivers\n\n${renderIssue(promptIssue(issue, triggeredAt))}`
+      ? `## The issue it delivers\n\n${renderIssue(promptIssue(issue, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(issue))))}`
       : "",
     `## The diff (old and new line numbers on the left)\n\n\`\`\`diff\n${numbered.text}\n\`\`\``,
   ]

@@ -27,6 +27,8 @@ import {
 } from "../sprint-tracking.ts";
 import { renderTrackingDashboard } from "../../render/tracking-dashboard.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
+import { createWriters } from "../writers.ts";
+import { selfLogins } from "../self-logins.ts";
 
 interface Parent {
   readonly branch: string;
@@ -59,7 +61,7 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   }
   const { triggeredAt, baseBranch: base, budget } = runFacts(ctx, read);
   const title = trackingTitle(milestone);
-  const tracking = trackingIssueAmong(read.managedOpen, title);
+  const tracking = trackingIssueAmong(read.managedOpen, title, selfLogins(ctx));
   const issues = read.issues.filter((issue) => !isTrackingIssue(issue, title));
   const plan = planSprint(issues);
   const { ordered: sequence, unordered } = sortByOrder(
@@ -110,6 +112,7 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   };
 
   let parent: Parent = { branch: base, ref: baseRef };
+  const writers = createWriters(ctx);
   const earlier: Array<SprintContext["earlierTasks"][number]> = [];
   const reports: TaskReport[] = [];
   const planned = new Map(plan.tasks.map((task) => [task.issue.number, task]));
@@ -152,6 +155,7 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       checkout,
       rebaseOntoParent: ctx.config.sprint.rebaseBeforeTask,
       triggeredAt,
+      writers,
       ...(budget ? { budget } : {}),
     });
     const report = outcome.report;

@@ -4,6 +4,12 @@
  * `failed` issues still under the retry budget, go back to `queued` and are
  * dispatched by this run itself — its own label change is a Locus event and
  * triggers nothing. Exhausted budgets get one final comment and stay failed.
+ *
+ * A status label alone proves nothing: anyone with triage access can add
+ * `locus:failed` or `locus:in-progress` to any issue. The sweep acts only on
+ * work Locus itself recorded: a failure needs an attempt in the status
+ * comment Locus wrote, a stuck task that status comment (the gateway ignores
+ * one written by anyone else).
  */
 import type { Issue } from "../../github/index.ts";
 import { statusLabel, type Status } from "../../labels/schema.ts";
@@ -11,7 +17,7 @@ import { transition, type StatusEvent } from "../../labels/status.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
 import { withDelivery } from "../../status/status-comment.ts";
 import type { ActionContext } from "../context.ts";
-import { readStatus, statusUpdatedAt, writeStatus } from "../../status/status-store.ts";
+import { readStatusRecord, writeStatus } from "../../status/status-store.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
 
 const EXHAUSTED_MARKER = "locus:retry-exhausted";
@@ -55,7 +61,7 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     }
     const delivery = `stale-${ctx.run.id}-${issue.number}`;
     await gateway.setLabels(issue.number, next.labels);
-    const state = withDelivery(await readStatus(gateway, issue.number), delivery);
+    const state = withDelivery((await readStatusRecord(gateway, issue.number)).state, delivery);
     await writeStatus(gateway, issue.number, { headline: `Re-queued by the stale sweep: ${why}.` }, state);
     const request: DispatchRequest =
       issue.milestone === null
@@ -81,8 +87,16 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     ) {
       continue;
     }
-    const updated = await statusUpdatedAt(gateway, issue.number);
-    if (updated !== null && now - Date.parse(updated) < staleMs) continue;
+    // The app writes the status comment before it dispatches, so work Locus started has one, even
+    // when the run died between its label and its first status write.
+    const record = await readStatusRecord(gateway, issue.number);
+    if (!record.comment) {
+      reports.push(
+        report(issue, "skipped", "Locus has no status comment on it, so its status is not Locus's"),
+      );
+      continue;
+    }
+    if (now - Date.parse(record.comment.updatedAt) < staleMs) continue;
     await requeue(
       issue,
       "in-progress",
@@ -93,7 +107,13 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
 
   for (const issue of await gateway.listIssues({ state: "open", labels: [statusLabel("failed")] })) {
     if (issue.isPullRequest) continue;
-    const { attempts } = await readStatus(gateway, issue.number);
+    const { attempts } = (await readStatusRecord(gateway, issue.number)).state;
+    if (attempts === 0) {
+      reports.push(
+        report(issue, "skipped", "no attempt by Locus is recorded, so its failure is not Locus's"),
+      );
+      continue;
+    }
     if (attempts <= config.retry.budget) {
       await requeue(issue, "failed", "queue", `retry ${attempts} of ${config.retry.budget}`);
       continue;

@@ -3,6 +3,8 @@ import type { EditHistory, TaskComment, TaskIssue } from "../../../lib/github/in
 import { promptIssue } from "../../../lib/action/prompt-issue.ts";
 import { textAtTrigger } from "../../../lib/action/text-at-trigger.ts";
 
+const everyoneWrites = { isWriter: () => true, includeOutsiders: false };
+
 const trigger = new Date("2026-11-24T10:00:00Z");
 const never: EditHistory = {
   createdAt: "2026-11-24T09:00:00Z",
@@ -87,9 +89,10 @@ describe("promptIssue", () => {
         comment("<!-- locus:status -->\nWorking.", editedLater, "locus[bot]"),
       ]),
       trigger,
+      everyoneWrites,
     );
     expect(prompt.body).toBe("v2");
-    expect(prompt.comments).toEqual([{ author: "alice", body: "v2" }]);
+    expect(prompt.comments).toEqual([{ author: "alice", body: "v2", outsider: false }]);
     expect(prompt.withheld).toEqual([
       "A comment by @bob: it was edited after the trigger and GitHub's edit history does not hold its earlier text.",
     ]);
@@ -99,6 +102,7 @@ describe("promptIssue", () => {
     const prompt = promptIssue(
       issue("v3", { ...editedLater, revisions: editedLater.revisions.slice(2) }, []),
       trigger,
+      everyoneWrites,
     );
     expect(prompt.body).toBe("");
     expect(prompt.withheld?.[0]).toMatch(/^The issue description: it was edited after the trigger/);

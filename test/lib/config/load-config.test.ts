@@ -113,6 +113,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "iterate.onChangesRequested", value: "yes", message: /expected boolean/ },
   { path: "iterate.allowFeedbackFromNonCollaborators", value: 1, message: /expected boolean/ },
   { path: "iterate.resolveThreads", value: "yes", message: /expected boolean/ },
+  { path: "prompt.includeOutsiders", value: "yes", message: /expected boolean/ },
   { path: "sprint.stopOnFailure", value: "true", message: /expected boolean/ },
   { path: "sprint.rebaseBeforeTask", value: "no", message: /expected boolean/ },
   { path: "bots.allowed", value: "dependabot[bot]", message: /expected array/ },
@@ -120,11 +121,13 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "pr.draft", value: 1, message: /expected boolean/ },
   { path: "commit.name", value: "", message: /Too small/ },
   { path: "commit.email", value: "not an email", message: /email address/ },
-  ...["agent", "shell", "retry", "iterate", "sprint", "bots", "review", "pr", "commit"].map((group) => ({
-    path: group,
-    value: [1],
-    message: /expected object, received array/,
-  })),
+  ...["agent", "shell", "retry", "iterate", "prompt", "sprint", "bots", "review", "pr", "commit"].map(
+    (group) => ({
+      path: group,
+      value: [1],
+      message: /expected object, received array/,
+    }),
+  ),
 ];
 
 /** A valid file with `path` set to `value` on line 4 (nested key) or 3 (top-level key). */
@@ -223,7 +226,7 @@ describe("loadConfig with valid values", () => {
     expect(result.config.shell.allow).toEqual(["*"]);
     expect(result.config.baseBranch).toBeUndefined();
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, sprint, bots, review, pr, commit",
+      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, commit",
     ]);
   });
 });
@@ -234,7 +237,7 @@ describe("loadConfig with missing keys", () => {
       loadConfig("version: 3\nagent:\n  model: claude-opus-4-1\nsprint:\n  stopOnFailure: false\n"),
     );
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, sprint.rebaseBeforeTask, bots, review, pr, commit",
+      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, commit",
     ]);
   });
 

@@ -20,6 +20,7 @@ describe("defaultConfig", () => {
       },
       retry: { budget: 3, staleAfterMinutes: 60 },
       iterate: { onChangesRequested: true, allowFeedbackFromNonCollaborators: false, resolveThreads: true },
+      prompt: { includeOutsiders: false },
       sprint: { stopOnFailure: true, rebaseBeforeTask: true },
       bots: { allowed: [] },
       review: { onOpen: false },
