@@ -86,6 +86,11 @@ export async function run(): Promise<void> {
     }
     for (const warning of loaded.warnings) log.warn(`${inputs["config-path"]}: ${warning}`);
     const config = loaded.config;
+    // The input, when given, overrides the config file's choice.
+    const provider = inputs.provider ?? config.agent.provider;
+    log.info(
+      `Agent provider: ${provider}${inputs.provider ? " (provider input)" : ` (${inputs["config-path"]})`}`,
+    );
 
     const gateway = createGateway({
       octokit: createActionOctokit({
@@ -113,7 +118,7 @@ export async function run(): Promise<void> {
     const ctx: ActionContext = {
       gateway,
       git,
-      runner: createAgentRunner(inputs.provider, config, process.env, inputs["anthropic-api-key"]),
+      runner: createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"]),
       clock: { now: () => new Date() },
       log,
       config,

@@ -93,6 +93,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "baseBranch", value: "my branch", message: /branch name/ },
   { path: "baseBranch", value: " ", message: /branch name/ },
   { path: "agent.provider", value: "gpt", message: /expected one of "builtin"\|"claude-code"\|"codex"/ },
+  { path: "agent.acp", value: [1], message: /expected object, received array/ },
   { path: "agent.model", value: "  ", message: /Too small/ },
   { path: "agent.model", value: 5, message: /expected string/ },
   { path: "agent.maxTurns", value: 0, message: />=1/ },
