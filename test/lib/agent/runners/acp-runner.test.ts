@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
 import { createRunner, ProviderUnavailableError, type ExecuteOptions } from "../../../../lib/agent/runner.ts";
+import type { AgentTool } from "../../../../lib/agent/tool.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
+import { z } from "zod";
 
 const AGENT = join(import.meta.dirname, "fixtures", "scripted-acp-agent.ts");
 const GREET = 'export function greet(name) {\n  return "Hello, " + name;\n}\n';
@@ -155,6 +157,45 @@ describe("acp runner", () => {
     expect(cards()).toContainEqual(expect.stringMatching(/^refused: Refused write .*read-only/));
   });
 
+  it("stops at the cost limit from the cost the agent reports, with session/cancel", async () => {
+    const result = await runner("work").execute(execute({ maxCostUsd: 0.1 }));
+
+    expect(result).toMatchObject({
+      success: false,
+      stop: "cost_limit",
+      error: "cost limit reached: $0.2500 spent, limit $0.10",
+      costUsd: 0.25,
+    });
+  });
+
+  it("stops once the agent's tool calls pass the turn limit", async () => {
+    const result = await runner("work").execute(execute({ maxTurns: 2 }));
+
+    expect(result).toMatchObject({ success: false, stop: "max_turns" });
+    expect(result.error).toBe("stopped after 2 turns (max turns) before finishing");
+  });
+
+  it("takes a task's structured answer from the agent's final JSON", async () => {
+    const recorded: unknown[] = [];
+    const inputSchema = z.object({ summary: z.string(), verdict: z.enum(["comment", "approve"]) });
+    const submit: AgentTool<typeof inputSchema> = {
+      name: "submit_review",
+      description: "The review.",
+      inputSchema,
+      readOnly: true,
+      run: (input) => {
+        recorded.push(input);
+        return Promise.resolve({ content: "recorded", isError: false, summary: "Review recorded" });
+      },
+    };
+
+    const result = await runner("answer").execute(execute({ readOnly: true, tools: [submit] }));
+
+    expect(result).toMatchObject({ success: true, summary: "Review recorded" });
+    expect(recorded).toEqual([{ summary: "Looks fine.", verdict: "comment" }]);
+    expect(String((await agentLog())["prompt"])).toContain("This run has no `submit_review` tool");
+  });
+
   it("stops cleanly with the exit status and stderr when the agent crashes", async () => {
     const result = await runner("crash").execute(execute());
 
@@ -165,7 +206,7 @@ describe("acp runner", () => {
   });
 
   it("stops an agent that writes something other than JSON-RPC", async () => {
-    const result = await runner("malformed").execute(execute());
+    const result = await runner("malformed", { cancelGraceMs: 50 }).execute(execute());
 
     expect(result).toMatchObject({ success: false, stop: "failed" });
     expect(result.error).toContain("it wrote a line that is not JSON: Traceback");
