@@ -7,6 +7,7 @@ import type { AgentRunner, Provider } from "../lib/agent/runner.ts";
 import type { LocusConfig } from "../lib/config/index.ts";
 import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
 import type { AcpSettings } from "../lib/agent/runners/acp-runner.ts";
+import { mcpServerList } from "../lib/agent/mcp/mcp-server-settings.ts";
 
 function acpSettings(config: LocusConfig): AcpSettings {
   const acp = config.agent.acp;
@@ -29,6 +30,7 @@ export function createAgentRunner(
         env: { ...env, ANTHROPIC_API_KEY: apiKey || env["ANTHROPIC_API_KEY"] },
         shell: config.shell,
         acp: acpSettings(config),
+        mcpServers: mcpServerList(config.agent.mcpServers),
       }),
     ));
   return {

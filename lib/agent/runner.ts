@@ -11,6 +11,7 @@ import { createClaudeCodeRunner } from "./runners/claude-code-runner.ts";
 import { createCodexRunner } from "./runners/codex-runner.ts";
 import { createAcpRunner, type AcpSettings } from "./runners/acp-runner.ts";
 import type { PROVIDERS } from "../config/schema.ts";
+import type { McpServerSettings } from "./mcp/mcp-server-settings.ts";
 
 export { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
 
@@ -86,6 +87,8 @@ export interface RunnerOptions {
   readonly hooks?: readonly EditHook[];
   /** The `acp` provider's agent (config `agent.acp`). */
   readonly acp?: AcpSettings;
+  /** MCP servers whose tools the agent gets (config `agent.mcpServers`). */
+  readonly mcpServers?: readonly McpServerSettings[];
 }
 
 export function createRunner(provider: Provider, options: BuiltinRunnerOptions): AgentRunner {

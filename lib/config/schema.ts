@@ -29,6 +29,40 @@ export const PROVIDERS = ["builtin", "claude-code", "codex", "acp"] as const;
 /** What an ACP agent gets from the environment unless config says otherwise: an Anthropic-backed agent's credentials. */
 export const DEFAULT_ACP_ENV: readonly string[] = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"];
 
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name");
+
+const mcpServerSchema = z
+  .looseObject({
+    command: z
+      .union([nonEmpty, z.array(nonEmpty).min(1)])
+      .optional()
+      .describe(
+        "A stdio server to start: a command line split on spaces (no shell), or a list of arguments.",
+      ),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe("A Streamable HTTP server's URL."),
+    env: z
+      .array(envName)
+      .default([])
+      .describe(
+        "Environment variables (its secrets) a stdio server receives; every other secret is stripped.",
+      ),
+    bearer: envName
+      .optional()
+      .describe(
+        "For an HTTP server: the environment variable whose value is sent as `Authorization: Bearer`.",
+      ),
+    required: z
+      .boolean()
+      .default(false)
+      .describe("Stop the task when this server cannot start; otherwise the task goes on without it."),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+    message: "give a server either command or url",
+  });
+
 // Loose objects everywhere: a key this Locus does not know may belong to a newer one, so it is
 // kept rather than stripped. `prefault({})` runs a group's own defaults when the group is absent.
 export const configSchema = z
@@ -74,6 +108,15 @@ export const configSchema = z
           })
           .optional()
           .describe("The acp provider: the agent Locus starts and serves as an ACP client."),
+        mcpServers: z
+          .record(
+            z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "expected a server name of letters, digits, _ and -"),
+            mcpServerSchema,
+          )
+          .optional()
+          .describe(
+            "MCP servers whose tools the agent gets, by name: a stdio `command` or an HTTP `url`, and the names of the secrets each needs.",
+          ),
         model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
         maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),
         maxParallel: z

@@ -22,6 +22,7 @@ import type {
 import type { ToolContext } from "../tool.ts";
 import { NO_USAGE } from "../usage.ts";
 import { acpCommandLine } from "./acp-command.ts";
+import { acpMcpServers } from "./acp-mcp-servers.ts";
 import { createAcpChannel } from "./acp-channel.ts";
 import { insideWorktree, readForAgent, writeForAgent } from "./acp-files.ts";
 import { answerPermission } from "./acp-permission.ts";
@@ -39,8 +40,6 @@ export interface AcpSettings {
   readonly command?: string | readonly string[];
   /** Environment variables (the agent's credentials) it receives; every other secret is stripped. */
   readonly env: readonly string[];
-  /** What `session/new` offers the agent. */
-  readonly mcpServers?: readonly acp.McpServer[];
 }
 
 export interface AcpRunnerOptions extends RunnerOptions {
@@ -268,9 +267,20 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
         const instruction = answer
           ? `${answer.instruction}\n\nAnswer with that JSON object alone, following this JSON Schema:\n\n\`\`\`json\n${JSON.stringify(answer.jsonSchema)}\n\`\`\``
           : "";
+        const mcp = acpMcpServers(
+          options.mcpServers ?? [],
+          options.env,
+          initialized.agentCapabilities?.mcpCapabilities,
+        );
+        for (const name of mcp.skipped) {
+          emit({
+            type: "warning",
+            message: `MCP server ${name} was not offered: the agent cannot reach an HTTP MCP server`,
+          });
+        }
         // The SDK's session helper keeps updates and the turn's end in arrival order.
         return agent
-          .buildSession({ cwd: execute.cwd, mcpServers: [...(settings.mcpServers ?? [])] })
+          .buildSession({ cwd: execute.cwd, mcpServers: mcp.offered })
           .withSession(async (session) => {
             if (stopped !== undefined) throw new Error(stopped.message);
             cancel = () =>

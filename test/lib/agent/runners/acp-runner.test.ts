@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
 import { createRunner, ProviderUnavailableError, type ExecuteOptions } from "../../../../lib/agent/runner.ts";
 import type { AgentTool } from "../../../../lib/agent/tool.ts";
+import type { McpServerSettings } from "../../../../lib/agent/mcp/mcp-server-settings.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 import { z } from "zod";
 
@@ -16,7 +17,10 @@ let cwd: string;
 let logFile: string;
 let events: AgentEvent[];
 
-function runner(scenario: string, extra: { cancelGraceMs?: number; command?: string[] } = {}) {
+function runner(
+  scenario: string,
+  extra: { cancelGraceMs?: number; command?: string[]; mcpServers?: McpServerSettings[] } = {},
+) {
   return createRunner("acp", {
     env: {
       PATH: process.env["PATH"] ?? "",
@@ -30,6 +34,7 @@ function runner(scenario: string, extra: { cancelGraceMs?: number; command?: str
       env: ["ANTHROPIC_API_KEY"],
     },
     ...(extra.cancelGraceMs === undefined ? {} : { cancelGraceMs: extra.cancelGraceMs }),
+    ...(extra.mcpServers === undefined ? {} : { mcpServers: extra.mcpServers }),
   });
 }
 
@@ -113,6 +118,31 @@ describe("acp runner", () => {
     const edit = events.find((event) => event.type === "tool_completed" && event.tool === "edit_file");
     expect(edit?.type === "tool_completed" ? edit.diff : "").toContain('+  return "Hello there, " + name;');
     expect(events.at(-1)).toMatchObject({ type: "done", success: true, stats: { costUsd: 0.25, turns: 3 } });
+  });
+
+  it("offers the configured MCP servers in session/new, with only their own secrets", async () => {
+    await runner("answer", {
+      mcpServers: [
+        { name: "docs", command: "npx -y @acme/docs-mcp", env: ["ANTHROPIC_API_KEY"], required: false },
+        { name: "search", url: "https://mcp.example.com/mcp", env: [], required: false },
+      ],
+    }).execute(execute());
+
+    expect((await agentLog())["sessionNew"]).toEqual({
+      cwd,
+      mcpServers: [
+        {
+          name: "docs",
+          command: "npx",
+          args: ["-y", "@acme/docs-mcp"],
+          env: [{ name: "ANTHROPIC_API_KEY", value: "sk-ant-agent-credential-0123456789" }],
+        },
+      ],
+    });
+    expect(events).toContainEqual({
+      type: "warning",
+      message: "MCP server search was not offered: the agent cannot reach an HTTP MCP server",
+    });
   });
 
   it("refuses paths outside the worktree, inside .git and through a symlink, and writes nothing there", async () => {
