@@ -31,6 +31,7 @@ export function createAgentRunner(
         shell: config.shell,
         acp: acpSettings(config),
         mcpServers: mcpServerList(config.agent.mcpServers),
+        hooks: config.agent.hooks ?? [],
       }),
     ));
   return {

@@ -117,6 +117,24 @@ export const configSchema = z
           .describe(
             "MCP servers whose tools the agent gets, by name: a stdio `command` or an HTTP `url`, and the names of the secrets each needs.",
           ),
+        hooks: z
+          .array(
+            z.looseObject({
+              when: z
+                .enum(["before-edit", "after-edit"])
+                .describe("Before or after the agent writes a file."),
+              files: nonEmpty
+                .optional()
+                .describe("Glob over the written path (e.g. `*.ts`); every file when absent."),
+              command: nonEmpty.describe(
+                "Shell command run in the worktree; `{path}` is the file, shell-quoted.",
+              ),
+            }),
+          )
+          .optional()
+          .describe(
+            "Commands run around every file write that passes Locus's boundary (built-in and acp providers): a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent.",
+          ),
         model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
         maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),
         maxParallel: z

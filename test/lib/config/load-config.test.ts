@@ -95,6 +95,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "agent.provider", value: "gpt", message: /expected one of "builtin"\|"claude-code"\|"codex"/ },
   { path: "agent.acp", value: [1], message: /expected object, received array/ },
   { path: "agent.mcpServers", value: [1], message: /expected record, received array/ },
+  { path: "agent.hooks", value: { when: "after-edit" }, message: /expected array/ },
   { path: "agent.model", value: "  ", message: /Too small/ },
   { path: "agent.model", value: 5, message: /expected string/ },
   { path: "agent.maxTurns", value: 0, message: />=1/ },

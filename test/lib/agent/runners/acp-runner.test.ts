@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
 import { createRunner, ProviderUnavailableError, type ExecuteOptions } from "../../../../lib/agent/runner.ts";
-import type { AgentTool } from "../../../../lib/agent/tool.ts";
+import type { AgentTool, EditHook } from "../../../../lib/agent/tool.ts";
 import type { McpServerSettings } from "../../../../lib/agent/mcp/mcp-server-settings.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 import { z } from "zod";
@@ -19,7 +19,12 @@ let events: AgentEvent[];
 
 function runner(
   scenario: string,
-  extra: { cancelGraceMs?: number; command?: string[]; mcpServers?: McpServerSettings[] } = {},
+  extra: {
+    cancelGraceMs?: number;
+    command?: string[];
+    mcpServers?: McpServerSettings[];
+    hooks?: EditHook[];
+  } = {},
 ) {
   return createRunner("acp", {
     env: {
@@ -35,6 +40,7 @@ function runner(
     },
     ...(extra.cancelGraceMs === undefined ? {} : { cancelGraceMs: extra.cancelGraceMs }),
     ...(extra.mcpServers === undefined ? {} : { mcpServers: extra.mcpServers }),
+    ...(extra.hooks === undefined ? {} : { hooks: extra.hooks }),
   });
 }
 
@@ -143,6 +149,27 @@ describe("acp runner", () => {
       type: "warning",
       message: "MCP server search was not offered: the agent cannot reach an HTTP MCP server",
     });
+  });
+
+  it("runs the configured edit hooks around the agent's writes, and a failing before-edit hook blocks one", async () => {
+    await runner("work", {
+      hooks: [{ when: "after-edit", files: "*.js", command: "printf '// checked\\n' >> {path}" }],
+    }).execute(execute());
+
+    expect(await readFile(join(cwd, "src", "greet.js"), "utf8")).toBe(
+      `${GREET.replace("Hello, ", "Hello there, ")}// checked\n`,
+    );
+
+    await writeFile(join(cwd, "src", "greet.js"), GREET);
+    const blocked = await runner("work", {
+      hooks: [{ when: "before-edit", command: "echo 'frozen file' && exit 1" }],
+    }).execute(execute());
+
+    expect(blocked.success).toBe(false);
+    expect(await readFile(join(cwd, "src", "greet.js"), "utf8")).toBe(GREET);
+    expect(cards()).toContainEqual(
+      expect.stringMatching(/^refused: Refused write .*A before-edit hook failed/),
+    );
   });
 
   it("refuses paths outside the worktree, inside .git and through a symlink, and writes nothing there", async () => {
