@@ -14,6 +14,12 @@ import { scrubEnvironment } from "../tools/environment.ts";
 import { runProcess, type ProcessOutcome } from "../tools/process.ts";
 import { AcpRefusal, insideWorktree } from "./acp-files.ts";
 
+/**
+ * Variables that would run code the shell policy never sees (bash's startup file, a preloaded
+ * library, git's own command hooks), dropped from what an agent asks a terminal to have.
+ */
+const HIDDEN_RUNNERS = /^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS4|LD_.*|GIT_.*)$/;
+
 interface Terminal {
   readonly command: string;
   readonly stop: AbortController;
@@ -96,7 +102,9 @@ export function createAcpTerminals(
       if (request.cwd && !(await insideWorktree(context.cwd, request.cwd)))
         refuse(`the directory ${request.cwd} is outside the worktree`);
       const extra = Object.fromEntries(
-        (request.env ?? []).map((variable) => [variable.name, variable.value]),
+        (request.env ?? [])
+          .filter((variable) => !HIDDEN_RUNNERS.test(variable.name))
+          .map((variable) => [variable.name, variable.value]),
       );
       const stop = new AbortController();
       const onAbort = () => stop.abort();
