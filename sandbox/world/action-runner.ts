@@ -88,7 +88,8 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       "github-token": options.token(),
       "anthropic-api-key": options.model.apiKey,
       model: options.model.model ?? "",
-      provider: "builtin",
+      // Empty, as action.yml's default: the repository's config chooses the provider.
+      provider: "",
       "max-turns": "",
       "config-path": ".github/locus.yml",
       ...inputs,

@@ -56,6 +56,11 @@ export interface WorldOptions {
   readonly onEvent?: (event: WorldEvent) => void;
   /** The simulator's port (0: any free one). */
   readonly port?: number;
+  /**
+   * Provider `acp`: the ACP agent to start (`agent.acp.command`), written into the sample project's
+   * `.github/locus.yml`, instead of the built-in agent.
+   */
+  readonly acpAgent?: readonly string[];
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -71,6 +76,8 @@ export interface World {
   readonly webhookUrl: string;
   /** The replay model, or undefined when the real API is used. */
   readonly replay: ReplayModel | undefined;
+  /** Which agent works the tasks: the built-in one (on the replay model or the real API) or an ACP agent. */
+  readonly provider: "builtin" | "acp";
   readonly runner: ActionRunner;
   /** A REST client acting as `login`, like a person in GitHub's web UI. */
   as(login: string): RestClient;
@@ -108,7 +115,14 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     observe: (exchange) => emit({ type: "exchange", exchange }),
   });
   const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, {
-    files: { ...SAMPLE_PROJECT },
+    files: {
+      ...SAMPLE_PROJECT,
+      ...(options.acpAgent
+        ? {
+            ".github/locus.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify(options.acpAgent)}\n`,
+          }
+        : {}),
+    },
     description: "A tiny string library (the Locus sandbox's sample project)",
     install: false,
   });
@@ -160,6 +174,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     workDir,
     webhookUrl: app.webhookUrl,
     replay,
+    provider: options.acpAgent ? "acp" : "builtin",
     runner,
     as: (login) => new RestClient({ auth: sim.as(login), baseUrl: sim.apiUrl }),
     settle,
