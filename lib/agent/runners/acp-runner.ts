@@ -51,8 +51,12 @@ export interface AcpRunnerOptions extends RunnerOptions {
 const DEFAULT_CANCEL_GRACE_MS = 3_000;
 const LOCUS_VERSION = "1";
 
+/** Locus's prompts name its own `finish` tool, which an ACP agent does not have. */
+const NO_FINISH_TOOL =
+  "You have no `finish` tool in this session: when you are done, end your turn with that summary as your last message.";
+
 function promptText(execute: ExecuteOptions, extra: string): string {
-  return [execute.prompt.system, execute.prompt.context, execute.prompt.task, extra]
+  return [execute.prompt.system, execute.prompt.context, execute.prompt.task, extra || NO_FINISH_TOOL]
     .filter((part) => part.trim() !== "")
     .join("\n\n");
 }

@@ -107,6 +107,7 @@ describe("acp runner", () => {
     expect(log["sessionNew"]).toEqual({ cwd, mcpServers: [] });
     expect(log["prompt"]).toContain("Follow LOCUS.md.");
     expect(log["prompt"]).toContain("Make the greeting warmer");
+    expect(log["prompt"]).toContain("You have no `finish` tool in this session");
     expect(log["read"]).toBe(GREET);
     // The agent has its own credential; the commands Locus runs for it have none.
     expect(log["env"]).toEqual({
