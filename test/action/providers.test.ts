@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { installFakeCli } from "../lib/agent/runners/fake-cli.ts";
-import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { PROJECT_FILES, startHarness, type ActionProcess, type Harness } from "./harness.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 
@@ -23,6 +23,7 @@ beforeAll(async () => {
     ".github/locus-claude.yml": "version: 3\nagent:\n  provider: claude-code\n",
     ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\n`,
     ".github/locus-acp-missing.yml": "version: 3\nagent:\n  provider: acp\n",
+    ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\n`,
   });
 }, 60_000);
 
@@ -33,6 +34,19 @@ afterAll(async () => {
 
 async function queued(title: string) {
   return h.api.createIssue({ title, body: "Greet more warmly.", labels: ["locus:queued"] });
+}
+
+/** Resolves when the Action has printed `text` (its own log, not a timer). */
+function printed(action: ActionProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!action.stdout().includes(text)) return;
+      action.child.stdout?.off("data", check);
+      resolve();
+    };
+    action.child.stdout?.on("data", check);
+    check();
+  });
 }
 
 describe("provider selection", () => {
@@ -106,7 +120,7 @@ describe("provider selection", () => {
     expect(log["output"]).toBe("checked\nsecret=\n");
   });
 
-  it("says at once that provider acp needs agent.acp.command, and saves the issue from a silent failure", async () => {
+  it("says on the issue that provider acp needs agent.acp.command", async () => {
     const issue = await queued("Nothing configured");
 
     const run = await h.run({
@@ -120,5 +134,30 @@ describe("provider selection", () => {
     expect(comments.map((comment) => comment.body).join("\n")).toContain(
       "provider acp needs agent.acp.command in .github/locus.yml",
     );
+  });
+
+  it("on SIGTERM cancels the ACP session, saves the agent's edit on the wip branch and says why", async () => {
+    const issue = await queued("Cancelled over ACP");
+
+    const action = await h.start({
+      mode: "issue",
+      issue: String(issue.number),
+      "config-path": ".github/locus-acp-cancel.yml",
+    });
+    await printed(action, "✓ Edit src/greet.js");
+    action.child.kill("SIGTERM");
+    const run = await action.done;
+
+    expect(run.outputs["status"]).toBe("failed");
+    expect(await h.show(`locus/wip/issue-${issue.number}`, "src/greet.js")).toContain('"Hello there, "');
+    const log = JSON.parse(await readFile(join(scratch, "cancel-log.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(log["cancelled"]).toBe(true);
+    const failure = (await h.api.getIssue(issue.number))?.comments.find((comment) =>
+      comment.body.startsWith("**Locus could not finish this task:**"),
+    );
+    expect(failure?.body).toContain("cancelled");
   });
 });
