@@ -9,7 +9,7 @@ import { runAgentLoop } from "./agent-loop.ts";
 import { DEFAULT_TRIM_POLICY, type TrimPolicy } from "./context-trim.ts";
 import { registryToolbox } from "./registry-toolbox.ts";
 import type { Sleep } from "./request-with-retries.ts";
-import { connectMcpServers, type McpToolset } from "./mcp/mcp-tools.ts";
+import type { McpToolset } from "./mcp/mcp-tools.ts";
 import type { AgentRunner, ExecuteOptions, RunnerOptions, RunResult } from "./runner.ts";
 import { NO_USAGE } from "./usage.ts";
 import { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
@@ -56,6 +56,8 @@ function masked(toolbox: Toolbox, secrets: readonly string[]): Toolbox {
   };
 }
 
+const NO_MCP: McpToolset = { tools: [], failures: [], close: () => Promise.resolve() };
+
 /**
  * The configured MCP servers' tools; each one that fails to start is reported once as a warning,
  * and a required one stops the task before any model call.
@@ -64,7 +66,11 @@ async function startMcpServers(
   options: BuiltinRunnerOptions,
   execute: ExecuteOptions,
 ): Promise<{ toolset: McpToolset; stop?: RunResult }> {
-  const toolset = await connectMcpServers(options.mcpServers ?? [], {
+  const servers = options.mcpServers ?? [];
+  if (servers.length === 0) return { toolset: NO_MCP };
+  // The MCP client loads only for repositories that configure servers.
+  const { connectMcpServers } = await import("./mcp/mcp-tools.ts");
+  const toolset = await connectMcpServers(servers, {
     cwd: execute.cwd,
     env: options.env,
     readOnly: execute.readOnly ?? false,
