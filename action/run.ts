@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
+import { providerNotes } from "../lib/agent/provider-notes.ts";
 import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
@@ -91,6 +92,7 @@ export async function run(): Promise<void> {
     log.info(
       `Agent provider: ${provider}${inputs.provider ? " (provider input)" : ` (${inputs["config-path"]})`}`,
     );
+    for (const note of providerNotes(provider)) log.info(`Note: ${note}`);
 
     const gateway = createGateway({
       octokit: createActionOctokit({

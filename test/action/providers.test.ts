@@ -66,6 +66,7 @@ describe("provider selection", () => {
     );
 
     expect(run.stdout).toContain("Agent provider: claude-code (.github/locus-claude.yml)");
+    expect(run.stdout).toContain("Note: claude-code cannot ask a question and wait for the answer");
     expect(await cli.stdin()).toContain("Warmer greeting with Claude Code");
     expect((await cli.args()).slice(0, 4)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
     expect(h.fake.requests.length).toBe(before);
