@@ -24,8 +24,7 @@ import { NO_USAGE } from "../usage.ts";
 import { acpCommandLine } from "./acp-command.ts";
 import { acpMcpServers } from "./acp-mcp-servers.ts";
 import { createAcpChannel } from "./acp-channel.ts";
-import { insideWorktree, readForAgent, writeForAgent } from "./acp-files.ts";
-import { answerPermission } from "./acp-permission.ts";
+import { createAcpClient } from "./acp-client.ts";
 import { createAcpTerminals } from "./acp-terminals.ts";
 import { acpUpdates } from "./acp-updates.ts";
 import { withCredentials } from "./cli-environment.ts";
@@ -164,54 +163,13 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
       readOnly,
       onRefused: (command, reason) => refused(`\`${command}\``, reason),
     });
-
-    const client = acp
-      .client({ name: "locus" })
-      .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
-        try {
-          return { content: await readForAgent(execute.cwd, params) };
-        } catch (error) {
-          if (error instanceof acp.RequestError && error.code !== -32002)
-            refused(`read ${params.path}`, error.message);
-          throw error;
-        }
-      })
-      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-        try {
-          const result = await writeForAgent(toolContext, params, readOnly);
-          for (const path of result.filesWritten ?? []) files.add(path);
-          return {};
-        } catch (error) {
-          refused(`write ${params.path}`, messageOf(error));
-          throw error;
-        }
-      })
-      .onRequest(acp.methods.client.terminal.create, ({ params }) => terminals.create(params))
-      .onRequest(acp.methods.client.terminal.output, ({ params }) => terminals.output(params))
-      .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => terminals.waitForExit(params))
-      .onRequest(acp.methods.client.terminal.kill, ({ params }) => {
-        terminals.kill(params);
-        return {};
-      })
-      .onRequest(acp.methods.client.terminal.release, ({ params }) => {
-        terminals.release(params);
-        return {};
-      })
-      .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
-        const locations = params.toolCall.locations ?? [];
-        const inside = await Promise.all(
-          locations.map((location) => insideWorktree(execute.cwd, location.path)),
-        );
-        const answer = answerPermission({
-          toolCall: params.toolCall,
-          options: params.options,
-          shell: options.shell,
-          readOnly,
-          locationsInside: inside.every(Boolean),
-        });
-        if (!answer.allowed) refused(params.toolCall.title ?? "a tool call", answer.reason);
-        return { outcome: answer.outcome };
-      });
+    const client = createAcpClient({
+      context: toolContext,
+      readOnly,
+      terminals,
+      refused,
+      written: (path) => files.add(path),
+    });
 
     const onAbort = () => stop("aborted", "aborted");
     execute.signal?.addEventListener("abort", onAbort, { once: true });
