@@ -5,6 +5,17 @@
  */
 import type { AgentRunner, Provider } from "../lib/agent/runner.ts";
 import type { LocusConfig } from "../lib/config/index.ts";
+import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
+import type { AcpSettings } from "../lib/agent/runners/acp-runner.ts";
+import { mcpServerList } from "../lib/agent/mcp/mcp-server-settings.ts";
+
+function acpSettings(config: LocusConfig): AcpSettings {
+  const acp = config.agent.acp;
+  return {
+    ...(acp?.command === undefined ? {} : { command: acp.command }),
+    env: acp?.env ?? DEFAULT_ACP_ENV,
+  };
+}
 
 export function createAgentRunner(
   provider: Provider,
@@ -18,6 +29,9 @@ export function createAgentRunner(
       createRunner(provider, {
         env: { ...env, ANTHROPIC_API_KEY: apiKey || env["ANTHROPIC_API_KEY"] },
         shell: config.shell,
+        acp: acpSettings(config),
+        mcpServers: mcpServerList(config.agent.mcpServers),
+        hooks: config.agent.hooks ?? [],
       }),
     ));
   return {

@@ -1,5 +1,6 @@
 /** The Action's inputs (action.yml), parsed once with zod: every input named, every mode's required target checked. */
 import { z } from "zod";
+import { PROVIDERS } from "../lib/config/schema.ts";
 import { MODES } from "../lib/dispatch/dispatch-inputs.ts";
 import type { ModeRequest } from "../lib/action/run-mode.ts";
 
@@ -50,7 +51,8 @@ const schemas = {
   ]),
   "anthropic-api-key": z.string().trim(),
   model: z.string().trim(),
-  provider: z.enum(["builtin", "claude-code", "codex"]),
+  // Empty: the config file's `agent.provider` decides.
+  provider: z.union([z.literal("").transform(() => undefined), z.enum(PROVIDERS)]),
   "max-turns": optionalNumber,
   "config-path": z.string().trim().min(1),
 } satisfies Record<InputName, z.ZodType<unknown, string>>;

@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
+import { providerNotes } from "../lib/agent/provider-notes.ts";
 import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
@@ -88,6 +89,12 @@ export async function run(): Promise<void> {
     }
     for (const warning of loaded.warnings) log.warn(`${inputs["config-path"]}: ${warning}`);
     const config = loaded.config;
+    // The input, when given, overrides the config file's choice.
+    const provider = inputs.provider ?? config.agent.provider;
+    log.info(
+      `Agent provider: ${provider}${inputs.provider ? " (provider input)" : ` (${inputs["config-path"]})`}`,
+    );
+    for (const note of providerNotes(provider)) log.info(`Note: ${note}`);
 
     // Exchanged tokens are masked like the input token: in the runner's log and in what Locus publishes.
     const credentials = actionCredentials({
@@ -127,7 +134,7 @@ export async function run(): Promise<void> {
     const ctx: ActionContext = {
       gateway,
       git,
-      runner: createAgentRunner(inputs.provider, config, process.env, inputs["anthropic-api-key"]),
+      runner: createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"]),
       clock: { now: () => new Date() },
       log,
       config,

@@ -9,7 +9,9 @@ import { runAgentLoop } from "./agent-loop.ts";
 import { DEFAULT_TRIM_POLICY, type TrimPolicy } from "./context-trim.ts";
 import { registryToolbox } from "./registry-toolbox.ts";
 import type { Sleep } from "./request-with-retries.ts";
-import type { AgentRunner, RunnerOptions } from "./runner.ts";
+import type { McpToolset } from "./mcp/mcp-tools.ts";
+import type { AgentRunner, ExecuteOptions, RunnerOptions, RunResult } from "./runner.ts";
+import { NO_USAGE } from "./usage.ts";
 import { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
 import { redactSecrets } from "../prompt/sanitize.ts";
 import type { Toolbox } from "./agent-loop.ts";
@@ -54,6 +56,58 @@ function masked(toolbox: Toolbox, secrets: readonly string[]): Toolbox {
   };
 }
 
+const NO_MCP: McpToolset = { tools: [], failures: [], close: () => Promise.resolve() };
+
+/**
+ * The configured MCP servers' tools; each one that fails to start is reported once as a warning,
+ * and a required one stops the task before any model call.
+ */
+async function startMcpServers(
+  options: BuiltinRunnerOptions,
+  execute: ExecuteOptions,
+): Promise<{ toolset: McpToolset; stop?: RunResult }> {
+  const servers = options.mcpServers ?? [];
+  if (servers.length === 0) return { toolset: NO_MCP };
+  // The MCP client loads only for repositories that configure servers.
+  const { connectMcpServers } = await import("./mcp/mcp-tools.ts");
+  const toolset = await connectMcpServers(servers, {
+    cwd: execute.cwd,
+    env: options.env,
+    readOnly: execute.readOnly ?? false,
+  });
+  for (const failure of toolset.failures) {
+    execute.onEvent?.({
+      type: "warning",
+      message: `MCP server ${failure.server} did not start${failure.required ? " (required)" : "; the task goes on without it"}: ${failure.message}`,
+    });
+  }
+  const required = toolset.failures.find((failure) => failure.required);
+  if (required === undefined) return { toolset };
+  await toolset.close();
+  const error = `the required MCP server ${required.server} did not start: ${required.message}`;
+  execute.onEvent?.({ type: "error", message: error, retryable: false });
+  execute.onEvent?.({
+    type: "done",
+    success: false,
+    stats: { duration: 0, turns: 0, tools: 0, tokens: 0, costUsd: 0 },
+  });
+  return {
+    toolset,
+    stop: {
+      success: false,
+      summary: "",
+      error,
+      stop: "failed",
+      turns: 0,
+      usage: NO_USAGE,
+      costUsd: 0,
+      toolCalls: [],
+      filesChanged: [],
+      questions: [],
+    },
+  };
+}
+
 export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner {
   const apiKey = options.env["ANTHROPIC_API_KEY"];
   const secrets = secretValues(options.env);
@@ -72,20 +126,31 @@ export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner 
     name: "builtin",
     isAvailable: () => Promise.resolve(options.client !== undefined || Boolean(apiKey)),
     version: () => Promise.resolve(`builtin (@anthropic-ai/sdk ${VERSION})`),
-    execute: async (execute) =>
-      runAgentLoop(
-        {
-          client: client(),
-          toolbox: masked(registryToolbox(execute.readOnly ?? false, execute.tools), secrets),
-          shell: options.shell,
-          hooks: options.hooks ?? [],
-          env: scrubEnvironment(options.env),
-          maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
-          trim: { ...DEFAULT_TRIM_POLICY, ...options.trim },
-          sleep: options.sleep ?? defaultSleep,
-          now: options.now ?? Date.now,
-        },
-        execute,
-      ),
+    execute: async (execute) => {
+      const anthropic = client();
+      const mcp = await startMcpServers(options, execute);
+      if (mcp.stop !== undefined) return mcp.stop;
+      try {
+        return await runAgentLoop(
+          {
+            client: anthropic,
+            toolbox: masked(
+              registryToolbox(execute.readOnly ?? false, [...(execute.tools ?? []), ...mcp.toolset.tools]),
+              secrets,
+            ),
+            shell: options.shell,
+            hooks: options.hooks ?? [],
+            env: scrubEnvironment(options.env),
+            maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+            trim: { ...DEFAULT_TRIM_POLICY, ...options.trim },
+            sleep: options.sleep ?? defaultSleep,
+            now: options.now ?? Date.now,
+          },
+          execute,
+        );
+      } finally {
+        await mcp.toolset.close();
+      }
+    },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The one interface every agent provider implements — the built-in tool loop and the Claude Code
- * and Codex CLIs run as subprocesses — and the factory that picks one from config.
+ * The one interface every agent provider implements — the built-in tool loop, the Claude Code
+ * and Codex CLIs run as subprocesses, and any Agent Client Protocol agent with Locus as its
+ * client — and the factory that picks one from config.
  */
 import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
 import type { AgentEventListener } from "./events.ts";
@@ -8,10 +9,13 @@ import type { Usage } from "./usage.ts";
 import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
 import { createClaudeCodeRunner } from "./runners/claude-code-runner.ts";
 import { createCodexRunner } from "./runners/codex-runner.ts";
+import { createAcpRunner, type AcpSettings } from "./runners/acp-runner.ts";
+import type { PROVIDERS } from "../config/schema.ts";
+import type { McpServerSettings } from "./mcp/mcp-server-settings.ts";
 
 export { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
 
-export type Provider = "builtin" | "claude-code" | "codex";
+export type Provider = (typeof PROVIDERS)[number];
 
 export interface RunnerPrompt {
   /** Rules and instructions (LOCUS.md / AGENTS.md, learnings): stable across tasks. */
@@ -81,6 +85,10 @@ export interface RunnerOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly shell: ShellPolicy;
   readonly hooks?: readonly EditHook[];
+  /** The `acp` provider's agent (config `agent.acp`). */
+  readonly acp?: AcpSettings;
+  /** MCP servers whose tools the agent gets (config `agent.mcpServers`). */
+  readonly mcpServers?: readonly McpServerSettings[];
 }
 
 export function createRunner(provider: Provider, options: BuiltinRunnerOptions): AgentRunner {
@@ -91,5 +99,7 @@ export function createRunner(provider: Provider, options: BuiltinRunnerOptions):
       return createClaudeCodeRunner(options);
     case "codex":
       return createCodexRunner(options);
+    case "acp":
+      return createAcpRunner(options);
   }
 }

@@ -48,6 +48,8 @@ export interface AgentTool<Schema extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Schema;
+  /** The schema the model sees, when the tool's own is JSON Schema (an MCP server's) rather than zod. */
+  readonly inputJsonSchema?: Record<string, unknown>;
   /** Read-only tools are the only ones given to plan, review and ask modes. */
   readonly readOnly: boolean;
   run(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;

@@ -23,6 +23,46 @@ export const DEFAULT_SHELL_DENY: readonly string[] = [
 
 const nonEmpty = z.string().trim().min(1);
 
+/** The agent runners a repository can choose (config `agent.provider`, the Action's `provider` input). */
+export const PROVIDERS = ["builtin", "claude-code", "codex", "acp"] as const;
+
+/** What an ACP agent gets from the environment unless config says otherwise: an Anthropic-backed agent's credentials. */
+export const DEFAULT_ACP_ENV: readonly string[] = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"];
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name");
+
+const mcpServerSchema = z
+  .looseObject({
+    command: z
+      .union([nonEmpty, z.array(nonEmpty).min(1)])
+      .optional()
+      .describe(
+        "A stdio server to start: a command line split on spaces (no shell), or a list of arguments.",
+      ),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe("A Streamable HTTP server's URL."),
+    env: z
+      .array(envName)
+      .default([])
+      .describe(
+        "Environment variables (its secrets) a stdio server receives; every other secret is stripped.",
+      ),
+    bearer: envName
+      .optional()
+      .describe(
+        "For an HTTP server: the environment variable whose value is sent as `Authorization: Bearer`.",
+      ),
+    required: z
+      .boolean()
+      .default(false)
+      .describe("Stop the task when this server cannot start; otherwise the task goes on without it."),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+    message: "give a server either command or url",
+  });
+
 // Loose objects everywhere: a key this Locus does not know may belong to a newer one, so it is
 // kept rather than stripped. `prefault({})` runs a group's own defaults when the group is absent.
 export const configSchema = z
@@ -46,9 +86,55 @@ export const configSchema = z
     agent: z
       .looseObject({
         provider: z
-          .enum(["builtin", "claude-code", "codex"])
+          .enum(PROVIDERS)
           .default("builtin")
-          .describe("Agent runner: the built-in tool loop, Claude Code or Codex."),
+          .describe(
+            "Agent runner: the built-in tool loop, Claude Code, Codex, or any Agent Client Protocol agent (acp); the Action's provider input overrides it.",
+          ),
+        acp: z
+          .looseObject({
+            command: z
+              .union([nonEmpty, z.array(nonEmpty).min(1)])
+              .optional()
+              .describe(
+                "The ACP agent to start, as a command line split on spaces (no shell) or a list of arguments, e.g. `npx -y @zed-industries/claude-code-acp`.",
+              ),
+            env: z
+              .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"))
+              .default([...DEFAULT_ACP_ENV])
+              .describe(
+                "Environment variables (the agent's own credentials) passed to the ACP agent; every other secret is stripped from its environment.",
+              ),
+          })
+          .optional()
+          .describe("The acp provider: the agent Locus starts and serves as an ACP client."),
+        mcpServers: z
+          .record(
+            z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "expected a server name of letters, digits, _ and -"),
+            mcpServerSchema,
+          )
+          .optional()
+          .describe(
+            "MCP servers whose tools the agent gets, by name: a stdio `command` or an HTTP `url`, and the names of the secrets each needs.",
+          ),
+        hooks: z
+          .array(
+            z.looseObject({
+              when: z
+                .enum(["before-edit", "after-edit"])
+                .describe("Before or after the agent writes a file."),
+              files: nonEmpty
+                .optional()
+                .describe("Glob over the written path (e.g. `*.ts`); every file when absent."),
+              command: nonEmpty.describe(
+                "Shell command run in the worktree; `{path}` is the file, shell-quoted.",
+              ),
+            }),
+          )
+          .optional()
+          .describe(
+            "Commands run around every file write that passes Locus's boundary (built-in and acp providers): a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent.",
+          ),
         model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
         maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),
         maxParallel: z

@@ -54,7 +54,8 @@ async function expectTaskPull(
   }
   expectThat(problems, pull.base === base, `PR #${pull.number} is based on ${pull.base}, expected ${base}`);
   expectThat(problems, pull.body.includes(`Closes #${issue}`), `PR #${pull.number} does not close #${issue}`);
-  if (state.world.replay) {
+  // Only the replay model's work carries its notice; an ACP agent's is its own.
+  if (state.world.replay && state.world.provider === "builtin") {
     expectThat(
       problems,
       pull.body.includes(REPLAY_NOTICE),

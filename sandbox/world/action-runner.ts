@@ -97,7 +97,8 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       "app-url": options.exchange?.appUrl() ?? "",
       "anthropic-api-key": options.model.apiKey,
       model: options.model.model ?? "",
-      provider: "builtin",
+      // Empty, as action.yml's default: the repository's config chooses the provider.
+      provider: "",
       "max-turns": "",
       "config-path": ".github/locus.yml",
       ...inputs,

@@ -66,6 +66,11 @@ export interface WorldOptions {
    * which the simulator does not have.
    */
   readonly githubToken?: () => string;
+  /**
+   * Provider `acp`: the ACP agent to start (`agent.acp.command`), written into the sample project's
+   * `.github/locus.yml`, instead of the built-in agent.
+   */
+  readonly acpAgent?: readonly string[];
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -81,6 +86,8 @@ export interface World {
   readonly webhookUrl: string;
   /** The replay model, or undefined when the real API is used. */
   readonly replay: ReplayModel | undefined;
+  /** Which agent works the tasks: the built-in one (on the replay model or the real API) or an ACP agent. */
+  readonly provider: "builtin" | "acp";
   readonly runner: ActionRunner;
   /** A REST client acting as `login`, like a person in GitHub's web UI. */
   as(login: string): RestClient;
@@ -123,7 +130,14 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
         : undefined,
   });
   const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, {
-    files: { ...SAMPLE_PROJECT },
+    files: {
+      ...SAMPLE_PROJECT,
+      ...(options.acpAgent
+        ? {
+            ".github/locus.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify(options.acpAgent)}\n`,
+          }
+        : {}),
+    },
     description: "A tiny string library (the Locus sandbox's sample project)",
     install: false,
   });
@@ -191,6 +205,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     workDir,
     webhookUrl: app.webhookUrl,
     replay,
+    provider: options.acpAgent ? "acp" : "builtin",
     runner,
     as: (login) => new RestClient({ auth: sim.as(login), baseUrl: sim.apiUrl }),
     settle,

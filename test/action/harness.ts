@@ -152,7 +152,8 @@ export async function startHarness(
       "github-token": token,
       "anthropic-api-key": ANTHROPIC_KEY,
       model: "claude-sonnet-4-6",
-      provider: "builtin",
+      // As action.yml: empty, so the config file's agent.provider decides.
+      provider: "",
       "max-turns": "",
       "config-path": ".github/locus.yml",
     };

@@ -7,11 +7,13 @@
  * review) becomes `--json-schema <schema>` (print mode only): Claude Code works as usual, then
  * answers with JSON validated against the schema, reported in the result's `structured_output`
  * (documented in https://code.claude.com/docs/en/cli-reference and, under "Get structured
- * output", https://code.claude.com/docs/en/headless).
+ * output", https://code.claude.com/docs/en/headless). MCP servers from config go in as
+ * `--mcp-config` (cli-mcp-config.ts).
  */
 import type { AgentRunner, RunnerOptions } from "../runner.ts";
 import { claudeCodeStream } from "./claude-code-stream.ts";
 import { withCredentials } from "./cli-environment.ts";
+import { claudeMcpArgs, mcpSecretNames } from "./cli-mcp-config.ts";
 import { createSubprocessRunner } from "./subprocess-runner.ts";
 
 const CREDENTIALS = [
@@ -54,10 +56,11 @@ export function createClaudeCodeRunner(
         ...(execute.readOnly ? ["--permission-mode", "plan"] : ["--dangerously-skip-permissions"]),
         ...(denied.length === 0 ? [] : ["--disallowedTools", denied.join(",")]),
         ...(schema ? ["--json-schema", schema.json] : []),
+        ...claudeMcpArgs(options.mcpServers ?? []),
       ],
       stdin: (execute) =>
         [execute.prompt.context, execute.prompt.task].filter((part) => part.trim() !== "").join("\n\n"),
-      env: (env) => withCredentials(env, CREDENTIALS),
+      env: (env) => withCredentials(env, [...CREDENTIALS, ...mcpSecretNames(options.mcpServers ?? [])]),
       parser: (tally, execute) =>
         claudeCodeStream(tally, { cwd: execute.cwd, maxTurns: execute.maxTurns, now }),
     },

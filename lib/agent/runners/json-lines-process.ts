@@ -1,9 +1,11 @@
 /**
  * Runs a CLI that reports on stdout one JSON value per line. The process gets its own process
  * group so an abort stops it and everything it started (its shell commands): SIGTERM to the
- * group, SIGKILL after a grace period.
+ * group, SIGKILL after a grace period. Its stdin is either one prompt, or (an ACP agent, which
+ * speaks JSON-RPC both ways) a stream the caller keeps writing to.
  */
 import { spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 import { createInterface } from "node:readline";
 
 export interface JsonLinesOutcome {
@@ -18,9 +20,12 @@ export interface JsonLinesOptions {
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
-  readonly stdin: string;
+  /** The prompt, written and closed at once; or a function handed the open stdin to write to. */
+  readonly stdin: string | ((stdin: Writable) => void);
   readonly signal: AbortSignal;
   readonly onValue: (value: unknown) => void;
+  /** A stdout line that is not JSON; skipped when absent. */
+  readonly onInvalid?: (line: string) => void;
   readonly killGraceMs?: number;
 }
 
@@ -54,7 +59,8 @@ export function runJsonLines(options: JsonLinesOptions): Promise<JsonLinesOutcom
 
     // A CLI that exits before reading its prompt closes stdin under us; its exit status tells why.
     child.stdin.on("error", () => undefined);
-    child.stdin.end(options.stdin);
+    if (typeof options.stdin === "string") child.stdin.end(options.stdin);
+    else options.stdin(child.stdin);
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_TAIL);
@@ -65,6 +71,7 @@ export function runJsonLines(options: JsonLinesOptions): Promise<JsonLinesOutcom
       try {
         value = JSON.parse(line);
       } catch {
+        options.onInvalid?.(line);
         return;
       }
       options.onValue(value);

@@ -233,7 +233,7 @@ async function writeAnswerSchema(answer: StructuredAnswer, dir: string): Promise
 }
 
 /** A finished run's final answer handed to the task's tool, reported like a call of it; an invalid one fails the run. */
-async function takeAnswer(
+export async function takeAnswer(
   answer: StructuredAnswer,
   end: ParsedEnd,
   tally: RunTally,

@@ -34,7 +34,8 @@ export function readOnlyTools(): AgentTool[] {
 /** The `tools` parameter of a Messages API request. */
 export function toolDefinitions(tools: readonly AgentTool[]): Tool[] {
   return tools.map((tool) => {
-    const { $schema: _schema, ...schema } = z.toJSONSchema(tool.inputSchema, { io: "input" });
+    const { $schema: _schema, ...schema } =
+      tool.inputJsonSchema ?? z.toJSONSchema(tool.inputSchema, { io: "input" });
     return {
       name: tool.name,
       description: tool.description,

@@ -93,6 +93,9 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "baseBranch", value: "my branch", message: /branch name/ },
   { path: "baseBranch", value: " ", message: /branch name/ },
   { path: "agent.provider", value: "gpt", message: /expected one of "builtin"\|"claude-code"\|"codex"/ },
+  { path: "agent.acp", value: [1], message: /expected object, received array/ },
+  { path: "agent.mcpServers", value: [1], message: /expected record, received array/ },
+  { path: "agent.hooks", value: { when: "after-edit" }, message: /expected array/ },
   { path: "agent.model", value: "  ", message: /Too small/ },
   { path: "agent.model", value: 5, message: /expected string/ },
   { path: "agent.maxTurns", value: 0, message: />=1/ },
@@ -182,6 +185,35 @@ describe("loadConfig with invalid values", () => {
       ["agent.maxParallel", 3],
       ["pr.draft", 5],
     ]);
+  });
+});
+
+describe("loadConfig with MCP servers", () => {
+  it("reads stdio and HTTP servers with their secrets and defaults", () => {
+    const result = expectOk(
+      loadConfig(
+        [
+          "version: 3",
+          "agent:",
+          "  mcpServers:",
+          "    docs: { command: npx -y @acme/docs-mcp, env: [DOCS_TOKEN] }",
+          "    search: { url: https://mcp.example.com/mcp, bearer: SEARCH_TOKEN, required: true }",
+          "",
+        ].join("\n"),
+      ),
+    );
+    expect(result.config.agent.mcpServers).toEqual({
+      docs: { command: "npx -y @acme/docs-mcp", env: ["DOCS_TOKEN"], required: false },
+      search: { url: "https://mcp.example.com/mcp", env: [], bearer: "SEARCH_TOKEN", required: true },
+    });
+  });
+
+  it.each([
+    ["neither command nor url", "{ env: [] }"],
+    ["both command and url", "{ command: x, url: https://a.example/mcp }"],
+  ])("refuses a server with %s", (_, server) => {
+    const errors = expectErrors(loadConfig(`version: 3\nagent:\n  mcpServers:\n    docs: ${server}\n`));
+    expect(errors.map((error) => error.message).join("; ")).toContain("give a server either command or url");
   });
 });
 

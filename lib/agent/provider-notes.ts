@@ -1,0 +1,24 @@
+/**
+ * What a provider does differently from the built-in agent, said once at the start of a run so a
+ * reader of the log knows what to expect: every mode runs with every provider, but not every
+ * provider passes through Locus's own tool boundary or can stop to ask a question.
+ */
+import type { Provider } from "./runner.ts";
+
+export function providerNotes(provider: Provider): string[] {
+  switch (provider) {
+    case "builtin":
+      return [];
+    case "claude-code":
+    case "codex":
+      return [
+        `${provider} runs its own tools: the shell deny list reaches it (${provider === "claude-code" ? "--disallowedTools" : "its workspace-write sandbox"}), Locus's edit hooks do not`,
+        `${provider} cannot ask a question and wait for the answer (locus:waiting); it ends with its best effort`,
+      ];
+    case "acp":
+      return [
+        "acp: the agent's file reads, writes and terminals go through Locus's boundary; tools it runs inside itself do not",
+        "acp: the agent cannot ask a question and wait for the answer (locus:waiting); its cost is what it reports",
+      ];
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Config `agent.mcpServers` as ACP's `session/new` `mcpServers`: the agent starts or reaches them
+ * itself. A stdio server gets only the secrets config names for it (the agent adds its own
+ * environment); an HTTP server is offered only to an agent that says it can use one.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { McpServerSettings } from "../mcp/mcp-server-settings.ts";
+import { acpCommandLine } from "./acp-command.ts";
+
+export function acpMcpServers(
+  servers: readonly McpServerSettings[],
+  env: Readonly<Record<string, string | undefined>>,
+  capabilities: acp.McpCapabilities | undefined,
+): { readonly offered: acp.McpServer[]; readonly skipped: string[] } {
+  const offered: acp.McpServer[] = [];
+  const skipped: string[] = [];
+  for (const server of servers) {
+    const line = acpCommandLine(server.command);
+    if (line !== undefined) {
+      offered.push({
+        name: server.name,
+        command: line.executable,
+        args: [...line.args],
+        env: server.env.flatMap((name) => {
+          const value = env[name];
+          return value === undefined ? [] : [{ name, value }];
+        }),
+      });
+    } else if (server.url !== undefined && capabilities?.http === true) {
+      const token = server.bearer === undefined ? undefined : env[server.bearer];
+      offered.push({
+        type: "http",
+        name: server.name,
+        url: server.url,
+        headers: token === undefined ? [] : [{ name: "Authorization", value: `Bearer ${token}` }],
+      });
+    } else {
+      skipped.push(server.name);
+    }
+  }
+  return { offered, skipped };
+}

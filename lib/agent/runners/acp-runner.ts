@@ -1,0 +1,347 @@
+/**
+ * The `acp` provider: any agent that speaks the Agent Client Protocol (config
+ * `agent.acp.command`), with Locus as its client on `@agentclientprotocol/sdk` over stdio. Locus
+ * offers the agent its file system and terminals and serves both through its own boundary (the
+ * worktree's confinement, the shell policy, the scrubbed environment), answers its permission
+ * requests from the same policy, and turns its session updates into Locus's events. A time, turn
+ * or cost limit, an abort, or a protocol violation sends `session/cancel`, waits a short grace for
+ * the turn to end, then stops the process group; the caller saves the work as for any provider.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { isAbsolute, resolve } from "node:path";
+import type { AgentEvent } from "../events.ts";
+import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "../limit-messages.ts";
+import type {
+  AgentRunner,
+  ExecuteOptions,
+  RunResult,
+  RunnerOptions,
+  StopReason,
+  ToolCallRecord,
+} from "../runner.ts";
+import type { ToolContext } from "../tool.ts";
+import { NO_USAGE } from "../usage.ts";
+import { acpCommandLine } from "./acp-command.ts";
+import { acpMcpServers } from "./acp-mcp-servers.ts";
+import { createAcpChannel } from "./acp-channel.ts";
+import { createAcpClient } from "./acp-client.ts";
+import { createAcpTerminals } from "./acp-terminals.ts";
+import { acpUpdates } from "./acp-updates.ts";
+import { withCredentials } from "./cli-environment.ts";
+import { findExecutable } from "./find-executable.ts";
+import { runJsonLines, type JsonLinesOutcome } from "./json-lines-process.ts";
+import { ProviderUnavailableError } from "./provider-unavailable-error.ts";
+import { structuredAnswerOf } from "./structured-answer.ts";
+import { exitError, takeAnswer, type RunTally } from "./subprocess-runner.ts";
+
+/** Config `agent.acp`. */
+export interface AcpSettings {
+  readonly command?: string | readonly string[];
+  /** Environment variables (the agent's credentials) it receives; every other secret is stripped. */
+  readonly env: readonly string[];
+}
+
+export interface AcpRunnerOptions extends RunnerOptions {
+  readonly now?: () => number;
+  /** How long a cancelled agent gets to end its turn before its process group is stopped. */
+  readonly cancelGraceMs?: number;
+}
+
+const DEFAULT_CANCEL_GRACE_MS = 3_000;
+const LOCUS_VERSION = "1";
+
+/** Locus's prompts name its own `finish` tool, which an ACP agent does not have. */
+const NO_FINISH_TOOL =
+  "You have no `finish` tool in this session: when you are done, end your turn with that summary as your last message.";
+
+function promptText(execute: ExecuteOptions, extra: string): string {
+  return [execute.prompt.system, execute.prompt.context, execute.prompt.task, extra || NO_FINISH_TOOL]
+    .filter((part) => part.trim() !== "")
+    .join("\n\n");
+}
+
+function endOf(stopReason: acp.StopReason, maxTurns: number): { stop: StopReason; error?: string } {
+  switch (stopReason) {
+    case "end_turn":
+      return { stop: "finished" };
+    case "max_turn_requests":
+      return { stop: "max_turns", error: maxTurnsMessage(maxTurns) };
+    case "max_tokens":
+      return { stop: "failed", error: "the agent ran out of output tokens before finishing" };
+    case "refusal":
+      return { stop: "failed", error: "the agent refused to continue" };
+    case "cancelled":
+      return { stop: "failed", error: "the agent cancelled its turn" };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
+  const now = options.now ?? Date.now;
+  const settings = options.acp ?? { env: [] };
+  const line = acpCommandLine(settings.command);
+  const env = withCredentials(options.env, settings.env);
+
+  async function locate(cwd?: string): Promise<string | undefined> {
+    if (line === undefined) return undefined;
+    if (line.executable.includes("/"))
+      return isAbsolute(line.executable) ? line.executable : resolve(cwd ?? process.cwd(), line.executable);
+    return findExecutable(line.executable, options.env["PATH"]);
+  }
+
+  function unavailable(): ProviderUnavailableError {
+    return line === undefined
+      ? new ProviderUnavailableError(
+          "acp",
+          "provider acp needs agent.acp.command in .github/locus.yml: the ACP agent to start (for example `npx -y @zed-industries/claude-code-acp`)",
+        )
+      : new ProviderUnavailableError(
+          "acp",
+          `\`${line.executable}\` (agent.acp.command) was not found on PATH; install the ACP agent or set provider: builtin`,
+        );
+  }
+
+  async function execute(execute: ExecuteOptions): Promise<RunResult> {
+    const executable = await locate(execute.cwd);
+    if (line === undefined || executable === undefined) throw unavailable();
+    const started = now();
+    const emit = (event: AgentEvent) => execute.onEvent?.(event);
+    const readOnly = execute.readOnly ?? false;
+    const answer = structuredAnswerOf(execute.tools);
+    const kill = new AbortController();
+    const toolCalls: ToolCallRecord[] = [];
+    const files = new Set<string>();
+    let cost = 0;
+    let stopped: { reason: StopReason; message: string } | undefined;
+    let cancel: (() => void) | undefined;
+    let grace: NodeJS.Timeout | undefined;
+
+    function stop(reason: StopReason, message: string): void {
+      if (stopped !== undefined) return;
+      stopped = { reason, message };
+      cancel?.();
+      grace = setTimeout(() => kill.abort(), cancel ? (options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS) : 0);
+      grace.unref();
+    }
+
+    const tally: RunTally = {
+      emit,
+      turn(_usage, reportedCostUsd) {
+        cost += reportedCostUsd ?? 0;
+        emit({ type: "turn", turn: updates.toolCalls(), usage: NO_USAGE, costUsd: reportedCostUsd ?? 0 });
+        if (execute.maxCostUsd !== undefined && cost >= execute.maxCostUsd)
+          stop("cost_limit", costLimitMessage(cost, execute.maxCostUsd));
+      },
+      tool(call) {
+        toolCalls.push(call);
+        if (updates.toolCalls() > execute.maxTurns) stop("max_turns", maxTurnsMessage(execute.maxTurns));
+      },
+      fileChanged: (path) => files.add(path),
+      stop,
+    };
+    const updates = acpUpdates(tally, { cwd: execute.cwd, now });
+    function refused(what: string, reason: string): void {
+      const id = `refused-${toolCalls.length}-${now()}`;
+      const summary = `Refused ${what}: ${reason}`;
+      emit({ type: "tool_started", id, tool: "refused", params: { target: what } });
+      toolCalls.push({ name: "refused", target: what, ok: false, summary });
+      emit({ type: "tool_completed", id, tool: "refused", duration: 0, ok: false, summary });
+    }
+
+    const toolContext: ToolContext = {
+      cwd: execute.cwd,
+      signal: kill.signal,
+      shell: options.shell,
+      hooks: options.hooks ?? [],
+      env: withCredentials(options.env, []),
+      onQuestion: () => undefined,
+    };
+    const terminals = createAcpTerminals(toolContext, {
+      readOnly,
+      onRefused: (command, reason) => refused(`\`${command}\``, reason),
+    });
+    const client = createAcpClient({
+      context: toolContext,
+      readOnly,
+      terminals,
+      refused,
+      written: (path) => files.add(path),
+    });
+
+    const onAbort = () => stop("aborted", "aborted");
+    execute.signal?.addEventListener("abort", onAbort, { once: true });
+    const timer =
+      execute.timeLimitMs === undefined
+        ? undefined
+        : setTimeout(
+            () => stop("time_limit", timeLimitMessage(execute.timeLimitMs ?? 0)),
+            execute.timeLimitMs,
+          ).unref();
+
+    emit({ type: "start", runner: "acp", model: execute.model, timestamp: new Date(started).toISOString() });
+    const channel = createAcpChannel();
+    const exited: Promise<JsonLinesOutcome | Error> = runJsonLines({
+      executable,
+      args: line.args,
+      cwd: execute.cwd,
+      env,
+      stdin: (stdin) => channel.attach(stdin),
+      signal: kill.signal,
+      onValue: (value) => {
+        if (!channel.receive(value))
+          stop(
+            "failed",
+            `the agent broke the protocol: it wrote ${JSON.stringify(value).slice(0, 200)}, not a JSON-RPC message`,
+          );
+      },
+      onInvalid: (text) =>
+        stop(
+          "failed",
+          `the agent broke the protocol: it wrote a line that is not JSON: ${text.slice(0, 200)}`,
+        ),
+    })
+      .then(
+        (outcome) => outcome,
+        (error: unknown) => new Error(`the agent could not start: ${messageOf(error)}`),
+      )
+      .finally(() => {
+        channel.close();
+        terminals.closeAll();
+      });
+    if (execute.signal?.aborted) onAbort();
+
+    let response: acp.PromptResponse | undefined;
+    let failure: string | undefined;
+    try {
+      response = await client.connectWith(channel.stream, async (agent) => {
+        const initialized = await agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+          clientInfo: { name: "locus", version: LOCUS_VERSION },
+        });
+        if (initialized.protocolVersion !== acp.PROTOCOL_VERSION)
+          throw new Error(
+            `the agent speaks ACP version ${initialized.protocolVersion}, Locus speaks ${acp.PROTOCOL_VERSION}`,
+          );
+        const instruction = answer
+          ? `${answer.instruction}\n\nAnswer with that JSON object alone, following this JSON Schema:\n\n\`\`\`json\n${JSON.stringify(answer.jsonSchema)}\n\`\`\``
+          : "";
+        const mcp = acpMcpServers(
+          options.mcpServers ?? [],
+          options.env,
+          initialized.agentCapabilities?.mcpCapabilities,
+        );
+        for (const name of mcp.skipped) {
+          emit({
+            type: "warning",
+            message: `MCP server ${name} was not offered: the agent cannot reach an HTTP MCP server`,
+          });
+        }
+        // The SDK's session helper keeps updates and the turn's end in arrival order.
+        return agent
+          .buildSession({ cwd: execute.cwd, mcpServers: mcp.offered })
+          .withSession(async (session) => {
+            if (stopped !== undefined) throw new Error(stopped.message);
+            cancel = () =>
+              void agent
+                .notify(acp.methods.agent.session.cancel, { sessionId: session.sessionId })
+                .catch(() => undefined);
+            const prompted = session.prompt(promptText(execute, instruction));
+            const failed = prompted.then(() => new Promise<never>(() => undefined));
+            for (;;) {
+              const message = await Promise.race([session.nextUpdate(), failed]);
+              if (message.kind === "stop") return message.response;
+              updates.onUpdate(message.update);
+            }
+          });
+      });
+    } catch (error) {
+      failure = messageOf(error);
+    } finally {
+      clearTimeout(timer);
+      execute.signal?.removeEventListener("abort", onAbort);
+      kill.abort();
+    }
+    const outcome = await exited;
+    clearTimeout(grace);
+
+    let success = false;
+    let stop_: StopReason = "failed";
+    let error: string | undefined;
+    let summary = "";
+    if (stopped !== undefined) {
+      stop_ = stopped.reason;
+      error = stopped.message;
+    } else if (response !== undefined) {
+      const end = endOf(response.stopReason, execute.maxTurns);
+      stop_ = end.stop;
+      error = end.error;
+      success = end.error === undefined;
+      summary = updates.summary();
+    } else {
+      const exit = outcome instanceof Error ? outcome.message : exitError("the agent", outcome);
+      error =
+        outcome instanceof Error || outcome.exitCode !== null || outcome.signal !== null
+          ? `${exit}${failure ? ` (${failure})` : ""}`
+          : (failure ?? exit);
+    }
+    if (success && answer) {
+      const taken = await takeAnswer(
+        answer,
+        { success, stop: stop_, summary },
+        tally,
+        execute.cwd,
+        kill.signal,
+        now,
+      );
+      success = taken.success;
+      stop_ = taken.stop;
+      summary = taken.summary;
+      error = taken.error;
+    }
+    if (updates.reportedCostUsd() === undefined) {
+      emit({
+        type: "warning",
+        message:
+          "the ACP agent reported no cost (session usage_update): Locus could not hold it to the cost limit, and reports $0",
+      });
+    }
+    if (error !== undefined) emit({ type: "error", message: error, retryable: false });
+    emit({
+      type: "done",
+      success,
+      stats: {
+        duration: now() - started,
+        turns: updates.toolCalls(),
+        tools: toolCalls.length,
+        tokens: 0,
+        costUsd: cost,
+      },
+    });
+    return {
+      success,
+      summary,
+      ...(error === undefined ? {} : { error }),
+      stop: stop_,
+      turns: updates.toolCalls(),
+      usage: NO_USAGE,
+      costUsd: cost,
+      toolCalls,
+      filesChanged: [...files],
+      questions: [],
+    };
+  }
+
+  return {
+    name: "acp",
+    isAvailable: async () => (await locate()) !== undefined,
+    version: () =>
+      line === undefined
+        ? Promise.reject(unavailable())
+        : Promise.resolve(`acp (${[line.executable, ...line.args].join(" ")})`),
+    execute,
+  };
+}
