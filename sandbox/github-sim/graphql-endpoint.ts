@@ -1,4 +1,4 @@
-import { execute, GraphQLError, Kind, parse, validate } from "graphql";
+import { execute, GraphQLError, Kind, OperationTypeNode, parse, validate } from "graphql";
 import type { DocumentNode, ExecutionResult } from "graphql";
 import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
@@ -46,6 +46,22 @@ export function graphqlOperationName(body: unknown): string | null {
     if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) return definition.name.value;
   }
   return null;
+}
+
+// The top-level fields of the request's mutations, so the token's permissions can be checked first.
+export function mutationFields(body: unknown): string[] {
+  const request = asRequest(body);
+  const document = request ? parseQuietly(request.query) : null;
+  const fields: string[] = [];
+  for (const definition of document?.definitions ?? []) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION || definition.operation !== OperationTypeNode.MUTATION)
+      continue;
+    if (request?.operationName && definition.name?.value !== request.operationName) continue;
+    for (const selection of definition.selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) fields.push(selection.name.value);
+    }
+  }
+  return fields;
 }
 
 // GitHub reports errors with a top-level `type` (NOT_FOUND, ...) rather than inside `extensions`.

@@ -4,7 +4,9 @@ import type { AppKeys } from "./app-auth.ts";
 import { tokenExpired, verifyAppJwt } from "./app-auth.ts";
 import type { Actor, RequestContext, RouteAuth, RouteResult, SimCore } from "./core.ts";
 import type { FaultAction, FaultRegistry } from "./faults.ts";
-import { executeGraphql, graphqlOperationName } from "./graphql-endpoint.ts";
+import { executeGraphql, graphqlOperationName, mutationFields } from "./graphql-endpoint.ts";
+import type { TokenRecord } from "./model.ts";
+import { allows, mutationRequirement, notAccessible, routeRequirement } from "./token-permissions.ts";
 import {
   HttpError,
   badCredentials,
@@ -216,6 +218,15 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       const actor = authenticate(deps, req, "token");
       login = actor.user.login;
       const bucket = checkRate(deps, actor, resource);
+      const refused = refusedMutation(actor.token, requestBody);
+      if (refused) {
+        deps.limiter.consume(rateKey(actor), resource, 1);
+        finish(
+          { status: 200, body: refused },
+          rateLimitHeaders(deps.limiter.peek(rateKey(actor), resource), resource),
+        );
+        return;
+      }
       const result = await executeGraphql(deps.core, actor.user, bucket, requestBody);
       deps.limiter.consume(rateKey(actor), resource, 1);
       finish(
@@ -230,6 +241,8 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     template = match.route.template;
     const actor = authenticate(deps, req, match.route.auth);
     login = actor.user.login;
+    const needed = routeRequirement(method, template);
+    if (needed && !allows(actor.token, needed)) throw notAccessible(needed);
     const countsAgainstLimit = template !== "/rate_limit" && match.route.auth !== "jwt";
     const bucket = countsAgainstLimit
       ? checkRate(deps, actor, resource)
@@ -270,6 +283,20 @@ function checkRate(deps: HandlerDeps, actor: Actor, resource: RateResource) {
     throw new HttpError(403, primaryRateLimit(actor.user.login).body, rateLimitHeaders(bucket, resource));
   }
   return bucket;
+}
+
+// GitHub refuses a whole GraphQL document whose mutation the token may not run, with a FORBIDDEN error.
+function refusedMutation(token: TokenRecord | null, body: unknown): Record<string, unknown> | null {
+  for (const field of mutationFields(body)) {
+    const needed = mutationRequirement(field);
+    if (needed && !allows(token, needed)) {
+      return {
+        data: null,
+        errors: [{ type: "FORBIDDEN", path: [field], message: "Resource not accessible by integration" }],
+      };
+    }
+  }
+  return null;
 }
 
 function authenticate(deps: HandlerDeps, req: IncomingMessage, mode: RouteAuth): Actor {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAppKeys, mintUserToken } from "./app-auth.ts";
+import { loadAppManifest } from "./app-manifest.ts";
 import type { SimCore, SimUrls } from "./core.ts";
 import { createFaultRegistry } from "./faults.ts";
 import type { FaultRegistry } from "./faults.ts";
@@ -32,6 +33,8 @@ export interface GitHubSimulatorOptions {
     owner?: string;
     // Without it the simulator generates a key pair and exposes the private key as `appPrivateKey`.
     publicKeyPem?: string;
+    // The GitHub App manifest whose permissions and events installations get (default: the project's app.yml).
+    manifestPath?: string;
   };
   // Extra personal access tokens accepted as `Authorization: token <pat>`: token → login.
   personalAccessTokens?: Record<string, string>;
@@ -79,13 +82,21 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     name: options.app?.name ?? slug,
     ownerLogin: options.app?.owner ?? "locus-dev",
     botLogin: `${slug}[bot]`,
+    ...loadAppManifest(options.app?.manifestPath),
   };
   const now = options.now ?? (() => new Date());
   const store = createStore({ app, now });
   const keys = loadAppKeys(options.app?.publicKeyPem);
   for (const [token, login] of Object.entries(options.personalAccessTokens ?? {})) {
     ensureUser(store, login);
-    store.tokens.set(token, { token, kind: "user", login, installationId: null, expiresAt: null });
+    store.tokens.set(token, {
+      token,
+      kind: "user",
+      login,
+      installationId: null,
+      expiresAt: null,
+      permissions: null,
+    });
   }
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), "github-sim-")));
