@@ -3,7 +3,7 @@ import type { PullRequest } from "../github/index.ts";
 import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
-import { dispatchOnce } from "./dispatch-once.ts";
+import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
 
 type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & { merged: boolean };
 
@@ -28,7 +28,7 @@ export async function onPullRequestMerged(
 export async function onChangesRequested(
   ctx: AppContext,
   pr: PullRequestSlice,
-): Promise<"dispatched" | "duplicate" | "ignored"> {
+): Promise<DispatchOutcome | "ignored"> {
   const issue = linkedIssue(pr);
   if (issue === undefined || pr.state !== "open" || !ctx.config.iterate.onChangesRequested) return "ignored";
   return dispatchOnce(
@@ -42,7 +42,7 @@ export async function onChangesRequested(
 export async function onLocusPullRequestOpened(
   ctx: AppContext,
   pr: PullRequestSlice,
-): Promise<"dispatched" | "duplicate" | "ignored"> {
+): Promise<DispatchOutcome | "ignored"> {
   if (linkedIssue(pr) === undefined || !ctx.config.review.onOpen) return "ignored";
   return dispatchOnce(ctx, { mode: "review", pr: pr.number }, pr.number, "Reviewing…");
 }

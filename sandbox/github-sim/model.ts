@@ -157,6 +157,8 @@ export interface WorkflowRun {
   createdAt: string;
   updatedAt: string;
   runStartedAt: string;
+  /** The run's concurrency group, when its workflow has one (concurrency.ts). */
+  concurrency?: { readonly group: string; readonly cancelInProgress: boolean };
 }
 
 export interface Workflow {

@@ -42,9 +42,13 @@ export interface GitHubSimulatorOptions {
   runner?: WorkflowRunner;
   // The display title of a dispatched run, as the workflow's `run-name` would give it (default: the workflow's name).
   runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
-  // false plays a GitHub without the dispatch API's run details (github.com before 2026-02-19, older
-  // GitHub Enterprise Server): a dispatch answers 204 whatever `return_run_details` says (default true).
-  dispatchRunDetails?: boolean;
+  // false plays a GitHub that ignores the dispatch API's run details (github.com before 2026-02-19): a
+  // dispatch answers 204 whatever `return_run_details` says; "rejected" plays a GitHub Enterprise Server
+  // whose API lacks the key and refuses it with 422 (default true).
+  dispatchRunDetails?: boolean | "rejected";
+  // Reusable workflows a dispatched workflow may call, by `uses` without `@ref` (owner/repo/.github/workflows/x.yml):
+  // their `concurrency` applies to the run, as on GitHub.
+  calledWorkflows?: Record<string, string>;
   rateLimit?: RateLimitOptions;
   now?: () => Date;
   // Used by latency faults; tests inject an instant one to avoid real sleeps.
@@ -121,6 +125,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     cancelRun: (repo, runId, by) => runs.cancel(repo, runId, by),
     rateLimit: (key, resource) => limiter.peek(key, resource),
     runName: options.runName,
+    calledWorkflows: options.calledWorkflows ?? {},
     dispatchRunDetails: options.dispatchRunDetails ?? true,
   };
   const runs = createRunController(() => core, options.runner);

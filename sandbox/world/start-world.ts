@@ -32,7 +32,7 @@ import {
   type FinishedRun,
   type ModelEndpoint,
 } from "./action-runner.ts";
-import { simulatedRunName, startAppOnSimulator } from "./app-on-simulator.ts";
+import { startAppOnSimulator } from "./app-on-simulator.ts";
 import { SAMPLE_PROJECT } from "./sample-project.ts";
 
 export const OWNER = "acme";
@@ -99,8 +99,6 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     port: options.port ?? 0,
     workDir: join(workDir, "github"),
     webhooks: { secret: WEBHOOK_SECRET, onDelivery: (delivery) => emit({ type: "webhook", delivery }) },
-    // The reusable workflow's run-name, evaluated at dispatch like GitHub does.
-    runName: (run) => (run.workflowPath.endsWith("/locus-stale.yml") ? undefined : simulatedRunName(run)),
     runner: (request) => {
       if (!late.runner) throw new Error("the runner is not ready");
       return late.runner.runner(request);
