@@ -65,7 +65,7 @@ export function runConcurrency(
       inputs[name] = typeof fallback === "string" || typeof fallback === "number" ? String(fallback) : "";
     }
     for (const [name, value] of Object.entries(job.with ?? {})) {
-      inputs[name] = typeof value === "string" ? evaluateTemplate(value, contexts) : String(value as number);
+      inputs[name] = typeof value === "string" ? evaluateTemplate(value, contexts) : JSON.stringify(value);
     }
     const found = own(reusable, { ...contexts, inputs });
     if (found) return found;
