@@ -9,6 +9,7 @@ export async function onWorkflowRun(
 ): Promise<void> {
   const run = context.payload.workflow_run;
   const marked = await onWorkflowRunCompleted(ctx, {
+    id: run.id,
     displayTitle: run.display_title ?? "",
     conclusion: run.conclusion,
     url: run.html_url,

@@ -14,7 +14,25 @@ function dictionary(values: Readonly<Record<string, string>>): data.Dictionary {
   );
 }
 
-export function evaluateExpression(expression: string, contexts: ExpressionContexts): string {
+// Contexts a workflow may name; the simulator knows only what the caller passes, the rest are empty.
+const KNOWN_CONTEXTS = [
+  "github",
+  "inputs",
+  "vars",
+  "secrets",
+  "env",
+  "job",
+  "jobs",
+  "steps",
+  "runner",
+  "needs",
+];
+
+export function evaluateExpression(expression: string, given: ExpressionContexts): string {
+  const contexts: ExpressionContexts = {
+    ...Object.fromEntries(KNOWN_CONTEXTS.map((name) => [name, {}])),
+    ...given,
+  };
   const { tokens } = new Lexer(expression).lex();
   const parsed = new Parser(tokens, Object.keys(contexts), []).parse();
   const context = new data.Dictionary(

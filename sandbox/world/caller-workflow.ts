@@ -24,3 +24,15 @@ export function readmeCallerWorkflow(readme: string = readFileSync(README, "utf8
 export function callerWorkflowFiles(): Record<string, string> {
   return { [CALLER_WORKFLOW_PATH]: readmeCallerWorkflow() };
 }
+
+/**
+ * The reusable workflow the caller's job uses, as the simulator's
+ * `calledWorkflows` takes it: its `concurrency` groups the caller's runs.
+ */
+export function calledWorkflows(): Record<string, string> {
+  const reusable = readFileSync(
+    fileURLToPath(new URL("../../.github/workflows/locus.yml", import.meta.url)),
+    "utf8",
+  );
+  return { "locus-dev/locus/.github/workflows/locus.yml": reusable };
+}

@@ -34,6 +34,7 @@ import {
 } from "./action-runner.ts";
 import { startAppOnSimulator } from "./app-on-simulator.ts";
 import { SAMPLE_PROJECT } from "./sample-project.ts";
+import { calledWorkflows } from "./caller-workflow.ts";
 
 export const OWNER = "acme";
 export const REPO = "strkit";
@@ -99,6 +100,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     port: options.port ?? 0,
     workDir: join(workDir, "github"),
     webhooks: { secret: WEBHOOK_SECRET, onDelivery: (delivery) => emit({ type: "webhook", delivery }) },
+    calledWorkflows: calledWorkflows(),
     runner: (request) => {
       if (!late.runner) throw new Error("the runner is not ready");
       return late.runner.runner(request);

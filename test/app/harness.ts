@@ -15,7 +15,7 @@ import {
   type RunnerResult,
 } from "../../sandbox/github-sim/index.ts";
 import { startAppOnSimulator } from "../../sandbox/world/app-on-simulator.ts";
-import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import { calledWorkflows, callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 export const WEBHOOK_SECRET = "locus-test-webhook-secret-0123456789";
 
@@ -50,6 +50,7 @@ export async function startAppHarness(
   let conclusion: RunnerResult["conclusion"] | "hold" = "success";
   const sim = await startGitHubSimulator({
     webhooks: { secret: WEBHOOK_SECRET },
+    calledWorkflows: calledWorkflows(),
     ...(options.delay ? { delay: options.delay } : {}),
     ...(options.dispatchRunDetails === undefined ? {} : { dispatchRunDetails: options.dispatchRunDetails }),
     runner: (request) => {
