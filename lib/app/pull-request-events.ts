@@ -5,7 +5,11 @@ import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
 
-type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & { merged: boolean };
+type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & {
+  merged: boolean;
+  /** Absent where the event does not matter for merges (reviews). */
+  base?: { ref: string };
+};
 
 export function linkedIssue(pr: Pick<PullRequest, "head">): number | undefined {
   return issueOfBranch(pr.head.ref);
@@ -17,6 +21,16 @@ export async function onPullRequestMerged(
 ): Promise<"done" | "ignored"> {
   const issueNumber = linkedIssue(pr);
   if (!pr.merged || issueNumber === undefined) return "ignored";
+  // A stacked PR merged into the task branch below it has not brought the work
+  // into the repository's base: GitHub closes the issue only on a merge into
+  // the default branch, and Locus marks it done only then too.
+  // https://docs.github.com/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue
+  if (pr.base?.ref !== ctx.defaultBranch) {
+    ctx.log.info(
+      `PR #${pr.number} merged into ${pr.base?.ref ?? "?"}, not ${ctx.defaultBranch}: #${issueNumber} not done`,
+    );
+    return "ignored";
+  }
   const issue = await ctx.gateway.getIssue(issueNumber);
   if (!issue) return "ignored";
   const done = transition(issue.labels, "merge");

@@ -43,7 +43,12 @@ export interface FinishedRun {
   readonly outputs: Record<string, string>;
   readonly workspace: string;
   readonly conclusion: RunnerResult["conclusion"];
+  /** The step's job summary as GitHub shows it: null when it was over 1 MiB, which GitHub drops whole. */
+  readonly summary: string | null;
 }
+
+// https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/workflow-commands-for-github-actions#step-isolation-and-limits
+const MAX_STEP_SUMMARY_BYTES = 1024 * 1024;
 
 export interface ActionRunner {
   readonly runner: WorkflowRunner;
@@ -147,6 +152,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       outputs: parseOutputs(await readFile(outputFile, "utf8")),
       workspace,
       conclusion,
+      summary: await readSummary(summaryFile),
     };
     finished.push(run);
     options.onFinish?.(request, run);
@@ -166,6 +172,11 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       return killed;
     },
   };
+}
+
+async function readSummary(path: string): Promise<string | null> {
+  const bytes = await readFile(path);
+  return bytes.length > MAX_STEP_SUMMARY_BYTES ? null : bytes.toString("utf8");
 }
 
 /** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */
