@@ -22,6 +22,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { matchRoute } from "./router.ts";
 import { routes } from "./routes.ts";
 import { findUser } from "./store.ts";
+import { handleGitRequest, isGitRequest } from "./git-http.ts";
 
 export interface Exchange {
   requestId: string;
@@ -99,7 +100,8 @@ function looksLikeJwt(value: string): boolean {
 
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    handle(deps, req, res).catch((error: unknown) => {
+    const git = isGitRequest(new URL(req.url ?? "/", deps.core.urls.web).pathname);
+    (git ? handleGitRequest(deps.core.store, req, res) : handle(deps, req, res)).catch((error: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }));
