@@ -1,15 +1,18 @@
 /**
  * The sandbox's GitHub Actions runner: each dispatched workflow run becomes a
  * child process of the bundled Action with the Actions environment, in a
- * fresh clone of the repository (a local-path origin, so no credential is
- * ever written to .git/config, like `persist-credentials: false`), with an
- * empty HOME. Cancelling sends SIGINT then SIGTERM 7.5 s later, as GitHub does.
+ * fresh clone of the repository over the simulator's smart HTTP (the token
+ * goes to the clone command alone, never to .git/config, like
+ * `persist-credentials: false`), so the Action's pushes meet GitHub's push
+ * rules; with an empty HOME. Cancelling sends SIGINT then SIGTERM 7.5 s
+ * later, as GitHub does.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
+import { pushAuthFor } from "../../lib/git/push-auth.ts";
 import type { RunnerRequest, RunnerResult, WorkflowRunner } from "../github-sim/index.ts";
 
 const exec = promisify(execFile);
@@ -75,8 +78,15 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     const home = join(root, "home");
     await mkdir(temp, { recursive: true });
     await mkdir(home, { recursive: true });
-    await exec("git", ["clone", "--quiet", "--branch", request.ref, request.gitDir, workspace], {
-      env: { PATH: process.env["PATH"] ?? "", HOME: home },
+    const token = options.token();
+    const remote = `${options.serverUrl}/${request.owner}/${request.repo}.git`;
+    await exec("git", ["clone", "--quiet", "--branch", request.ref, remote, workspace], {
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: home,
+        GIT_TERMINAL_PROMPT: "0",
+        ...pushAuthFor(remote, token).env,
+      },
     });
     const outputFile = join(root, "output");
     const summaryFile = join(root, "summary.md");
@@ -90,7 +100,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       milestone: "",
       command: "",
       delivery: "",
-      "github-token": options.token(),
+      "github-token": token,
       "anthropic-api-key": options.model.apiKey,
       model: options.model.model ?? "",
       provider: "builtin",
