@@ -3,6 +3,7 @@ import type { DocumentNode, ExecutionResult } from "graphql";
 import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
 import { mutationRoot } from "./graphql-mutations.ts";
+import { graphqlCost } from "./graphql-cost.ts";
 import { nodeRoot } from "./graphql-nodes.ts";
 import { rootValue } from "./graphql-resolvers.ts";
 import type { User } from "./model.ts";
@@ -75,12 +76,20 @@ function formatError(error: GraphQLError): Record<string, unknown> {
   return json;
 }
 
+/** The request's rate-limit cost by GitHub's formula; 1 for a request that does not parse. */
+export function requestCost(body: unknown): number {
+  const request = asRequest(body);
+  const document = request ? parseQuietly(request.query) : null;
+  return document ? graphqlCost(document, request?.variables, request?.operationName) : 1;
+}
+
 export async function executeGraphql(
   core: SimCore,
   viewer: User,
   bucket: Bucket,
   body: unknown,
 ): Promise<Record<string, unknown>> {
+  const cost = requestCost(body);
   const request = asRequest(body);
   if (!request) return { errors: [{ message: "A query attribute must be specified and must be a string." }] };
   let document: DocumentNode;
@@ -96,7 +105,7 @@ export async function executeGraphql(
     schema,
     document,
     rootValue: {
-      ...rootValue({ core, viewer, bucket }),
+      ...rootValue({ core, viewer, bucket, cost }),
       ...nodeRoot({ core, viewer, bucket }),
       ...mutationRoot({ core, viewer, bucket }),
     },

@@ -4,7 +4,7 @@ import type { AppKeys } from "./app-auth.ts";
 import { tokenExpired, verifyAppJwt } from "./app-auth.ts";
 import type { Actor, RequestContext, RouteAuth, RouteResult, SimCore } from "./core.ts";
 import type { FaultAction, FaultRegistry } from "./faults.ts";
-import { executeGraphql, graphqlOperationName, mutationFields } from "./graphql-endpoint.ts";
+import { executeGraphql, graphqlOperationName, mutationFields, requestCost } from "./graphql-endpoint.ts";
 import type { TokenRecord } from "./model.ts";
 import { allows, mutationRequirement, notAccessible, routeRequirement } from "./token-permissions.ts";
 import {
@@ -230,7 +230,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
         return;
       }
       const result = await executeGraphql(deps.core, actor.user, bucket, requestBody);
-      deps.limiter.consume(rateKey(actor), resource, 1);
+      deps.limiter.consume(rateKey(actor), resource, requestCost(requestBody));
       finish(
         { status: 200, body: result },
         rateLimitHeaders(deps.limiter.peek(rateKey(actor), resource), resource),
