@@ -107,6 +107,14 @@ describe("permissions", () => {
     expect(asked).toContain("contents");
   });
 
+  it("the job ends by default before the app's installation token (one hour) expires", () => {
+    const declared = reusable.on?.workflow_call?.inputs?.["timeout-minutes"] as
+      { default?: number } | undefined;
+    expect(declared?.default).toBeLessThan(60);
+    const job = Object.values(reusable.jobs)[0] as { "timeout-minutes"?: string } | undefined;
+    expect(job?.["timeout-minutes"]).toBe(`\${{ inputs.timeout-minutes || ${declared?.default} }}`);
+  });
+
   it("the reusable workflow asks for no more than the README's caller grants it", () => {
     const granted = apiNames(caller.permissions ?? {});
     const asked = [
