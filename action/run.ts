@@ -155,7 +155,7 @@ export async function run(): Promise<void> {
     const result = await runMode(ctx, request);
     setOutputs(result);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
-      await core.summary.addRaw(mask(renderJobSummary(request.mode, result))).write();
+      await core.summary.addRaw(mask(renderJobSummary(request.mode, result, env.runUrl))).write();
     }
     const faults = result.tasks.filter((task) => task.fault);
     if (faults.length > 0) {

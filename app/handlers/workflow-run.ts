@@ -13,6 +13,7 @@ export async function onWorkflowRun(
     return;
   }
   const marked = await onWorkflowRunCompleted(ctx, {
+    id: run.id,
     displayTitle: run.display_title ?? "",
     conclusion: run.conclusion,
     url: run.html_url,

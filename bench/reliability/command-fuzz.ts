@@ -14,6 +14,7 @@ import { simulatedRunName, startAppOnSimulator } from "../../sandbox/world/app-o
 import { canaryPath, judge, postCases, sampleCases } from "../../test/reliability/command-fuzz.ts";
 import { atMost, exact, holds } from "../lib/stats.ts";
 import type { BenchContext, Benchmark, Figure } from "../lib/types.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const BENCH = "command-fuzz";
 const COMMENTS = 10_000;
@@ -30,7 +31,7 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
     const repos: RepoSeeder[] = [];
     for (let i = 1; i <= INSTALLATIONS; i++) {
       const repo = await sim.seed.repo(`fuzz-${i}/demo`, {
-        files: { "README.md": "# fuzz\n", ".github/workflows/locus.yml": "name: Locus\n" },
+        files: { "README.md": "# fuzz\n", ...callerWorkflowFiles() },
       });
       repo.collaborator("alice", "write").collaborator("eve", "read");
       repos.push(repo);

@@ -18,6 +18,7 @@ import {
   type LoadSimReport,
   type Write,
 } from "./load-shared.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const writes: Write[] = [];
 const sim = await startGitHubSimulator({
@@ -35,7 +36,7 @@ for (let account = 1; account <= INSTALLATIONS; account++) {
     const repo = await sim.seed.repo(`org-${account}/repo-${r}`, {
       files: {
         "README.md": "# load\n",
-        ".github/workflows/locus.yml": "name: Locus\n",
+        ...callerWorkflowFiles(),
         ".github/locus.yml": "{}\n",
       },
     });

@@ -6,12 +6,13 @@
 import { startGitHubSimulator } from "../../sandbox/github-sim/index.ts";
 import { servePeer } from "./ipc.ts";
 import { OWNER, REPO, SLOW_ISSUES, type SimCounts, type SimReady } from "./shared.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const sim = await startGitHubSimulator();
 const repo = await sim.seed.repo(`${OWNER}/${REPO}`, {
   files: {
     "README.md": "# demo\n",
-    ".github/workflows/locus.yml": "name: Locus\n",
+    ...callerWorkflowFiles(),
     ".github/locus.yml": "{}\n",
   },
 });

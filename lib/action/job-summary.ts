@@ -1,9 +1,16 @@
-/** The job summary (`GITHUB_STEP_SUMMARY`): a table of tasks, then each task's tool calls as compact cards. */
+/**
+ * The job summary (`GITHUB_STEP_SUMMARY`): a table of tasks, then each task's
+ * tool calls as compact cards. GitHub drops a step's summary whole when it is
+ * over 1 MiB, so the cards stop before that, pointing to the run's log.
+ * https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/workflow-commands-for-github-actions#step-isolation-and-limits
+ */
 import { codeBlock, details, formatUsd, tableCell } from "../render/markdown.ts";
 import type { ModeResult, TaskReport } from "./task-report.ts";
 import type { ToolCard } from "./tool-cards.ts";
 
 const MAX_CARDS = 100;
+/** GitHub's limit is 1 MiB per step; the margin leaves room for the closing line. */
+export const MAX_SUMMARY_BYTES = 1024 * 1024 - 4096;
 
 function duration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
@@ -21,7 +28,12 @@ function card(item: ToolCard): string {
   return item.diff ? details(tableCell(head), codeBlock(item.diff, "diff")) : `- ${head}`;
 }
 
-export function renderJobSummary(mode: string, result: ModeResult): string {
+function bytes(parts: readonly string[]): number {
+  return parts.reduce((sum, part) => sum + Buffer.byteLength(part, "utf8") + 2, 0);
+}
+
+/** `logUrl`: the run's page, where the full log of every tool call stays. */
+export function renderJobSummary(mode: string, result: ModeResult, logUrl?: string): string {
   const parts = [`## Locus ${mode}`];
   if (result.note) parts.push(result.note);
   if (result.tasks.length > 0) {
@@ -38,11 +50,28 @@ export function renderJobSummary(mode: string, result: ModeResult): string {
       ].join("\n"),
     );
   }
+  let used = bytes(parts);
   for (const task of result.tasks) {
     if (task.cards.length === 0) continue;
-    const shown = task.cards.slice(0, MAX_CARDS).map(card);
+    const heading = `### #${task.issue} tool calls\n`;
+    const shown: string[] = [];
+    used += Buffer.byteLength(heading, "utf8") + 2;
+    for (const item of task.cards.slice(0, MAX_CARDS)) {
+      const line = card(item);
+      used += Buffer.byteLength(line, "utf8") + 1;
+      if (used > MAX_SUMMARY_BYTES) break;
+      shown.push(line);
+    }
+    if (used > MAX_SUMMARY_BYTES) {
+      const where = logUrl ? `[the run's log](${logUrl})` : "the run's log";
+      if (shown.length > 0) parts.push(`${heading}\n${shown.join("\n")}`);
+      parts.push(
+        `The summary stops here: GitHub drops a job summary over 1 MiB. Every tool call is in ${where}.`,
+      );
+      return `${parts.join("\n\n")}\n`;
+    }
     if (task.cards.length > MAX_CARDS) shown.push(`- … ${task.cards.length - MAX_CARDS} more tool calls`);
-    parts.push(`### #${task.issue} tool calls\n\n${shown.join("\n")}`);
+    parts.push(`${heading}\n${shown.join("\n")}`);
   }
   return `${parts.join("\n\n")}\n`;
 }

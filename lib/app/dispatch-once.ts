@@ -2,13 +2,18 @@
  * Exactly-once dispatch across restarts and replicas: the delivery id is
  * looked up in the anchor issue's status comment before dispatching and
  * recorded there after, so a redelivered event finds it and does nothing.
+ * A dispatch GitHub refuses for good is told there once, recorded the same
+ * way, and its queued issue marked failed, so nothing sends it again.
  */
 import { dispatchInputs, type DispatchRequest } from "../dispatch/dispatch-inputs.ts";
+import { commandTooLongText, MAX_COMMAND_CHARS, refusalText } from "../dispatch/dispatch-refusal.ts";
+import { isGitHubError } from "../github/index.ts";
+import { transition } from "../labels/status.ts";
 import { hasDelivery, withDelivery } from "../status/status-comment.ts";
 import type { AppContext } from "./app-context.ts";
 import { readStatusRecord, writeStatus, type StatusRecord } from "../status/status-store.ts";
 
-export type DispatchOutcome = "dispatched" | "duplicate";
+export type DispatchOutcome = "dispatched" | "duplicate" | "refused";
 
 /** Whether this delivery, or the same signed body under another delivery id, was acted on already. */
 function actedOn(ctx: AppContext, record: StatusRecord): boolean {
@@ -40,7 +45,23 @@ export async function dispatchOnce(
     return "duplicate";
   }
   const inputs = dispatchInputs({ ...request, delivery: ctx.delivery });
-  const run = await ctx.gateway.dispatchWorkflow(ctx.config.workflow, ctx.defaultBranch, inputs);
+  if (inputs.command.length > MAX_COMMAND_CHARS) {
+    await refuse(ctx, anchorIssue, record, commandTooLongText(inputs.command.length));
+    return "refused";
+  }
+  let run;
+  try {
+    run = await ctx.gateway.dispatchWorkflow(ctx.config.workflow, ctx.defaultBranch, inputs);
+  } catch (error) {
+    const text =
+      isGitHubError(error) && error.detail !== undefined
+        ? refusalText({ status: error.status, detail: error.detail }, ctx.config.workflow, ctx.defaultBranch)
+        : undefined;
+    if (text === undefined) throw error;
+    ctx.log.warn(`dispatch for #${anchorIssue} refused: ${error instanceof Error ? error.message : ""}`);
+    await refuse(ctx, anchorIssue, record, text);
+    return "refused";
+  }
   // The link is there from the first write on when GitHub named the run. Without
   // it (a 204) an earlier run's link would mislead, so it goes until the new run
   // writes its own.
@@ -48,4 +69,23 @@ export async function dispatchOnce(
   const state = { ...(ctx.bodyKey ? withDelivery(delivered, ctx.bodyKey) : delivered), runUrl: run?.url };
   await writeStatus(ctx.gateway, anchorIssue, { headline }, state, record);
   return "dispatched";
+}
+
+/** Tells the refusal in the status comment (recording the delivery) and fails a queued issue. */
+async function refuse(
+  ctx: AppContext,
+  anchorIssue: number,
+  record: StatusRecord,
+  text: string,
+): Promise<void> {
+  await writeStatus(
+    ctx.gateway,
+    anchorIssue,
+    { headline: text },
+    withDelivery(record.state, ctx.delivery),
+    record,
+  );
+  const issue = await ctx.gateway.getIssue(anchorIssue);
+  const failed = issue && !issue.isPullRequest ? transition(issue.labels, "fail") : undefined;
+  if (failed?.ok) await ctx.gateway.setLabels(anchorIssue, failed.labels);
 }

@@ -3,9 +3,13 @@ import type { PullRequest } from "../github/index.ts";
 import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
-import { dispatchOnce } from "./dispatch-once.ts";
+import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
 
-type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & { merged: boolean };
+type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & {
+  merged: boolean;
+  /** Absent where the event does not matter for merges (reviews). */
+  base?: { ref: string };
+};
 
 export function linkedIssue(pr: Pick<PullRequest, "head">): number | undefined {
   return issueOfBranch(pr.head.ref);
@@ -17,6 +21,16 @@ export async function onPullRequestMerged(
 ): Promise<"done" | "ignored"> {
   const issueNumber = linkedIssue(pr);
   if (!pr.merged || issueNumber === undefined) return "ignored";
+  // A stacked PR merged into the task branch below it has not brought the work
+  // into the repository's base: GitHub closes the issue only on a merge into
+  // the default branch, and Locus marks it done only then too.
+  // https://docs.github.com/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue
+  if (pr.base?.ref !== ctx.defaultBranch) {
+    ctx.log.info(
+      `PR #${pr.number} merged into ${pr.base?.ref ?? "?"}, not ${ctx.defaultBranch}: #${issueNumber} not done`,
+    );
+    return "ignored";
+  }
   const issue = await ctx.gateway.getIssue(issueNumber);
   if (!issue) return "ignored";
   const done = transition(issue.labels, "merge");
@@ -28,7 +42,7 @@ export async function onPullRequestMerged(
 export async function onChangesRequested(
   ctx: AppContext,
   pr: PullRequestSlice,
-): Promise<"dispatched" | "duplicate" | "ignored"> {
+): Promise<DispatchOutcome | "ignored"> {
   const issue = linkedIssue(pr);
   if (issue === undefined || pr.state !== "open" || !ctx.config.iterate.onChangesRequested) return "ignored";
   return dispatchOnce(
@@ -47,7 +61,7 @@ export async function onChangesRequested(
 export async function onLocusPullRequestOpened(
   ctx: AppContext,
   pr: PullRequestSlice & { author: string; sameRepository: boolean },
-): Promise<"dispatched" | "duplicate" | "ignored"> {
+): Promise<DispatchOutcome | "ignored"> {
   if (linkedIssue(pr) === undefined || !ctx.config.review.onOpen) return "ignored";
   const byLocus = ctx.selfLogins.some((login) => login.toLowerCase() === pr.author.toLowerCase());
   if (!byLocus || !pr.sameRepository) return "ignored";

@@ -45,7 +45,7 @@ export async function reconcileRepository(ctx: AppContext, graceMinutes: number)
   }
   const markedFailed: number[] = [];
   for (const run of latestRunOf.values()) {
-    if (run.status === "completed") markedFailed.push(...(await onWorkflowRunCompleted(ctx, run)));
+    if (run.status === "completed") markedFailed.push(...(await onWorkflowRunCompleted(ctx, run, runs)));
   }
   return { redispatched, markedFailed };
 }

@@ -1,7 +1,12 @@
 /**
  * A Locus workflow run that failed or was cancelled: the issue it worked on
  * becomes `failed`, with the run's link, unless the Action already recorded
- * the failure itself (then the transition is not allowed and nothing happens).
+ * the failure itself (then the transition is not allowed and nothing happens),
+ * or another run of the same work is still queued or running. The workflow's
+ * concurrency group keeps one running and one pending run and cancels the
+ * pending one when a newer run arrives; that cancelled run never started, and
+ * the work belongs to the run still live.
+ * https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/control-the-concurrency-of-workflows-and-jobs
  */
 import { parseRunName } from "../dispatch/dispatch-inputs.ts";
 import type { WorkflowRun } from "../github/index.ts";
@@ -23,10 +28,28 @@ const FAILED_CONCLUSIONS = new Set(["failure", "cancelled", "timed_out", "startu
 
 export async function onWorkflowRunCompleted(
   ctx: AppContext,
-  run: Pick<WorkflowRun, "displayTitle" | "conclusion" | "url">,
+  run: Pick<WorkflowRun, "id" | "displayTitle" | "conclusion" | "url">,
+  /** The workflow's recent runs, when the caller has listed them already. */
+  known?: readonly WorkflowRun[],
 ): Promise<number[]> {
   const parsed = parseRunName(run.displayTitle);
   if (!parsed || !FAILED_CONCLUSIONS.has(run.conclusion ?? "") || parsed.target === undefined) return [];
+  const runs = known ?? (await ctx.gateway.listWorkflowRuns(ctx.config.workflow));
+  const live = runs.find((other) => {
+    const work = parseRunName(other.displayTitle);
+    return (
+      other.id !== run.id &&
+      other.status !== "completed" &&
+      work?.mode === parsed.mode &&
+      work.target === parsed.target
+    );
+  });
+  if (live) {
+    ctx.log.info(
+      `run ${run.id} ${run.conclusion ?? ""}: run ${live.id} still owns ${parsed.mode} #${parsed.target}`,
+    );
+    return [];
+  }
   const issues = await issuesOfRun(ctx, parsed.mode, parsed.target);
   const marked: number[] = [];
   for (const issue of issues) {

@@ -5,11 +5,19 @@ export class GitHubError extends Error {
   readonly status: number;
   /** `METHOD /route/{template}` or `graphql <operation>`. */
   readonly route: string;
+  /** GitHub's own message, when it answered one. */
+  readonly detail: string | undefined;
 
-  constructor(message: string, status: number, route: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    status: number,
+    route: string,
+    options?: { cause?: unknown; detail?: string },
+  ) {
     super(message, options);
     this.status = status;
     this.route = route;
+    this.detail = options?.detail;
   }
 }
 
@@ -97,5 +105,5 @@ export function toGitHubError(error: unknown, route: string): GitHubError {
   } else {
     message = `GitHub answered ${status} to ${where}: ${detail}.`;
   }
-  return new GitHubError(message, status, route, { cause: error });
+  return new GitHubError(message, status, route, { cause: error, detail });
 }

@@ -20,6 +20,11 @@ function isPermission(value: string | undefined): value is Permission {
   return PERMISSIONS.includes(value as Permission);
 }
 
+/** An Enterprise Server whose dispatch API lacks `return_run_details` answers 422 naming the key. */
+function refusesRunDetails(error: unknown): boolean {
+  return statusOf(error) === 422 && error instanceof Error && error.message.includes("return_run_details");
+}
+
 export function repositoryOps(t: Transport): RepositoryOps {
   const listWorkflowRuns: RepositoryOps["listWorkflowRuns"] = async (workflow, filter = {}) => {
     const runs = await t.rest(
@@ -69,25 +74,36 @@ export function repositoryOps(t: Transport): RepositoryOps {
     },
     async dispatchWorkflow(workflow, ref, inputs) {
       const delivery = inputs["delivery"];
+      const route = "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches";
+      // The run's name carries its delivery id in parentheses (the dispatch
+      // contract); a dispatch without one cannot be recognised.
+      const landed = async (): Promise<DispatchedRun | null> => {
+        if (!delivery) return null;
+        const runs = await listWorkflowRuns(workflow, { event: "workflow_dispatch" });
+        const run = runs.find((candidate) => candidate.displayTitle.includes(`(${delivery})`));
+        return run ? { id: run.id, url: run.url } : null;
+      };
       return t.create<DispatchedRun | null>({
         what: `run of ${workflow}${delivery ? ` for delivery ${delivery}` : ""}`,
         // With `return_run_details` GitHub names the run it started (200), so the
         // run is known without waiting for it to be listed; a GitHub without the
-        // parameter ignores it and answers 204.
-        send: (once) =>
-          once.rest(
-            "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
-            { workflow_id: workflow, ref, inputs, return_run_details: true },
-            workflowDispatchSchema,
-          ),
-        // The run's name carries its delivery id in parentheses (docs/contracts.md "Run names");
-        // a dispatch without one cannot be recognised.
-        async landed() {
-          if (!delivery) return null;
-          const runs = await listWorkflowRuns(workflow, { event: "workflow_dispatch" });
-          const run = runs.find((candidate) => candidate.displayTitle.includes(`(${delivery})`));
-          return run ? { id: run.id, url: run.url } : null;
+        // parameter ignores it (204), or, on some Enterprise Server releases,
+        // refuses the unknown key (422): then the dispatch goes again without it
+        // and the run is found by its name.
+        send: async (once) => {
+          try {
+            return await once.rest(
+              route,
+              { workflow_id: workflow, ref, inputs, return_run_details: true },
+              workflowDispatchSchema,
+            );
+          } catch (error) {
+            if (!refusesRunDetails(error)) throw error;
+            await once.rest(route, { workflow_id: workflow, ref, inputs }, workflowDispatchSchema);
+            return landed();
+          }
         },
+        landed,
       });
     },
     listWorkflowRuns,

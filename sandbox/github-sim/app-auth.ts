@@ -64,7 +64,12 @@ export function verifyAppJwt(jwt: string, keys: AppKeys, appId: number, now: Dat
   if (exp - iat > 600) throw jwtError("'Expiration time' claim ('exp') is too far in the future");
 }
 
-export function mintInstallationToken(store: Store, installationId: number): TokenRecord {
+/** An installation token with the app's whole grant, or the narrower `permissions` asked for. */
+export function mintInstallationToken(
+  store: Store,
+  installationId: number,
+  permissions: TokenRecord["permissions"] = store.app.permissions,
+): TokenRecord {
   const expires = new Date(store.now().getTime() + 60 * 60 * 1000);
   const record: TokenRecord = {
     token: `ghs_${randomBytes(18).toString("base64url")}`,
@@ -72,6 +77,7 @@ export function mintInstallationToken(store: Store, installationId: number): Tok
     login: store.app.botLogin,
     installationId,
     expiresAt: expires.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    permissions,
   };
   store.tokens.set(record.token, record);
   return record;
@@ -84,6 +90,7 @@ export function mintUserToken(store: Store, login: string): TokenRecord {
     login,
     installationId: null,
     expiresAt: null,
+    permissions: null,
   };
   store.tokens.set(record.token, record);
   return record;

@@ -32,8 +32,10 @@ export interface SimCore {
   rateLimit: (tokenKey: string, resource: RateResource) => Bucket;
   // GitHub evaluates a workflow's `run-name` when the run is created; the simulator asks this.
   runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
+  // Reusable workflows the simulator can read, by `uses` without `@ref` (for their concurrency groups).
+  calledWorkflows: Readonly<Record<string, string>>;
   // Whether a dispatch honours `return_run_details` (see GitHubSimulatorOptions.dispatchRunDetails).
-  dispatchRunDetails: boolean;
+  dispatchRunDetails: boolean | "rejected";
 }
 
 export interface RequestContext {

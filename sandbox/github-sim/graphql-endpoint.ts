@@ -1,8 +1,9 @@
-import { execute, GraphQLError, Kind, parse, validate } from "graphql";
+import { execute, GraphQLError, Kind, OperationTypeNode, parse, validate } from "graphql";
 import type { DocumentNode, ExecutionResult } from "graphql";
 import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
 import { mutationRoot } from "./graphql-mutations.ts";
+import { graphqlCost } from "./graphql-cost.ts";
 import { nodeRoot } from "./graphql-nodes.ts";
 import { rootValue } from "./graphql-resolvers.ts";
 import type { User } from "./model.ts";
@@ -48,6 +49,22 @@ export function graphqlOperationName(body: unknown): string | null {
   return null;
 }
 
+// The top-level fields of the request's mutations, so the token's permissions can be checked first.
+export function mutationFields(body: unknown): string[] {
+  const request = asRequest(body);
+  const document = request ? parseQuietly(request.query) : null;
+  const fields: string[] = [];
+  for (const definition of document?.definitions ?? []) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION || definition.operation !== OperationTypeNode.MUTATION)
+      continue;
+    if (request?.operationName && definition.name?.value !== request.operationName) continue;
+    for (const selection of definition.selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) fields.push(selection.name.value);
+    }
+  }
+  return fields;
+}
+
 // GitHub reports errors with a top-level `type` (NOT_FOUND, ...) rather than inside `extensions`.
 function formatError(error: GraphQLError): Record<string, unknown> {
   const json: Record<string, unknown> = { message: error.message };
@@ -59,12 +76,20 @@ function formatError(error: GraphQLError): Record<string, unknown> {
   return json;
 }
 
+/** The request's rate-limit cost by GitHub's formula; 1 for a request that does not parse. */
+export function requestCost(body: unknown): number {
+  const request = asRequest(body);
+  const document = request ? parseQuietly(request.query) : null;
+  return document ? graphqlCost(document, request?.variables, request?.operationName) : 1;
+}
+
 export async function executeGraphql(
   core: SimCore,
   viewer: User,
   bucket: Bucket,
   body: unknown,
 ): Promise<Record<string, unknown>> {
+  const cost = requestCost(body);
   const request = asRequest(body);
   if (!request) return { errors: [{ message: "A query attribute must be specified and must be a string." }] };
   let document: DocumentNode;
@@ -80,7 +105,7 @@ export async function executeGraphql(
     schema,
     document,
     rootValue: {
-      ...rootValue({ core, viewer, bucket }),
+      ...rootValue({ core, viewer, bucket, cost }),
       ...nodeRoot({ core, viewer, bucket }),
       ...mutationRoot({ core, viewer, bucket }),
     },

@@ -14,6 +14,8 @@ export interface GraphqlContext {
   core: SimCore;
   viewer: User;
   bucket: Bucket;
+  /** The request's cost by GitHub's formula (graphql-cost.ts); 1 when not given. */
+  cost?: number;
 }
 
 type Args = Record<string, unknown>;
@@ -482,6 +484,7 @@ function resourceNode(core: SimCore, viewer: User, url: string): Record<string, 
 
 export function rootValue(context: GraphqlContext): Record<string, unknown> {
   const { core, viewer, bucket } = context;
+  const cost = context.cost ?? 1;
   return {
     resource: (args: Args) => resourceNode(core, viewer, String(args.url)),
     repository: (args: Args) => {
@@ -495,11 +498,11 @@ export function rootValue(context: GraphqlContext): Record<string, unknown> {
       return repositoryNode(core, repo);
     },
     viewer: () => actorNode(core, viewer.login),
-    // GitHub counts the asking query itself (cost 1 here; the endpoint charges it after answering).
+    // GitHub counts the asking query itself (the endpoint charges its cost after answering).
     rateLimit: () => {
-      const used = Math.min(bucket.limit, bucket.used + 1);
+      const used = Math.min(bucket.limit, bucket.used + cost);
       return {
-        cost: 1,
+        cost,
         limit: bucket.limit,
         remaining: bucket.limit - used,
         used,

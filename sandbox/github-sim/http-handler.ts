@@ -4,7 +4,9 @@ import type { AppKeys } from "./app-auth.ts";
 import { tokenExpired, verifyAppJwt } from "./app-auth.ts";
 import type { Actor, RequestContext, RouteAuth, RouteResult, SimCore } from "./core.ts";
 import type { FaultAction, FaultRegistry } from "./faults.ts";
-import { executeGraphql, graphqlOperationName } from "./graphql-endpoint.ts";
+import { executeGraphql, graphqlOperationName, mutationFields, requestCost } from "./graphql-endpoint.ts";
+import type { TokenRecord } from "./model.ts";
+import { allows, mutationRequirement, notAccessible, routeRequirement } from "./token-permissions.ts";
 import {
   HttpError,
   badCredentials,
@@ -20,6 +22,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { matchRoute } from "./router.ts";
 import { routes } from "./routes.ts";
 import { findUser } from "./store.ts";
+import { handleGitRequest, isGitRequest } from "./git-http.ts";
 
 export interface Exchange {
   requestId: string;
@@ -97,7 +100,8 @@ function looksLikeJwt(value: string): boolean {
 
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    handle(deps, req, res).catch((error: unknown) => {
+    const git = isGitRequest(new URL(req.url ?? "/", deps.core.urls.web).pathname);
+    (git ? handleGitRequest(deps.core.store, req, res) : handle(deps, req, res)).catch((error: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }));
@@ -216,8 +220,17 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       const actor = authenticate(deps, req, "token");
       login = actor.user.login;
       const bucket = checkRate(deps, actor, resource);
+      const refused = refusedMutation(actor.token, requestBody);
+      if (refused) {
+        deps.limiter.consume(rateKey(actor), resource, 1);
+        finish(
+          { status: 200, body: refused },
+          rateLimitHeaders(deps.limiter.peek(rateKey(actor), resource), resource),
+        );
+        return;
+      }
       const result = await executeGraphql(deps.core, actor.user, bucket, requestBody);
-      deps.limiter.consume(rateKey(actor), resource, 1);
+      deps.limiter.consume(rateKey(actor), resource, requestCost(requestBody));
       finish(
         { status: 200, body: result },
         rateLimitHeaders(deps.limiter.peek(rateKey(actor), resource), resource),
@@ -230,6 +243,8 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     template = match.route.template;
     const actor = authenticate(deps, req, match.route.auth);
     login = actor.user.login;
+    const needed = routeRequirement(method, template);
+    if (needed && !allows(actor.token, needed)) throw notAccessible(needed);
     const countsAgainstLimit = template !== "/rate_limit" && match.route.auth !== "jwt";
     const bucket = countsAgainstLimit
       ? checkRate(deps, actor, resource)
@@ -270,6 +285,20 @@ function checkRate(deps: HandlerDeps, actor: Actor, resource: RateResource) {
     throw new HttpError(403, primaryRateLimit(actor.user.login).body, rateLimitHeaders(bucket, resource));
   }
   return bucket;
+}
+
+// GitHub refuses a whole GraphQL document whose mutation the token may not run, with a FORBIDDEN error.
+function refusedMutation(token: TokenRecord | null, body: unknown): Record<string, unknown> | null {
+  for (const field of mutationFields(body)) {
+    const needed = mutationRequirement(field);
+    if (needed && !allows(token, needed)) {
+      return {
+        data: null,
+        errors: [{ type: "FORBIDDEN", path: [field], message: "Resource not accessible by integration" }],
+      };
+    }
+  }
+  return null;
 }
 
 function authenticate(deps: HandlerDeps, req: IncomingMessage, mode: RouteAuth): Actor {

@@ -157,6 +157,8 @@ export interface WorkflowRun {
   createdAt: string;
   updatedAt: string;
   runStartedAt: string;
+  /** The run's concurrency group, when its workflow has one (concurrency.ts). */
+  concurrency?: { readonly group: string; readonly cancelInProgress: boolean };
 }
 
 export interface Workflow {
@@ -202,6 +204,8 @@ export interface TokenRecord {
   login: string;
   installationId: number | null;
   expiresAt: string | null;
+  /** An installation token's permissions (the app's grant or a narrower set); null for a person's token. */
+  permissions: Readonly<Record<string, "read" | "write">> | null;
 }
 
 export interface AppInfo {
@@ -210,6 +214,10 @@ export interface AppInfo {
   name: string;
   ownerLogin: string;
   botLogin: string;
+  /** What an installation is granted: the manifest's `default_permissions` plus `metadata: read`. */
+  permissions: Readonly<Record<string, "read" | "write">>;
+  /** The manifest's `default_events`. */
+  events: readonly string[];
 }
 
 export interface Store {

@@ -15,6 +15,9 @@ import {
   requiredString,
 } from "./route-helpers.ts";
 import { workflowJson, workflowRunJson } from "./serialize-run.ts";
+import { checkDispatch, runDetailsNotPermitted } from "./workflow-dispatch-rules.ts";
+import { evaluateTemplate } from "./workflow-expressions.ts";
+import { runConcurrency } from "./concurrency.ts";
 
 function findWorkflow(repo: Repo, idOrFile: string): Workflow | undefined {
   return repo.workflows.find(
@@ -28,8 +31,9 @@ async function workflowFileExists(repo: Repo, file: string): Promise<boolean> {
   return head !== null && (await readPath(repo.gitDir, head, `.github/workflows/${file}`)) !== null;
 }
 
-// Workflows are registered on demand: dispatching `locus.yml` on a repo makes it exist, like a file in .github/workflows.
-export function ensureWorkflow(ctx: Pick<RequestContext, "core">, repo: Repo, idOrFile: string): Workflow {
+// GitHub knows a workflow from its file in .github/workflows on the default branch; the simulator registers it
+// the first time it is asked for.
+function ensureWorkflow(ctx: Pick<RequestContext, "core">, repo: Repo, idOrFile: string): Workflow {
   const existing = findWorkflow(repo, idOrFile);
   if (existing) return existing;
   if (/^\d+$/.test(idOrFile)) throw notFound();
@@ -42,11 +46,22 @@ export function ensureWorkflow(ctx: Pick<RequestContext, "core">, repo: Repo, id
   return workflow;
 }
 
+async function knownWorkflow(ctx: RequestContext, repo: Repo): Promise<Workflow> {
+  const id = ctx.params.workflow_id ?? "";
+  const workflow =
+    findWorkflow(repo, id) ??
+    ((await workflowFileExists(repo, id)) ? ensureWorkflow(ctx, repo, id) : undefined);
+  if (!workflow) throw notFound();
+  return workflow;
+}
+
 async function dispatch(ctx: RequestContext): Promise<RouteResult> {
   const repo = requireRepo(ctx);
   requirePermission(ctx, repo, "write");
-  const workflow = ensureWorkflow(ctx, repo, ctx.params.workflow_id ?? "");
+  const workflow = await knownWorkflow(ctx, repo);
   const body = bodyObject(ctx);
+  if (ctx.core.dispatchRunDetails === "rejected" && "return_run_details" in body)
+    throw runDetailsNotPermitted();
   const ref = requiredString(body, "ref", "WorkflowDispatch").replace(/^refs\/heads\//, "");
   const headSha = await resolveCommit(repo.gitDir, `refs/heads/${ref}`);
   if (!headSha)
@@ -61,14 +76,22 @@ async function dispatch(ctx: RequestContext): Promise<RouteResult> {
     throw validationFailed([{ resource: "WorkflowDispatch", field: "inputs", code: "invalid" }]);
   for (const [key, value] of Object.entries(rawInputs))
     inputs[key] = typeof value === "string" ? value : JSON.stringify(value);
+  const dispatched = await checkDispatch(repo.gitDir, headSha, workflow.path, inputs);
   const at = now(ctx);
+  const id = ctx.core.store.nextId();
+  // GitHub evaluates the workflow's `run-name` and `concurrency` when it creates the run.
+  const contexts = { inputs: dispatched.inputs, github: { run_id: String(id) } };
+  const displayTitle =
+    ctx.core.runName?.({ workflowPath: workflow.path, inputs }) ??
+    (dispatched.runName === undefined ? workflow.name : evaluateTemplate(dispatched.runName, contexts));
+  const concurrency = runConcurrency(dispatched.text, contexts, ctx.core.calledWorkflows);
   const run: WorkflowRun = {
-    id: ctx.core.store.nextId(),
+    id,
     runNumber: repo.runs.filter((candidate) => candidate.workflowId === workflow.id).length + 1,
     workflowId: workflow.id,
     workflowPath: workflow.path,
     name: workflow.name,
-    displayTitle: ctx.core.runName?.({ workflowPath: workflow.path, inputs }) ?? workflow.name,
+    displayTitle,
     event: "workflow_dispatch",
     status: "queued",
     conclusion: null,
@@ -79,6 +102,7 @@ async function dispatch(ctx: RequestContext): Promise<RouteResult> {
     createdAt: at,
     updatedAt: at,
     runStartedAt: at,
+    ...(concurrency ? { concurrency } : {}),
   };
   repo.runs.push(run);
   emitRepoEvent(ctx, repo, "workflow_run", {
@@ -87,7 +111,7 @@ async function dispatch(ctx: RequestContext): Promise<RouteResult> {
     workflow: workflowJson(ctx.core, repo, workflow),
   });
   ctx.core.startRun(repo, run.id);
-  if (body.return_run_details === true && ctx.core.dispatchRunDetails) {
+  if (body.return_run_details === true && ctx.core.dispatchRunDetails === true) {
     const api = `${ctx.core.urls.api}/repos/${repo.owner}/${repo.name}/actions/runs/${run.id}`;
     return {
       status: 200,
@@ -172,13 +196,7 @@ export const actionRoutes: Route[] = [
     auth: "token",
     handler: async (ctx) => {
       const repo = requireRepo(ctx);
-      const id = ctx.params.workflow_id ?? "";
-      // GitHub knows a workflow from its file on the default branch, before it ever ran.
-      const workflow =
-        findWorkflow(repo, id) ??
-        ((await workflowFileExists(repo, id)) ? ensureWorkflow(ctx, repo, id) : undefined);
-      if (!workflow) throw notFound();
-      return listRuns(ctx, workflow.id);
+      return listRuns(ctx, (await knownWorkflow(ctx, repo)).id);
     },
   },
   {

@@ -1,9 +1,10 @@
 import { mintInstallationToken } from "./app-auth.ts";
 import type { RequestContext, Route, RouteResult } from "./core.ts";
-import { notFound } from "./http-error.ts";
+import { HttpError, notFound } from "./http-error.ts";
 import type { Installation } from "./model.ts";
-import { intParam, paged, requireRepo } from "./route-helpers.ts";
-import { installationJson, installationPermissions, repoJson } from "./serialize-repo.ts";
+import { bodyObject, intParam, paged, requireRepo } from "./route-helpers.ts";
+import { installationJson, repoJson } from "./serialize-repo.ts";
+import { withinGrant, type Access } from "./token-permissions.ts";
 import { userJson } from "./serialize-user.ts";
 import { installationFor } from "./store.ts";
 
@@ -29,22 +30,44 @@ function getApp(ctx: RequestContext): RouteResult {
       html_url: `${ctx.core.urls.web}/apps/${app.slug}`,
       created_at: "2024-01-01T00:00:00Z",
       updated_at: "2024-01-01T00:00:00Z",
-      permissions: installationPermissions,
-      events: ["issues", "issue_comment", "milestone", "pull_request", "pull_request_review", "workflow_run"],
+      permissions: app.permissions,
+      events: app.events,
       installations_count: ctx.core.store.installations.size,
     },
   };
 }
 
+const TOKEN_DOCS = "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app";
+
+// `permissions` narrows the token; asking for anything beyond the installation's grant is refused.
+function askedPermissions(ctx: RequestContext): Record<string, Access> | undefined {
+  const asked = bodyObject(ctx).permissions;
+  if (asked === undefined) return undefined;
+  const granted = ctx.core.store.app.permissions;
+  const valid =
+    typeof asked === "object" &&
+    asked !== null &&
+    Object.values(asked).every((level) => level === "read" || level === "write");
+  if (!valid || !withinGrant(asked as Record<string, Access>, granted)) {
+    throw new HttpError(422, {
+      message: "The permissions requested are not granted to this installation.",
+      documentation_url: TOKEN_DOCS,
+      status: "422",
+    });
+  }
+  // Every installation token can read the repository's metadata.
+  return { metadata: "read", ...(asked as Record<string, Access>) };
+}
+
 function createAccessToken(ctx: RequestContext): RouteResult {
   const installation = requireInstallation(ctx);
-  const record = mintInstallationToken(ctx.core.store, installation.id);
+  const record = mintInstallationToken(ctx.core.store, installation.id, askedPermissions(ctx));
   return {
     status: 201,
     body: {
       token: record.token,
       expires_at: record.expiresAt,
-      permissions: installationPermissions,
+      permissions: record.permissions,
       repository_selection: "all",
     },
   };

@@ -3,6 +3,7 @@ import type { Repo, RunConclusion, User, WorkflowRun } from "./model.ts";
 import { isoNow } from "./model.ts";
 import { workflowJson, workflowRunJson } from "./serialize-run.ts";
 import { findUser } from "./store.ts";
+import { createConcurrencyGate } from "./concurrency.ts";
 
 export interface RunnerRequest {
   owner: string;
@@ -35,12 +36,28 @@ export interface RunController {
 }
 
 // Drives runs queued → in_progress → completed and reports each step as a workflow_run webhook.
+// A run in a concurrency group waits while another of its group runs (concurrency.ts).
 export function createRunController(
   getCore: () => SimCore,
   runner: WorkflowRunner | undefined,
 ): RunController {
   const active = new Map<number, AbortController>();
   const pending = new Set<Promise<void>>();
+  const gate = createConcurrencyGate();
+  const launched = new Set<number>();
+
+  function track(task: Promise<void>): void {
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+  }
+
+  function launch(repo: Repo, run: WorkflowRun): void {
+    if (!runner || run.status === "completed") return;
+    const activeRunner = runner;
+    launched.add(run.id);
+    // Start after the dispatch response, as GitHub queues runs asynchronously.
+    track(new Promise<void>((resolve) => setImmediate(resolve)).then(() => execute(repo, run, activeRunner)));
+  }
 
   async function emitRun(repo: Repo, run: WorkflowRun, action: string, sender: User): Promise<void> {
     const core = getCore();
@@ -70,6 +87,10 @@ export function createRunController(
     run.updatedAt = isoNow(getCore().store);
     active.get(runId)?.abort();
     active.delete(runId);
+    // The group's pending run starts once its running run is done.
+    const next = run.concurrency && launched.has(runId) ? gate.release(run.concurrency.group) : undefined;
+    const waiting = next === undefined ? undefined : runById(repo, next);
+    if (waiting) launch(repo, waiting);
     await emitRun(repo, run, "completed", sender ?? actorOf(run));
   }
 
@@ -80,6 +101,8 @@ export function createRunController(
   }
 
   async function execute(repo: Repo, run: WorkflowRun, activeRunner: WorkflowRunner): Promise<void> {
+    // Cancelled while it waited to start.
+    if (run.status === "completed") return;
     const controller = new AbortController();
     active.set(run.id, controller);
     run.status = "in_progress";
@@ -113,18 +136,28 @@ export function createRunController(
     start(repo, runId) {
       const run = runById(repo, runId);
       if (!run || !runner) return;
-      const activeRunner = runner;
-      // Start after the dispatch response, as GitHub queues runs asynchronously.
-      const task = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
-        execute(repo, run, activeRunner),
-      );
-      pending.add(task);
-      void task.finally(() => pending.delete(task));
+      const group = run.concurrency?.group;
+      const running =
+        group === undefined
+          ? undefined
+          : repo.runs.find(
+              (other) =>
+                other.id !== run.id &&
+                other.concurrency?.group === group &&
+                other.status !== "completed" &&
+                launched.has(other.id),
+            );
+      if (group === undefined || !running) {
+        launch(repo, run);
+        return;
+      }
+      // One pending run per group: a newer one cancels it; cancel-in-progress cancels the running one too.
+      const displaced = gate.wait(group, run.id);
+      if (displaced !== undefined) track(complete(repo, displaced, "cancelled"));
+      if (run.concurrency?.cancelInProgress) track(complete(repo, running.id, "cancelled"));
     },
     cancel(repo, runId, by) {
-      const task = complete(repo, runId, "cancelled", by);
-      pending.add(task);
-      void task.finally(() => pending.delete(task));
+      track(complete(repo, runId, "cancelled", by));
     },
     complete,
     async settle() {

@@ -119,8 +119,8 @@ export function installationJson(core: SimCore, installation: Installation): Rec
     client_id: `Iv1.sim${app.id}`,
     target_id: core.store.users.get(installation.account.toLowerCase())?.id ?? 0,
     target_type: "User",
-    permissions: installationPermissions,
-    events: ["issues", "issue_comment", "milestone", "pull_request", "pull_request_review", "workflow_run"],
+    permissions: app.permissions,
+    events: app.events,
     created_at: installation.createdAt,
     updated_at: installation.createdAt,
     single_file_name: null,
@@ -131,11 +131,3 @@ export function installationJson(core: SimCore, installation: Installation): Rec
     suspended_by: null,
   };
 }
-
-export const installationPermissions = {
-  actions: "write",
-  contents: "write",
-  issues: "write",
-  metadata: "read",
-  pull_requests: "write",
-} as const;

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAppKeys, mintUserToken } from "./app-auth.ts";
+import { loadAppManifest } from "./app-manifest.ts";
 import type { SimCore, SimUrls } from "./core.ts";
 import { createFaultRegistry } from "./faults.ts";
 import type { FaultRegistry } from "./faults.ts";
@@ -33,6 +34,8 @@ export interface GitHubSimulatorOptions {
     owner?: string;
     // Without it the simulator generates a key pair and exposes the private key as `appPrivateKey`.
     publicKeyPem?: string;
+    // The GitHub App manifest whose permissions and events installations get (default: the project's app.yml).
+    manifestPath?: string;
   };
   // Extra personal access tokens accepted as `Authorization: token <pat>`: token → login.
   personalAccessTokens?: Record<string, string>;
@@ -40,9 +43,13 @@ export interface GitHubSimulatorOptions {
   runner?: WorkflowRunner;
   // The display title of a dispatched run, as the workflow's `run-name` would give it (default: the workflow's name).
   runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
-  // false plays a GitHub without the dispatch API's run details (github.com before 2026-02-19, older
-  // GitHub Enterprise Server): a dispatch answers 204 whatever `return_run_details` says (default true).
-  dispatchRunDetails?: boolean;
+  // false plays a GitHub that ignores the dispatch API's run details (github.com before 2026-02-19): a
+  // dispatch answers 204 whatever `return_run_details` says; "rejected" plays a GitHub Enterprise Server
+  // whose API lacks the key and refuses it with 422 (default true).
+  dispatchRunDetails?: boolean | "rejected";
+  // Reusable workflows a dispatched workflow may call, by `uses` without `@ref` (owner/repo/.github/workflows/x.yml):
+  // their `concurrency` applies to the run, as on GitHub.
+  calledWorkflows?: Record<string, string>;
   rateLimit?: RateLimitOptions;
   now?: () => Date;
   // Used by latency faults; tests inject an instant one to avoid real sleeps.
@@ -84,13 +91,21 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     name: options.app?.name ?? slug,
     ownerLogin: options.app?.owner ?? "locus-dev",
     botLogin: `${slug}[bot]`,
+    ...loadAppManifest(options.app?.manifestPath),
   };
   const now = options.now ?? (() => new Date());
   const store = createStore({ app, now });
   const keys = loadAppKeys(options.app?.publicKeyPem);
   for (const [token, login] of Object.entries(options.personalAccessTokens ?? {})) {
     ensureUser(store, login);
-    store.tokens.set(token, { token, kind: "user", login, installationId: null, expiresAt: null });
+    store.tokens.set(token, {
+      token,
+      kind: "user",
+      login,
+      installationId: null,
+      expiresAt: null,
+      permissions: null,
+    });
   }
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), "github-sim-")));
@@ -115,6 +130,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     cancelRun: (repo, runId, by) => runs.cancel(repo, runId, by),
     rateLimit: (key, resource) => limiter.peek(key, resource),
     runName: options.runName,
+    calledWorkflows: options.calledWorkflows ?? {},
     dispatchRunDetails: options.dispatchRunDetails ?? true,
   };
   const runs = createRunController(() => core, options.runner);

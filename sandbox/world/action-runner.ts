@@ -1,15 +1,18 @@
 /**
  * The sandbox's GitHub Actions runner: each dispatched workflow run becomes a
  * child process of the bundled Action with the Actions environment, in a
- * fresh clone of the repository (a local-path origin, so no credential is
- * ever written to .git/config, like `persist-credentials: false`), with an
- * empty HOME. Cancelling sends SIGINT then SIGTERM 7.5 s later, as GitHub does.
+ * fresh clone of the repository over the simulator's smart HTTP (the token
+ * goes to the clone command alone, never to .git/config, like
+ * `persist-credentials: false`), so the Action's pushes meet GitHub's push
+ * rules; with an empty HOME. Cancelling sends SIGINT then SIGTERM 7.5 s
+ * later, as GitHub does.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
+import { pushAuthFor } from "../../lib/git/push-auth.ts";
 import type { RunnerRequest, RunnerResult, WorkflowRunner } from "../github-sim/index.ts";
 
 const exec = promisify(execFile);
@@ -51,7 +54,12 @@ export interface FinishedRun {
   readonly outputs: Record<string, string>;
   readonly workspace: string;
   readonly conclusion: RunnerResult["conclusion"];
+  /** The step's job summary as GitHub shows it: null when it was over 1 MiB, which GitHub drops whole. */
+  readonly summary: string | null;
 }
+
+// https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/workflow-commands-for-github-actions#step-isolation-and-limits
+const MAX_STEP_SUMMARY_BYTES = 1024 * 1024;
 
 export interface ActionRunner {
   readonly runner: WorkflowRunner;
@@ -78,8 +86,15 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     const home = join(root, "home");
     await mkdir(temp, { recursive: true });
     await mkdir(home, { recursive: true });
-    await exec("git", ["clone", "--quiet", "--branch", request.ref, request.gitDir, workspace], {
-      env: { PATH: process.env["PATH"] ?? "", HOME: home },
+    const token = options.token();
+    const remote = `${options.serverUrl}/${request.owner}/${request.repo}.git`;
+    await exec("git", ["clone", "--quiet", "--branch", request.ref, remote, workspace], {
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: home,
+        GIT_TERMINAL_PROMPT: "0",
+        ...pushAuthFor(remote, token).env,
+      },
     });
     const outputFile = join(root, "output");
     const summaryFile = join(root, "summary.md");
@@ -93,7 +108,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       milestone: "",
       command: "",
       delivery: "",
-      "github-token": options.token(),
+      "github-token": token,
       "app-url": options.exchange?.appUrl() ?? "",
       "anthropic-api-key": options.model.apiKey,
       model: options.model.model ?? "",
@@ -162,6 +177,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       outputs: parseOutputs(await readFile(outputFile, "utf8")),
       workspace,
       conclusion,
+      summary: await readSummary(summaryFile),
     };
     finished.push(run);
     options.onFinish?.(request, run);
@@ -181,6 +197,11 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       return killed;
     },
   };
+}
+
+async function readSummary(path: string): Promise<string | null> {
+  const bytes = await readFile(path);
+  return bytes.length > MAX_STEP_SUMMARY_BYTES ? null : bytes.toString("utf8");
 }
 
 /** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */

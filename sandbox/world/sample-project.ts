@@ -4,37 +4,7 @@
  * running them. Kept as strings (not files under sandbox/) so the project's
  * own lint, type check and test globs never pick the sample up.
  */
-
-const workflow = `# Thin caller of the reusable Locus workflow (the sandbox's runner executes the Action directly).
-name: Locus
-run-name: Locus \${{ inputs.mode }} (\${{ inputs.delivery }})
-on:
-  workflow_dispatch:
-    inputs:
-      mode: { type: string, required: true }
-      issue: { type: string, default: "" }
-      pr: { type: string, default: "" }
-      milestone: { type: string, default: "" }
-      command: { type: string, default: "" }
-      delivery: { type: string, default: "" }
-# The job proves who it is with its OIDC token; the Locus app trades it for its tokens.
-permissions:
-  id-token: write
-  contents: read
-jobs:
-  locus:
-    uses: locus-dev/locus/.github/workflows/locus.yml@v1
-    with:
-      app-url: \${{ vars.LOCUS_APP_URL }}
-      mode: \${{ inputs.mode }}
-      issue: \${{ inputs.issue }}
-      pr: \${{ inputs.pr }}
-      milestone: \${{ inputs.milestone }}
-      command: \${{ inputs.command }}
-      delivery: \${{ inputs.delivery }}
-    secrets:
-      anthropic-api-key: \${{ secrets.ANTHROPIC_API_KEY }}
-`;
+import { callerWorkflowFiles } from "./caller-workflow.ts";
 
 const staleWorkflow = `name: Locus stale sweep
 on:
@@ -117,6 +87,6 @@ test("cuts long text with an ellipsis", () => {
   assert.equal(truncate("abcdef", 4), "abc…");
 });
 `,
-  ".github/workflows/locus.yml": workflow,
+  ...callerWorkflowFiles(),
   ".github/workflows/locus-stale.yml": staleWorkflow,
 };

@@ -33,8 +33,9 @@ import {
   type FinishedRun,
   type ModelEndpoint,
 } from "./action-runner.ts";
-import { simulatedRunName, startAppOnSimulator } from "./app-on-simulator.ts";
+import { startAppOnSimulator } from "./app-on-simulator.ts";
 import { SAMPLE_PROJECT } from "./sample-project.ts";
+import { calledWorkflows } from "./caller-workflow.ts";
 
 export const OWNER = "acme";
 export const REPO = "strkit";
@@ -116,8 +117,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     port: options.port ?? 0,
     workDir: join(workDir, "github"),
     webhooks: { secret: WEBHOOK_SECRET, onDelivery: (delivery) => emit({ type: "webhook", delivery }) },
-    // The reusable workflow's run-name, evaluated at dispatch like GitHub does.
-    runName: (run) => (run.workflowPath.endsWith("/locus-stale.yml") ? undefined : simulatedRunName(run)),
+    calledWorkflows: calledWorkflows(),
     runner: (request) => {
       if (!late.runner) throw new Error("the runner is not ready");
       return late.runner.runner(request);

@@ -12,6 +12,7 @@ import {
 } from "../../lib/status/status-comment.ts";
 import type { FakeTurn } from "../../sandbox/anthropic-fake/types.ts";
 import { PROJECT_FILES, startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: Harness;
 /** How far the simulator's clock runs ahead of real time: edits "after the trigger" move it on. */
@@ -98,7 +99,10 @@ function raceScript(push: () => void): FakeTurn[] {
 }
 
 beforeAll(async () => {
-  h = await startHarness(PROJECT_FILES, { now: () => new Date(Date.now() + skewMs) });
+  h = await startHarness(
+    { ...PROJECT_FILES, ...callerWorkflowFiles() },
+    { now: () => new Date(Date.now() + skewMs) },
+  );
   h.repo.collaborator("rev", "write");
   h.repo.collaborator("outsider", "read");
   ({ issue, pr } = await locusPullRequest("Greet politely"));

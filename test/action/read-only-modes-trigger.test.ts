@@ -17,6 +17,7 @@ import {
 } from "../../lib/status/status-comment.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const CAP_USD = 5;
 let h: Harness;
@@ -29,6 +30,7 @@ beforeAll(async () => {
   h = await startHarness(
     {
       ...PROJECT_FILES,
+      ...callerWorkflowFiles(),
       ".github/locus.yml": `version: 3\nagent:\n  maxCostPerDayUsd: ${CAP_USD}\n`,
     },
     { now: () => clock },

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: Harness;
 
-const WORKFLOW = "name: Locus\non: workflow_dispatch\njobs: {}\n";
-
 beforeAll(async () => {
-  h = await startHarness({ ...PROJECT_FILES, ".github/workflows/locus.yml": WORKFLOW });
+  h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() });
 }, 60_000);
 
 afterAll(async () => {

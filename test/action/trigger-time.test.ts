@@ -7,13 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: Harness;
 let clock = new Date("2026-11-24T09:00:00Z");
 const later = (seconds: number) => (clock = new Date(clock.getTime() + seconds * 1000));
 
 beforeAll(async () => {
-  h = await startHarness(PROJECT_FILES, { now: () => clock });
+  h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() }, { now: () => clock });
   h.repo.collaborator("alice", "write");
 }, 60_000);
 

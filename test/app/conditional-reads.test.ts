@@ -2,13 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newIssue, owner, repo } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: AppHarness;
 beforeAll(async () => {
   h = await startAppHarness({
     files: {
       "README.md": "# demo\n",
-      ".github/workflows/locus.yml": "name: Locus\n",
+      ...callerWorkflowFiles(),
       ".github/locus.yml": "version: 3\n",
     },
   });

@@ -16,7 +16,8 @@ import {
   type RepoSeeder,
   type RunnerResult,
 } from "../../sandbox/github-sim/index.ts";
-import { simulatedRunName, startAppOnSimulator } from "../../sandbox/world/app-on-simulator.ts";
+import { startAppOnSimulator } from "../../sandbox/world/app-on-simulator.ts";
+import { calledWorkflows, callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 export const WEBHOOK_SECRET = "locus-test-webhook-secret-0123456789";
 
@@ -46,8 +47,8 @@ export async function startAppHarness(
     server?: Partial<Omit<LocusServerOptions, "probot" | "appFn">>;
     /** How the simulator waits out a latency fault (default: a real timer). */
     delay?: (ms: number) => Promise<void>;
-    /** false: GitHub answers a dispatch 204, without the run (older Enterprise Server). */
-    dispatchRunDetails?: boolean;
+    /** false: GitHub answers a dispatch 204, without the run; "rejected": 422 for `return_run_details` (older Enterprise Server). */
+    dispatchRunDetails?: boolean | "rejected";
     tokenExchange?: Partial<TokenExchangeConfig>;
     /** Sees every exchange with the simulator, request bodies included. */
     observe?: (exchange: Exchange) => void;
@@ -56,7 +57,7 @@ export async function startAppHarness(
   let conclusion: RunnerResult["conclusion"] | "hold" = "success";
   const sim = await startGitHubSimulator({
     webhooks: { secret: WEBHOOK_SECRET },
-    runName: simulatedRunName,
+    calledWorkflows: calledWorkflows(),
     ...(options.delay ? { delay: options.delay } : {}),
     ...(options.dispatchRunDetails === undefined ? {} : { dispatchRunDetails: options.dispatchRunDetails }),
     ...(options.observe ? { observe: options.observe } : {}),
@@ -74,7 +75,7 @@ export async function startAppHarness(
     ...(options.tokenExchange ? { tokenExchange: options.tokenExchange } : {}),
   });
   const repo = await sim.seed.repo("octo/demo", {
-    files: options.files ?? { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
+    files: options.files ?? { "README.md": "# demo\n", ...callerWorkflowFiles() },
   });
   repo.collaborator("alice", "write").collaborator("eve", "read");
 

@@ -18,18 +18,18 @@ async function milestone(title: string, description = ""): Promise<number> {
 }
 
 /** A branch `locus/issue-<N>` with one commit, as the Action would push it, and its PR. */
-async function locusPullRequest(issue: number): Promise<number> {
+async function locusPullRequest(issue: number, base = "main"): Promise<number> {
   const git = (...args: string[]) =>
     execFileSync("git", ["-C", h.repo.gitDir, ...args], { encoding: "utf8" }).trim();
   const tree = git("rev-parse", "main^{tree}");
-  const commit = git("commit-tree", tree, "-p", "main", "-m", `feat: work (#${issue})`);
+  const commit = git("commit-tree", tree, "-p", base, "-m", `feat: work (#${issue})`);
   git("update-ref", `refs/heads/locus/issue-${issue}`, commit);
   const { data } = await h.as("alice").rest.pulls.create({
     owner,
     repo,
     title: `feat: work (#${issue})`,
     head: `locus/issue-${issue}`,
-    base: "main",
+    base,
     body: `Closes #${issue}`,
   });
   await h.settle();
@@ -106,6 +106,18 @@ describe("pull requests and runs", () => {
     expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:done"]);
     const { data: closed } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: issue });
     expect([closed.state, closed.state_reason]).toEqual(["closed", "completed"]);
+  });
+
+  it("leaves a stacked PR's issue in review when it merges into the task branch below, not the base", async () => {
+    const lower = await newIssue(h, "lower", { labels: ["locus:in-review", "agent:managed"] });
+    await locusPullRequest(lower);
+    const upper = await newIssue(h, "upper", { labels: ["locus:in-review", "agent:managed"] });
+    const pr = await locusPullRequest(upper, `locus/issue-${lower}`);
+
+    await h.as("alice").rest.pulls.merge({ owner, repo, pull_number: pr, merge_method: "merge" });
+    await h.settle();
+
+    expect(await labelsOf(h, upper)).toEqual(["agent:managed", "locus:in-review"]);
   });
 
   it("dispatches iterate on a changes-requested review and on /locus iterate, but not for a reader", async () => {

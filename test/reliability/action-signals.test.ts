@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply, say } from "../../sandbox/anthropic-fake/script.ts";
 import type { ActionProcess, ActionRun, Harness } from "../action/harness.ts";
 import { OWNER, PROJECT_FILES, REPO, startHarness } from "../action/harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
-const WORKFLOW = "name: Locus\non: workflow_dispatch\njobs: {}\n";
 /** GitHub's cancel budget: SIGINT, 7.5 s later SIGTERM, 2.5 s later SIGKILL; the bar (docs/reliability.md, kill and signals) is 7 s. */
 const SAVE_BUDGET_MS = 7_000;
 const KILL_AFTER_MS = 10_000;
@@ -29,7 +29,7 @@ const PAST_STALE_MINUTES = 61;
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ ...PROJECT_FILES, ".github/workflows/locus.yml": WORKFLOW });
+  h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() });
 }, 60_000);
 
 afterAll(async () => {

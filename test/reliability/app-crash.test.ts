@@ -36,6 +36,7 @@ import {
   startAppOnSimulator,
   type AppOnSimulator,
 } from "../../sandbox/world/app-on-simulator.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const TARGET = path.join(import.meta.dirname, "../../bench/webhook/target.ts");
 const GRACE_MINUTES = 10;
@@ -66,7 +67,7 @@ beforeEach(async () => {
     },
   });
   const repo = await sim.seed.repo("octo/demo", {
-    files: { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
+    files: { "README.md": "# demo\n", ...callerWorkflowFiles() },
   });
   repo.collaborator("alice", "write");
   repo.collaborator("eve", "read");

@@ -8,13 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { Harness } from "../action/harness.ts";
 import { PROJECT_FILES, startHarness } from "../action/harness.ts";
-
-const WORKFLOW = "name: Locus\non: workflow_dispatch\njobs: {}\n";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ ...PROJECT_FILES, ".github/workflows/locus.yml": WORKFLOW });
+  h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() });
 }, 60_000);
 
 afterAll(async () => {

@@ -9,6 +9,7 @@ import {
   type GitHubSimulator,
   type RepoSeeder,
 } from "../../../sandbox/github-sim/index.ts";
+import { callerWorkflowFiles } from "../../../sandbox/world/caller-workflow.ts";
 
 const quiet: Log = {
   debug: () => undefined,
@@ -29,7 +30,7 @@ beforeAll(async () => {
     runner: ({ inputs }) => ({ conclusion: inputs.delivery === "doomed" ? "failure" : "success" }),
   });
   repo = await sim.seed.repo("octo/demo", {
-    files: { "README.md": "# demo\n", ".github/workflows/locus.yml": "name: Locus\n" },
+    files: { "README.md": "# demo\n", ...callerWorkflowFiles() },
   });
   repo.collaborator("locus-bot", "write");
 });

@@ -14,6 +14,7 @@ import { nodeId } from "../../../sandbox/github-sim/serialize-user.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../../lib/github/index.ts";
 import { pushBranch, startTestSim, type TestSim } from "../../sandbox/github-sim/harness.ts";
 import { recordingLog, type RecordingLog } from "./helpers.ts";
+import { callerWorkflowFiles } from "../../../sandbox/world/caller-workflow.ts";
 
 const RETRIES = 3;
 
@@ -25,7 +26,9 @@ let log: RecordingLog;
 
 beforeEach(async () => {
   t = await startTestSim({ runName: ({ inputs }) => `Locus ${inputs["mode"]} (${inputs["delivery"]})` });
-  const seeded = await t.sim.seed.repo("acme/widgets", { files: { "a.txt": "one\ntwo\n" } });
+  const seeded = await t.sim.seed.repo("acme/widgets", {
+    files: { "a.txt": "one\ntwo\n", ...callerWorkflowFiles() },
+  });
   seeded.collaborator("rev", "write");
   repo = seeded.repo;
   gitDir = seeded.gitDir;

@@ -12,6 +12,7 @@ import type { Repo } from "../../../sandbox/github-sim/model.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../../lib/github/index.ts";
 import { startTestSim, type TestSim } from "../../sandbox/github-sim/harness.ts";
 import { recordingLog } from "./helpers.ts";
+import { callerWorkflowFiles } from "../../../sandbox/world/caller-workflow.ts";
 
 const DISPATCHES = "/repos/acme/widgets/actions/workflows/locus.yml/dispatches";
 const inputs = { mode: "issue", issue: "1", delivery: "d-7" };
@@ -25,7 +26,8 @@ async function start(options: GitHubSimulatorOptions = {}): Promise<GitHubGatewa
     runName: ({ inputs: given }) => `Locus issue (${given["delivery"]})`,
     ...options,
   });
-  repo = (await t.sim.seed.repo("acme/widgets", { files: { "a.txt": "one\n" } })).repo;
+  repo = (await t.sim.seed.repo("acme/widgets", { files: { "a.txt": "one\n", ...callerWorkflowFiles() } }))
+    .repo;
   const token = mintInstallationToken(t.sim.store, t.sim.seed.installation("acme").id).token;
   const log = recordingLog();
   return createGateway({
@@ -86,5 +88,16 @@ describe("the gateway's workflow dispatch", () => {
     expect(repo.runs).toHaveLength(1);
     expect(run).toEqual({ id: started?.id, url: `${t.sim.url}/acme/widgets/actions/runs/${started?.id}` });
     expect(dispatchRequests().map((entry) => entry.status)).toEqual([502]);
+  });
+
+  it("on an Enterprise Server that refuses the key dispatches again without it and finds the run by name", async () => {
+    const locus = await start({ dispatchRunDetails: "rejected" });
+
+    const run = await locus.dispatchWorkflow("locus.yml", "main", inputs);
+
+    const [started] = repo.runs;
+    expect(repo.runs).toHaveLength(1);
+    expect(run).toEqual({ id: started?.id, url: `${t.sim.url}/acme/widgets/actions/runs/${started?.id}` });
+    expect(dispatchRequests().map((entry) => entry.status)).toEqual([422, 204]);
   });
 });

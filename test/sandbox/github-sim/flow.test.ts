@@ -6,6 +6,7 @@ import type { RunnerRequest } from "../../../sandbox/github-sim/index.ts";
 import { appJwt, pushBranch, startTestSim } from "./harness.ts";
 import { missingWebhookKeys } from "./webhook-shapes.ts";
 import type { TestSim } from "./harness.ts";
+import { callerWorkflowFiles } from "../../../sandbox/world/caller-workflow.ts";
 
 interface Received {
   event: string;
@@ -74,7 +75,7 @@ describe("end-to-end flow through the HTTP API", () => {
   it("runs app auth → labels → dispatch → push → PR → review → merge with webhooks", async () => {
     const { sim } = t;
     const seeded = await sim.seed.repo("octocat/hello", {
-      files: { "src/greet.js": "export const greet = () => 'hi';\n" },
+      files: { "src/greet.js": "export const greet = () => 'hi';\n", ...callerWorkflowFiles() },
     });
     seeded.collaborator("alice", "write");
     const issue = await seeded.issue({ title: "Add a farewell", body: "Please" });

@@ -60,7 +60,9 @@ describe("GraphQL edit history", () => {
   beforeEach(async () => {
     clock = new Date("2026-11-24T09:00:00Z");
     t = await startTestSim({ now: () => clock });
-    const repo = await t.sim.seed.repo("octocat/hello");
+    const repo = await t.sim.seed.repo("octocat/hello", {
+      files: { ".github/workflows/locus.yml": "name: Locus\non: workflow_dispatch\njobs: {}\n" },
+    });
     repo.collaborator("alice", "write");
     aliceToken = t.sim.as("alice");
     alice = t.client(aliceToken);

@@ -1,0 +1,176 @@
+/**
+ * Git over smart HTTP (`/{owner}/{repo}.git/…`, through `git http-backend`),
+ * authenticated the way GitHub authenticates it: Basic auth with the token as
+ * password (`x-access-token:<token>`, what actions/checkout sends). A push
+ * needs `contents: write`, and a push whose new commits touch
+ * `.github/workflows/` needs `workflows`, which no Locus token has: GitHub
+ * refuses it whole, in a pre-receive check.
+ * https://docs.github.com/apps/creating-github-apps/authenticating-with-a-github-app/authenticating-as-a-github-app-installation#about-authentication-as-a-github-app-installation
+ * https://docs.github.com/rest/authentication/permissions-required-for-github-apps
+ */
+import { spawn } from "node:child_process";
+import { chmod, mkdtemp, writeFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import type { Store } from "./model.ts";
+import { findRepo, hasPermission, permissionOf } from "./store.ts";
+import { tokenExpired } from "./app-auth.ts";
+
+const GIT_PATH = /^\/([^/]+)\/([^/]+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+
+// Runs in the repository during a push: refuses commits that touch workflow files unless allowed.
+const PRE_RECEIVE = `#!/bin/sh
+[ "$SIM_GIT_WORKFLOWS" = "write" ] && exit 0
+zero=0000000000000000000000000000000000000000
+while read old new ref; do
+  [ "$new" = "$zero" ] && continue
+  if [ "$old" = "$zero" ]; then commits=$(git rev-list "$new" --not --all); else commits=$(git rev-list "$old..$new"); fi
+  for commit in $commits; do
+    path=$(git diff-tree --root --no-commit-id --name-only -r "$commit" | grep '^\\.github/workflows/' | head -n 1)
+    if [ -n "$path" ]; then
+      echo "refusing to allow a GitHub App to create or update workflow \\\`$path\\\` without \\\`workflows\\\` permission" >&2
+      exit 1
+    fi
+  done
+done
+exit 0
+`;
+
+let hooksDir: Promise<string> | undefined;
+
+function preReceiveHooks(): Promise<string> {
+  hooksDir ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), "github-sim-hooks-"));
+    await writeFile(join(dir, "pre-receive"), PRE_RECEIVE);
+    await chmod(join(dir, "pre-receive"), 0o755);
+    return dir;
+  })();
+  return hooksDir;
+}
+
+export function isGitRequest(path: string): boolean {
+  return GIT_PATH.test(path);
+}
+
+interface GitAccess {
+  readonly login: string;
+  readonly push: boolean;
+  readonly workflows: boolean;
+}
+
+function basicToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization ?? "";
+  const [scheme = "", value = ""] = header.trim().split(/\s+/, 2);
+  if (scheme.toLowerCase() !== "basic") return undefined;
+  const decoded = Buffer.from(value, "base64").toString("utf8");
+  return decoded.slice(decoded.indexOf(":") + 1);
+}
+
+function access(
+  store: Store,
+  owner: string,
+  name: string,
+  token: string | undefined,
+): GitAccess | "unauthorized" | "not-found" {
+  const repo = findRepo(store, owner, name);
+  if (!repo) return "not-found";
+  const record = token === undefined ? undefined : store.tokens.get(token);
+  if (!record || tokenExpired(store, record)) return "unauthorized";
+  const role = permissionOf(store, repo, record.login);
+  if (role === "none") return "not-found";
+  const contents = record.permissions === null ? "write" : record.permissions["contents"];
+  return {
+    login: record.login,
+    push: hasPermission(role, "write") && contents === "write",
+    // A person's token is not limited by app permissions here; an installation token needs `workflows`.
+    workflows: record.permissions === null || record.permissions["workflows"] === "write",
+  };
+}
+
+function answer(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers });
+  res.end(text);
+}
+
+export async function handleGitRequest(
+  store: Store,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://sim");
+  const [, owner = "", name = "", action = ""] = GIT_PATH.exec(url.pathname) ?? [];
+  const service = action === "info/refs" ? (url.searchParams.get("service") ?? "") : action;
+  const granted = access(store, owner, name, basicToken(req));
+  if (granted === "not-found") return answer(res, 404, "Repository not found.\n");
+  if (granted === "unauthorized")
+    return answer(res, 401, "Invalid username or token.\n", { "www-authenticate": 'Basic realm="GitHub"' });
+  if (service === "git-receive-pack" && !granted.push)
+    return answer(res, 403, `Permission to ${owner}/${name}.git denied to ${granted.login}.\n`);
+  const repo = findRepo(store, owner, name);
+  if (!repo) return answer(res, 404, "Repository not found.\n");
+  const hooks = await preReceiveHooks();
+  const child = spawn(
+    "git",
+    ["-c", `core.hooksPath=${hooks}`, "-c", "http.receivepack=true", "http-backend"],
+    {
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        GIT_PROJECT_ROOT: dirname(repo.gitDir),
+        GIT_HTTP_EXPORT_ALL: "1",
+        PATH_INFO: `/${basename(repo.gitDir)}/${action}`,
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: req.method ?? "GET",
+        CONTENT_TYPE: req.headers["content-type"] ?? "",
+        ...(req.headers["content-encoding"]
+          ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] }
+          : {}),
+        ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
+        REMOTE_USER: granted.login,
+        SIM_GIT_WORKFLOWS: granted.workflows ? "write" : "none",
+      },
+      stdio: ["pipe", "pipe", "ignore"],
+    },
+  );
+  req.pipe(child.stdin);
+  await relayCgi(child.stdout, res);
+}
+
+/** Turns the CGI answer (headers, a blank line, the body) into the HTTP response. */
+function relayCgi(output: NodeJS.ReadableStream, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    let head = Buffer.alloc(0);
+    let started = false;
+    output.on("data", (chunk: Buffer) => {
+      if (started) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      const headers: Record<string, string> = {};
+      let status = 200;
+      for (const line of head.subarray(0, end).toString("latin1").split("\r\n")) {
+        const colon = line.indexOf(":");
+        const key = line.slice(0, colon).trim().toLowerCase();
+        const value = line.slice(colon + 1).trim();
+        if (key === "status") status = Number.parseInt(value, 10) || 200;
+        else if (key) headers[key] = value;
+      }
+      res.writeHead(status, headers);
+      res.write(head.subarray(end + 4));
+      started = true;
+    });
+    output.on("end", () => {
+      if (!started) res.writeHead(500);
+      res.end();
+      resolve();
+    });
+  });
+}

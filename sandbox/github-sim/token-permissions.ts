@@ -1,0 +1,84 @@
+/**
+ * What an installation token may do. GitHub checks every REST route and
+ * GraphQL mutation against the token's permissions (the app's grant, or the
+ * narrower set asked for when the token was created) and answers 403
+ * "Resource not accessible by integration", naming what it needed in
+ * `x-accepted-github-permissions`.
+ * https://docs.github.com/rest/authentication/permissions-required-for-github-apps
+ * https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app
+ */
+import { HttpError } from "./http-error.ts";
+import type { TokenRecord } from "./model.ts";
+
+export type Access = "read" | "write";
+export type PermissionSet = Readonly<Record<string, Access>>;
+
+/** One of these permissions suffices (GitHub accepts issues or pull_requests on a PR's comments). */
+export type Requirement = ReadonlyArray<{ readonly name: string; readonly access: Access }>;
+
+const DOCS = "https://docs.github.com/rest/authentication/permissions-required-for-github-apps";
+
+function covers(held: Access | undefined, needed: Access): boolean {
+  return held === "write" || (held === "read" && needed === "read");
+}
+
+/** Whether `asked` stays within `granted`: a token can be narrowed, never widened. */
+export function withinGrant(asked: PermissionSet, granted: PermissionSet): boolean {
+  return Object.entries(asked).every(([name, access]) => covers(granted[name], access));
+}
+
+function one(name: string, access: Access): Requirement {
+  return [{ name, access }];
+}
+
+/** The permission a REST route needs, by GitHub's table; null for routes any token may call. */
+export function routeRequirement(method: string, template: string): Requirement | null {
+  const access: Access = method === "GET" || method === "HEAD" ? "read" : "write";
+  const path = template.replace(/^\/repos\/\{owner\}\/\{repo\}/, "");
+  if (path === template) return null; // not a repository route: /user, /rate_limit, /installation/…
+  if (path.startsWith("/actions/")) return one("actions", access);
+  // Merging writes the base branch: GitHub asks for contents, not pull_requests.
+  if (path === "/pulls/{pull_number}/merge" && access === "write") return one("contents", "write");
+  if (path.startsWith("/pulls")) return one("pull_requests", access);
+  // An issue number may be a pull request's: its labels, comments and reactions take either permission.
+  if (path.startsWith("/issues/{issue_number}/") || path.startsWith("/issues/comments"))
+    return [
+      { name: "issues", access },
+      { name: "pull_requests", access },
+    ];
+  if (/^\/(issues|labels|milestones)\b/.test(path)) return one("issues", access);
+  if (/^\/(contents|git|branches|commits|compare|merges)\b/.test(path)) return one("contents", access);
+  return one("metadata", "read");
+}
+
+/** GraphQL mutations Locus sends, and what GitHub checks for each. */
+const MUTATIONS: Readonly<Record<string, Requirement>> = {
+  addComment: [
+    { name: "issues", access: "write" },
+    { name: "pull_requests", access: "write" },
+  ],
+  addPullRequestReviewThreadReply: one("pull_requests", "write"),
+  resolveReviewThread: one("pull_requests", "write"),
+};
+
+export function mutationRequirement(field: string): Requirement | null {
+  return MUTATIONS[field] ?? null;
+}
+
+export function allows(token: TokenRecord | null, needed: Requirement): boolean {
+  if (!token?.permissions) return true; // a person's token: only the repository role applies
+  const held = token.permissions;
+  return needed.some(({ name, access }) => covers(held[name], access));
+}
+
+export function acceptedHeader(needed: Requirement): string {
+  return needed.map(({ name, access }) => `${name}=${access}`).join("; ");
+}
+
+export function notAccessible(needed: Requirement): HttpError {
+  return new HttpError(
+    403,
+    { message: "Resource not accessible by integration", documentation_url: DOCS, status: "403" },
+    { "x-accepted-github-permissions": acceptedHeader(needed) },
+  );
+}
