@@ -36,6 +36,11 @@ export interface ActionRunnerOptions {
   /** The job's `github-token` input: the app's installation token, or with `exchange` the workflow's own token. */
   readonly token: () => string;
   /**
+   * What `actions/checkout` clones with (the job's own GITHUB_TOKEN on GitHub, which reads contents
+   * whatever the `github-token` input is); default: `token`.
+   */
+  readonly checkoutToken?: () => string;
+  /**
    * The Locus app's token exchange: the run gets `app-url` and the runner's OIDC request
    * credentials (ACTIONS_ID_TOKEN_REQUEST_URL/_TOKEN), as a job with `id-token: write` does.
    */
@@ -87,13 +92,14 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     await mkdir(temp, { recursive: true });
     await mkdir(home, { recursive: true });
     const token = options.token();
+    const checkoutToken = options.checkoutToken?.() ?? token;
     const remote = `${options.serverUrl}/${request.owner}/${request.repo}.git`;
     await exec("git", ["clone", "--quiet", "--branch", request.ref, remote, workspace], {
       env: {
         PATH: process.env["PATH"] ?? "",
         HOME: home,
         GIT_TERMINAL_PROMPT: "0",
-        ...pushAuthFor(remote, token).env,
+        ...pushAuthFor(remote, checkoutToken).env,
       },
     });
     const outputFile = join(root, "output");

@@ -145,6 +145,13 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
 
   // Each run trades its OIDC token with the app; the app's URL is known once it listens.
   const appUrl: { value?: string } = {};
+  const installationToken = (): string => {
+    const installation = [...sim.store.installations.values()].find(
+      (candidate) => candidate.account === OWNER,
+    );
+    if (!installation) throw new Error(`the app is not installed on ${OWNER}`);
+    return mintInstallationToken(sim.store, installation.id).token;
+  };
   const runner = createActionRunner({
     bundle,
     workDir: join(workDir, "runs"),
@@ -159,15 +166,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       },
       idTokenRequest: (runId) => sim.oidc.requestCredentials(runId),
     },
-    token:
-      options.githubToken ??
-      (() => {
-        const installation = [...sim.store.installations.values()].find(
-          (candidate) => candidate.account === OWNER,
-        );
-        if (!installation) throw new Error(`the app is not installed on ${OWNER}`);
-        return mintInstallationToken(sim.store, installation.id).token;
-      }),
+    token: options.githubToken ?? installationToken,
+    checkoutToken: installationToken,
     onStart: (run, inputs) => emit({ type: "run-start", run, inputs }),
     onLine: (run, line) => emit({ type: "run-line", run, line }),
     onFinish: (run, finished) => emit({ type: "run-end", run, finished }),

@@ -11,12 +11,26 @@ import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import type { Exchange } from "../../sandbox/github-sim/index.ts";
 import { installationFor } from "../../sandbox/github-sim/store.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const FILES = {
   "README.md": "# demo\n",
-  ".github/workflows/locus.yml": "name: Locus\n",
-  ".github/workflows/locus-stale.yml": "name: Locus stale\n",
-  ".github/workflows/evil.yml": "name: Evil\n",
+  ...callerWorkflowFiles(),
+  ".github/workflows/locus-stale.yml": [
+    "name: Locus stale",
+    "on: { schedule: [{ cron: '17 * * * *' }], workflow_dispatch: {} }",
+    "jobs: {}",
+    "",
+  ].join("\n"),
+  // An attacker's workflow in the same repository, dispatchable with Locus's inputs.
+  ".github/workflows/evil.yml": [
+    "name: Evil",
+    "on:",
+    "  workflow_dispatch:",
+    "    inputs: { mode: { type: string }, issue: { type: string }, delivery: { type: string } }",
+    "jobs: {}",
+    "",
+  ].join("\n"),
 };
 
 let h: AppHarness;
@@ -163,9 +177,18 @@ describe("the token exchange grants", () => {
     const alice = h.sim.as("alice");
     const byHand = { mode: "issue", issue: String(issue.number) };
     const recordedRun = await dispatch("locus.yml", { ...byHand, delivery: recorded }, alice);
-    const madeUpRun = await dispatch("locus.yml", { ...byHand, delivery: `stale-78-${issue.number}` }, alice);
+    // Another issue, so its run is not in the first run's concurrency group (where it would cancel it).
+    const { data: other } = await h
+      .as("alice")
+      .rest.issues.create({ owner: "octo", repo: "demo", title: "Never re-queued" });
+    const madeUpRun = await dispatch(
+      "locus.yml",
+      { mode: "issue", issue: String(other.number), delivery: `stale-78-${other.number}` },
+      alice,
+    );
 
-    expect((await exchange(await idToken(recordedRun))).status).toBe(200);
+    const granted = await exchange(await idToken(recordedRun));
+    expect([granted.status, granted.body.reason]).toEqual([200, undefined]);
     const madeUp = await exchange(await idToken(madeUpRun));
     expect([madeUp.status, madeUp.body.error]).toEqual([403, "unknown-run"]);
   });

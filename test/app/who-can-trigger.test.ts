@@ -11,14 +11,24 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appCalls, commentsOf, labelsOf, newIssue, owner, repo, runs } from "./github-helpers.ts";
 import { startAppHarness, WEBHOOK_SECRET, type AppHarness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: AppHarness;
 beforeAll(async () => {
   h = await startAppHarness({
     files: {
       "README.md": "# demo\n",
-      ".github/workflows/locus.yml": "name: Locus\n",
-      ".github/workflows/ci.yml": "name: CI\n",
+      ...callerWorkflowFiles(),
+      // A workflow anyone with write access can run, titled like Locus's runs.
+      ".github/workflows/ci.yml": [
+        "name: CI",
+        "run-name: 'Locus ${{ inputs.mode }} #${{ inputs.issue }} (${{ inputs.delivery }})'",
+        "on:",
+        "  workflow_dispatch:",
+        "    inputs: { mode: { type: string }, issue: { type: string }, delivery: { type: string } }",
+        "jobs: {}",
+        "",
+      ].join("\n"),
       ".github/locus.yml": "version: 3\nreview:\n  onOpen: true\n",
     },
   });
