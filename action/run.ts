@@ -16,6 +16,8 @@ import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
 import { loadConfig } from "../lib/config/index.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
+import { createRunSandbox } from "../lib/sandbox/run-sandbox.ts";
+import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { pushAuthFor } from "../lib/git/push-auth.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
@@ -70,6 +72,7 @@ export async function run(): Promise<void> {
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   let mask = createSecretMask([]);
+  let sandbox: Sandbox | undefined;
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     core.setSecret(inputs["github-token"]);
@@ -100,6 +103,16 @@ export async function run(): Promise<void> {
     const refusal = await refuseRequester(gateway, env.actor);
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
+    // Before any model call: a run that needs a sandbox and cannot have one stops here.
+    sandbox = await createRunSandbox({
+      mode: config.sandbox.mode,
+      allow: config.sandbox.network.allow,
+      workspace: env.workspace,
+      provider: inputs.provider,
+      env: process.env,
+    });
+    if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
+
     const gitEnv = scrubEnvironment(process.env);
     const identity = { name: config.commit.name, email: config.commit.email };
     const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
@@ -113,7 +126,7 @@ export async function run(): Promise<void> {
     const ctx: ActionContext = {
       gateway,
       git,
-      runner: createAgentRunner(inputs.provider, config, process.env, inputs["anthropic-api-key"]),
+      runner: createAgentRunner(inputs.provider, config, process.env, inputs["anthropic-api-key"], sandbox),
       clock: { now: () => new Date() },
       log,
       config,
@@ -123,6 +136,7 @@ export async function run(): Promise<void> {
         worktreeRoot: env.worktreeRoot,
         actor: env.actor,
         repositoryUrl: env.repositoryUrl,
+        ...(sandbox.kind === "off" ? { unsandboxed: true } : {}),
       },
       model: inputs.model || config.agent.model,
       maxTurns: inputs["max-turns"] ?? config.agent.maxTurns,
@@ -134,7 +148,8 @@ export async function run(): Promise<void> {
     const result = await runMode(ctx, request);
     setOutputs(result);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
-      await core.summary.addRaw(mask(renderJobSummary(request.mode, result))).write();
+      const report = { kind: sandbox.kind, refused: sandbox.refused() };
+      await core.summary.addRaw(mask(renderJobSummary(request.mode, result, report))).write();
     }
     const faults = result.tasks.filter((task) => task.fault);
     if (faults.length > 0) {
@@ -145,6 +160,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     core.setFailed(mask(error instanceof Error ? error.message : String(error)));
   } finally {
+    await sandbox?.close();
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
   }

@@ -2,6 +2,14 @@
 import { codeBlock, details, formatUsd, tableCell } from "../render/markdown.ts";
 import type { ModeResult, TaskReport } from "./task-report.ts";
 import type { ToolCard } from "./tool-cards.ts";
+import type { RefusedHost, SandboxKind } from "../sandbox/sandbox.ts";
+import { UNSANDBOXED_NOTE } from "../status/status-comment.ts";
+
+/** What the run's sandbox did: whether there was one, and the connections its proxy refused. */
+export interface SandboxReport {
+  readonly kind: SandboxKind;
+  readonly refused: readonly RefusedHost[];
+}
 
 const MAX_CARDS = 100;
 
@@ -21,9 +29,10 @@ function card(item: ToolCard): string {
   return item.diff ? details(tableCell(head), codeBlock(item.diff, "diff")) : `- ${head}`;
 }
 
-export function renderJobSummary(mode: string, result: ModeResult): string {
+export function renderJobSummary(mode: string, result: ModeResult, sandbox?: SandboxReport): string {
   const parts = [`## Locus ${mode}`];
   if (result.note) parts.push(result.note);
+  if (sandbox) parts.push(...sandboxSection(sandbox));
   if (result.tasks.length > 0) {
     const rows = result.tasks.map((task) => {
       const pr = task.pr ? `[#${task.pr.number}](${task.pr.url})` : "—";
@@ -45,4 +54,19 @@ export function renderJobSummary(mode: string, result: ModeResult): string {
     parts.push(`### #${task.issue} tool calls\n\n${shown.join("\n")}`);
   }
   return `${parts.join("\n\n")}\n`;
+}
+
+function sandboxSection(sandbox: SandboxReport): string[] {
+  if (sandbox.kind === "off") return [UNSANDBOXED_NOTE];
+  if (sandbox.refused.length === 0) return [];
+  const rows = sandbox.refused.map((entry) => `| \`${tableCell(entry.host)}\` | ${entry.count} |`);
+  return [
+    [
+      "Connections the sandbox refused (add a host to `sandbox.network.allow` to let it through):",
+      "",
+      "| Host | Refused |",
+      "| --- | ---: |",
+      ...rows,
+    ].join("\n"),
+  ];
 }

@@ -91,6 +91,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
   if (ctx.run.url) status.runUrl = ctx.run.url;
+  if (ctx.run.unsandboxed) status.unsandboxed = true;
+  else delete status.unsandboxed;
   await writeStatus(phaseView({ kind: "working" }), status);
   const spend = (usd: number): StatusState => {
     plan.budget?.record(usd);

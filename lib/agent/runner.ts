@@ -3,6 +3,7 @@
  * and Codex CLIs run as subprocesses — and the factory that picks one from config.
  */
 import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
 import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
@@ -81,6 +82,8 @@ export interface RunnerOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly shell: ShellPolicy;
   readonly hooks?: readonly EditHook[];
+  /** Every process the agent starts runs in it: its tools' commands, or a CLI agent as a whole. */
+  readonly sandbox?: Sandbox;
 }
 
 export function createRunner(provider: Provider, options: BuiltinRunnerOptions): AgentRunner {

@@ -154,7 +154,11 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   let labels = await gateway.setLabels(issueNumber, iterating.labels);
   const record = statusRecordIn(issue.comments);
   const writeStatus = createStatusWriter(gateway, issueNumber, record);
-  const status = { ...record.state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  const status = {
+    ...record.state,
+    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
+  };
   await writeStatus({ headline: `Addressing review feedback on PR #${prNumber}.` }, status);
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);

@@ -39,6 +39,6 @@ export function createCodexRunner(options: RunnerOptions & { readonly now?: () =
       env: (env) => withCredentials(env, CREDENTIALS),
       parser: (tally, execute) => codexStream(tally, { cwd: execute.cwd, now }),
     },
-    { env: options.env, now },
+    { env: options.env, now, ...(options.sandbox ? { sandbox: options.sandbox } : {}) },
   );
 }
