@@ -116,11 +116,18 @@ export async function run(): Promise<void> {
     const gitEnv = scrubEnvironment(process.env);
     const identity = { name: config.commit.name, email: config.commit.email };
     const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
+    // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
+    const remoteUrl = await plainGit.remoteUrl();
     const git = createGitClient({
       cwd: env.workspace,
       identity,
       env: gitEnv,
-      auth: pushAuthFor(await plainGit.remoteUrl(), inputs["github-token"]),
+      remoteUrl,
+      auth: pushAuthFor(remoteUrl, inputs["github-token"]),
+      onConfigReverted: (paths) =>
+        log.warn(
+          `Git files changed during the run were restored before Locus used its credentials: ${paths.join(", ")}`,
+        ),
     });
 
     const ctx: ActionContext = {

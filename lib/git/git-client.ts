@@ -3,8 +3,12 @@
  * checkout or a worktree). Arguments are arrays (no shell), names are
  * validated, prompts are off, and hooks are disabled: the agent can write
  * files under `.git/hooks`, and Locus must not run them with a token in the
- * environment. Credentials are added only to commands that reach the remote.
+ * environment. Credentials are added only to commands that reach the remote, and
+ * those read no config the agent could have written: global and system config
+ * off, the repository's config checked against its state before the agent ran
+ * (config-guard.ts), the remote named by its URL, only `https` and `file` allowed.
  */
+import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
 import { execGit, type ExecGit } from "./exec-git.ts";
 import { NO_AUTH, type PushAuth } from "./push-auth.ts";
 import { assertRefName } from "./ref-names.ts";
@@ -21,7 +25,16 @@ export interface GitClientOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly auth?: PushAuth;
   readonly remote?: string;
+  /**
+   * The remote's URL, read before the agent ran: commands that reach the remote use it rather
+   * than the remote's name, whose URL the repository's config could have changed since.
+   */
+  readonly remoteUrl?: string;
   readonly exec?: ExecGit;
+  /** Told which git files were changed behind Locus's back (and have been reverted). */
+  readonly onConfigReverted?: (paths: readonly string[]) => void;
+  /** Shared by a client and the clients of its worktrees; made by the first client. */
+  readonly guard?: ConfigGuard;
 }
 
 export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
@@ -88,11 +101,40 @@ export function createGitClient(options: GitClientOptions): GitClient {
     GIT_COMMITTER_NAME: options.identity.name,
     GIT_COMMITTER_EMAIL: options.identity.email,
   });
-  const remoteEnv = { ...baseEnv, ...auth.env };
-  const SAFE = ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"];
+  // Global config off too for the commands that carry a credential (set last: auth cannot undo it).
+  const remoteEnv = { ...baseEnv, ...auth.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+  const target = options.remoteUrl ?? remote;
+  const guard = options.guard ?? createConfigGuard(options.onConfigReverted ?? (() => undefined));
+  guard.protect(options.cwd);
+  // No hooks and no fsmonitor program for any command: the agent can write the worktree.
+  const SAFE = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "advice.detachedHead=false",
+    // Locus's own commands leave the config as the guard recorded it (no tracking sections).
+    "-c",
+    "branch.autoSetupMerge=false",
+  ];
+  // Only https and local paths for the remote: no ext::, ssh (core.sshCommand), git:// or others.
+  const REMOTE_SAFE = [
+    "-c",
+    "protocol.allow=never",
+    "-c",
+    "protocol.https.allow=always",
+    "-c",
+    "protocol.file.allow=always",
+    "-c",
+    "core.sshCommand=false",
+    "-c",
+    "credential.helper=",
+  ];
 
   function git(args: readonly string[], extra: { remote?: boolean; allowFailure?: boolean } = {}) {
-    return exec([...SAFE, ...args], {
+    if (extra.remote) guard.restore();
+    return exec([...SAFE, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
       cwd: options.cwd,
       env: extra.remote ? remoteEnv : baseEnv,
       allowFailure: extra.allowFailure,
@@ -101,7 +143,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
 
   const client: GitClient = {
     cwd: options.cwd,
-    at: (cwd) => createGitClient({ ...options, cwd }),
+    at: (cwd) => createGitClient({ ...options, cwd, guard }),
     async remoteUrl() {
       return (await git(["remote", "get-url", remote])).stdout.trim();
     },
@@ -111,7 +153,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
         assertRefName(pattern.replace(/\*/g, "x"));
         return `refs/heads/${pattern}`;
       });
-      const { stdout } = await git(["ls-remote", "--heads", remote, ...refs], { remote: true });
+      const { stdout } = await git(["ls-remote", "--heads", target, ...refs], { remote: true });
       const found = new Map<string, string>();
       for (const line of stdout.split("\n")) {
         const [sha, ref] = line.split("\t");
@@ -124,7 +166,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
       const specs = branches.map(
         (branch) => `+refs/heads/${assertRefName(branch)}:refs/remotes/${remote}/${branch}`,
       );
-      await git(["fetch", "--no-tags", "--no-write-fetch-head", remote, ...specs], { remote: true });
+      await git(["fetch", "--no-tags", "--no-write-fetch-head", target, ...specs], { remote: true });
     },
     remoteRef: (branch) => `refs/remotes/${remote}/${assertRefName(branch)}`,
     async revParse(ref) {
@@ -209,11 +251,19 @@ export function createGitClient(options: GitClientOptions): GitClient {
       return { ok: false, conflicts: unmerged.stdout.split("\n").filter(Boolean) };
     },
     async push(branch, pushOptions = {}) {
-      const target = `refs/heads/${assertRefName(branch)}`;
+      const ref = `refs/heads/${assertRefName(branch)}`;
+      const remoteTarget = target;
       const lease =
-        pushOptions.expect === undefined ? [] : [`--force-with-lease=${target}:${pushOptions.expect}`];
+        pushOptions.expect === undefined ? [] : [`--force-with-lease=${ref}:${pushOptions.expect}`];
       const result = await git(
-        ["push", "--porcelain", "--no-verify", ...lease, remote, `${pushOptions.source ?? "HEAD"}:${target}`],
+        [
+          "push",
+          "--porcelain",
+          "--no-verify",
+          ...lease,
+          remoteTarget,
+          `${pushOptions.source ?? "HEAD"}:${ref}`,
+        ],
         { remote: true, allowFailure: true },
       );
       if (result.exitCode === 0) return { ok: true };
@@ -225,8 +275,8 @@ export function createGitClient(options: GitClientOptions): GitClient {
       };
     },
     async deleteRemoteBranch(branch, expect) {
-      const target = `refs/heads/${assertRefName(branch)}`;
-      await git(["push", "--no-verify", `--force-with-lease=${target}:${expect}`, remote, `:${target}`], {
+      const ref = `refs/heads/${assertRefName(branch)}`;
+      await git(["push", "--no-verify", `--force-with-lease=${ref}:${expect}`, target, `:${ref}`], {
         remote: true,
         allowFailure: true,
       });

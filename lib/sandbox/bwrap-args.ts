@@ -26,10 +26,8 @@ export interface BwrapPlan {
   readonly home: Mount;
   /** The worktree, writable at its own path. */
   readonly worktree: string;
-  /** Git directories made read-only on top of the worktree (the repository's common `.git`). */
+  /** Git metadata made read-only on top of the worktree (see sandbox-mounts.ts). */
   readonly readOnlyGit: readonly string[];
-  /** Git directories writable on top of those (a linked worktree's own index and HEAD). */
-  readonly writableGit: readonly string[];
   /** Host paths bound read-only for this one command. */
   readonly readable?: readonly string[];
   /** The egress proxy's Unix socket, bound into the sandbox. */
@@ -53,7 +51,6 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   args.push("--bind", plan.home.source, plan.home.dest);
   args.push("--bind", plan.worktree, plan.worktree);
   for (const dir of plan.readOnlyGit) args.push("--ro-bind", dir, dir);
-  for (const dir of plan.writableGit) args.push("--bind", dir, dir);
   for (const path of plan.readable ?? []) args.push("--ro-bind", path, path);
   if (plan.proxySocket) args.push("--bind", plan.proxySocket.source, plan.proxySocket.dest);
   args.push("--chdir", plan.worktree, "--", ...command);

@@ -5,8 +5,9 @@
  * files, other actions' post scripts and the step's file commands live); and the git
  * directories of the worktree, which the agent may read but not write.
  */
-import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, sep } from "node:path";
+import { gitDirsOf } from "../git/git-dirs.ts";
 
 const SYSTEM_DIRS = ["/usr", "/etc", "/opt", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 
@@ -68,31 +69,16 @@ export function hostMounts(env: Readonly<Record<string, string | undefined>>, no
 }
 
 /**
- * The git directories of a worktree: a checkout's `.git` is read-only; a linked worktree's
- * `.git` file points at its own directory (index, HEAD: writable, so `git status` and `git add`
- * work) inside the repository's common directory (config, hooks, objects, refs: read-only).
+ * The git metadata of a worktree, all read-only: the repository's config, hooks, objects and
+ * refs, a linked worktree's own directory (whose `commondir` says where the config is) and its
+ * `.git` file (which says where that directory is). The agent's `git status`, `diff` and `log`
+ * work; anything that writes git state is Locus's to do.
  */
-export function gitMounts(worktree: string): { readOnlyGit: string[]; writableGit: string[] } {
-  const dotGit = join(worktree, ".git");
-  let stat;
-  try {
-    stat = lstatSync(dotGit);
-  } catch {
-    return { readOnlyGit: [], writableGit: [] };
-  }
-  if (stat.isDirectory()) return { readOnlyGit: [dotGit], writableGit: [] };
-  if (!stat.isFile()) return { readOnlyGit: [], writableGit: [] };
-  const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
-  if (!match?.[1]) return { readOnlyGit: [], writableGit: [] };
-  const own = real(resolve(worktree, match[1].trim()));
-  if (own === undefined) return { readOnlyGit: [], writableGit: [] };
-  let common = own;
-  try {
-    common = real(resolve(own, readFileSync(join(own, "commondir"), "utf8").trim())) ?? own;
-  } catch {
-    // A directory without `commondir` is its own common directory.
-  }
-  return common === own
-    ? { readOnlyGit: [own], writableGit: [] }
-    : { readOnlyGit: [common], writableGit: [own] };
+export function gitMounts(worktree: string): { readOnlyGit: string[] } {
+  const dirs = gitDirsOf(worktree);
+  if (dirs === undefined) return { readOnlyGit: [] };
+  const mounts = new Set([dirs.common, dirs.own]);
+  // The `.git` entry itself (a symlinked `.git` directory is bound where the worktree names it).
+  mounts.add(dirs.dotGit);
+  return { readOnlyGit: [...mounts] };
 }
