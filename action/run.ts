@@ -118,6 +118,7 @@ export async function run(): Promise<void> {
     const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
     // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
     const remoteUrl = await plainGit.remoteUrl();
+    const trustedCommit = await plainGit.revParse("HEAD");
     const git = createGitClient({
       cwd: env.workspace,
       identity,
@@ -143,6 +144,7 @@ export async function run(): Promise<void> {
         worktreeRoot: env.worktreeRoot,
         actor: env.actor,
         repositoryUrl: env.repositoryUrl,
+        ...(trustedCommit ? { trustedCommit } : {}),
         ...(sandbox.kind === "off" ? { unsandboxed: true } : {}),
       },
       model: inputs.model || config.agent.model,

@@ -18,7 +18,7 @@ import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
 import { renderFailureComment } from "./failure-comment.ts";
 import { promptIssue } from "./prompt-issue.ts";
-import { readRepositoryContext } from "./repository-context.ts";
+import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
 import { withDaySpend, type DailyBudget } from "./daily-budget.ts";
@@ -194,7 +194,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     if (start.checkpoint) log.info(`Continuing from ${start.checkpoint.branch}: ${start.checkpoint.reason}`);
 
     const prompt = buildTaskPrompt({
-      repository: await readRepositoryContext(worktree),
+      repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
       issue: promptIssue(issue, plan.triggeredAt),
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),

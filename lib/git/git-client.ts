@@ -11,7 +11,7 @@
 import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
 import { execGit, type ExecGit } from "./exec-git.ts";
 import { NO_AUTH, type PushAuth } from "./push-auth.ts";
-import { assertRefName } from "./ref-names.ts";
+import { assertRefName, assertRepoPath } from "./ref-names.ts";
 
 export interface GitIdentity {
   readonly name: string;
@@ -78,6 +78,11 @@ export interface GitClient {
   /** Committer date (ISO) of the newest commit in `range` by `email`, or null. */
   lastCommitBy(email: string, range: string): Promise<string | null>;
   listFiles(): Promise<string[]>;
+  /**
+   * A file as committed at `commit`, never through the filesystem: null when absent; a symbolic
+   * link (mode 120000) is refused as `"symlink"`, since its target would be read from disk.
+   */
+  committedFile(commit: string, path: string): Promise<string | null | "symlink">;
   recentLog(count: number): Promise<string>;
   rebase(onto: string): Promise<RebaseResult>;
   /** `HEAD` to `branch` on the remote; `expect` is a force-with-lease on the value last seen ("" = must not exist). */
@@ -239,6 +244,17 @@ export function createGitClient(options: GitClientOptions): GitClient {
     },
     async listFiles() {
       return (await git(["ls-files", "-z"])).stdout.split("\0").filter(Boolean);
+    },
+    async committedFile(commit, path) {
+      const listed = await git(["ls-tree", "-z", "--full-tree", commit, "--", assertRepoPath(path)], {
+        allowFailure: true,
+      });
+      const [meta] = listed.stdout.split("\t");
+      const [mode, type, object] = (meta ?? "").split(" ");
+      if (listed.exitCode !== 0 || object === undefined) return null;
+      if (mode === "120000") return "symlink";
+      if (type !== "blob") return null;
+      return (await git(["cat-file", "blob", object])).stdout;
     },
     async recentLog(count) {
       return (await git(["log", `-${count}`, "--format=%h %s"], { allowFailure: true })).stdout.trim();

@@ -43,7 +43,7 @@ import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
 import { runAgentLive } from "../run-agent-live.ts";
 import { isLocusComment, promptIssue } from "../prompt-issue.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
-import { readRepositoryContext } from "../repository-context.ts";
+import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { asReviewer, LOCUS_REVIEWER, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
@@ -180,7 +180,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   };
 
   const asPrompted = promptIssue(issue, triggeredAt);
-  const prompt = buildTaskPrompt({ repository: await readRepositoryContext(worktree), issue: asPrompted });
+  const prompt = buildTaskPrompt({
+    repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
+    issue: asPrompted,
+  });
   const diff = await git.branchDiff(baseRef, headRef);
   const result = await runAgentLive(ctx, {
     title: `Agent: iterate on PR #${prNumber}`,
