@@ -16,7 +16,7 @@ const LOG_COMMITS = 20;
 
 async function readCommitted(worktree: GitClient, commit: string, path: string): Promise<string | undefined> {
   const file = await worktree.committedFile(commit, path);
-  return typeof file === "string" && file !== "symlink" ? file : undefined;
+  return file?.kind === "file" ? file.text : undefined;
 }
 
 /** `trusted` is the commit instructions come from: the default branch as the run found it. */

@@ -37,6 +37,9 @@ export interface GitClientOptions {
   readonly guard?: ConfigGuard;
 }
 
+export type CommittedFile =
+  { readonly kind: "file"; readonly text: string } | { readonly kind: "symlink" } | null;
+
 export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
@@ -80,9 +83,9 @@ export interface GitClient {
   listFiles(): Promise<string[]>;
   /**
    * A file as committed at `commit`, never through the filesystem: null when absent; a symbolic
-   * link (mode 120000) is refused as `"symlink"`, since its target would be read from disk.
+   * link (mode 120000) is reported apart, since its target would be read from disk.
    */
-  committedFile(commit: string, path: string): Promise<string | null | "symlink">;
+  committedFile(commit: string, path: string): Promise<CommittedFile>;
   recentLog(count: number): Promise<string>;
   rebase(onto: string): Promise<RebaseResult>;
   /** `HEAD` to `branch` on the remote; `expect` is a force-with-lease on the value last seen ("" = must not exist). */
@@ -252,9 +255,9 @@ export function createGitClient(options: GitClientOptions): GitClient {
       const [meta] = listed.stdout.split("\t");
       const [mode, type, object] = (meta ?? "").split(" ");
       if (listed.exitCode !== 0 || object === undefined) return null;
-      if (mode === "120000") return "symlink";
+      if (mode === "120000") return { kind: "symlink" };
       if (type !== "blob") return null;
-      return (await git(["cat-file", "blob", object])).stdout;
+      return { kind: "file", text: (await git(["cat-file", "blob", object])).stdout };
     },
     async recentLog(count) {
       return (await git(["log", `-${count}`, "--format=%h %s"], { allowFailure: true })).stdout.trim();

@@ -50,7 +50,7 @@ describe("instruction files for the system prompt", () => {
 
     const context = await readRepositoryContext(git, trusted);
     expect(context.instructions).toEqual({ path: "CLAUDE.md", text: "Use tabs.\n" });
-    expect(await git.committedFile(trusted, "AGENTS.md")).toBe("symlink");
+    expect(await git.committedFile(trusted, "AGENTS.md")).toEqual({ kind: "symlink" });
   });
 
   it("never promotes what a task wrote, in the worktree or in a later commit, to system prompt", async () => {
