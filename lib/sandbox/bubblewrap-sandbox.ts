@@ -15,7 +15,7 @@ import { gitMounts, hostMounts } from "./sandbox-mounts.ts";
 
 export interface BubblewrapOptions {
   readonly bwrap: string;
-  /** Host patterns the egress proxy allows; none means no network at all. */
+  /** Host patterns the egress proxy allows; none refuses (and counts) every connection. */
   readonly allow: readonly string[];
   /** The Action's environment: PATH (toolchains) and the directories to hide. */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -33,10 +33,10 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
   const node = options.node ?? process.execPath;
   const root = await mkdtemp(join(tmpdir(), "locus-sandbox-"));
   const host = hostMounts(options.env, node);
-  let proxy: EgressProxy | undefined;
+  let proxy: EgressProxy;
   try {
-    proxy =
-      options.allow.length > 0 ? await startEgressProxy(join(root, "proxy.sock"), options.allow) : undefined;
+    // Even with nothing allowed, so that what the agent tried to reach is counted in the summary.
+    proxy = await startEgressProxy(join(root, "proxy.sock"), options.allow);
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;
@@ -64,7 +64,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
     allowedHosts: options.allow,
     async wrap(file: string, args: readonly string[], wrap: WrapOptions): Promise<WrappedCommand> {
       const dirs = await privateFor(wrap.cwd);
-      const command = proxy ? bridgeCommand(relay, PROXY_SOCKET, file, args) : [file, ...args];
+      const command = bridgeCommand(relay, PROXY_SOCKET, file, args);
       const plan = {
         ...host,
         tmp: { source: dirs.tmp, dest: TMP },
@@ -72,7 +72,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         worktree: wrap.cwd,
         ...gitMounts(wrap.cwd),
         ...(wrap.readable ? { readable: wrap.readable } : {}),
-        ...(proxy ? { proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET } } : {}),
+        proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET },
       };
       return {
         file: options.bwrap,
@@ -80,15 +80,15 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         env: sandboxEnvironment(wrap.env, {
           home: HOME,
           tmp: TMP,
-          ...(proxy ? { proxyUrl: BRIDGE_URL } : {}),
+          proxyUrl: BRIDGE_URL,
           ...(wrap.keep ? { keep: wrap.keep } : {}),
         }),
         cwd: wrap.cwd,
       };
     },
-    refused: () => proxy?.refused() ?? [],
+    refused: () => proxy.refused(),
     async close() {
-      await proxy?.close();
+      await proxy.close();
       await rm(root, { recursive: true, force: true });
     },
   };
