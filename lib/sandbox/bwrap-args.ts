@@ -44,11 +44,12 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
     "--hostname",
     "locus-sandbox",
   ];
+  // The private temp and home first: a toolchain on PATH may live under the host's /tmp.
+  args.push("--bind", plan.tmp.source, plan.tmp.dest);
+  args.push("--bind", plan.home.source, plan.home.dest);
   for (const dir of plan.readOnly) args.push("--ro-bind", dir, dir);
   for (const link of plan.symlinks) args.push("--symlink", link.target, link.path);
   args.push("--proc", "/proc", "--dev", "/dev");
-  args.push("--bind", plan.tmp.source, plan.tmp.dest);
-  args.push("--bind", plan.home.source, plan.home.dest);
   args.push("--bind", plan.worktree, plan.worktree);
   for (const dir of plan.readOnlyGit) args.push("--ro-bind", dir, dir);
   for (const path of plan.readable ?? []) args.push("--ro-bind", path, path);
