@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { runShellTool } from "../../../lib/agent/tools/run-shell.ts";
 import type { ToolContext } from "../../../lib/agent/tool.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
@@ -148,6 +148,18 @@ describeWithSandbox("the bubblewrap sandbox around run_shell", () => {
     expect(out).toContain("unreachable");
     expect(out).not.toContain("canary");
     expect(canaryHits).toBe(before);
+  });
+
+  it("ends everything the command started when it times out", async () => {
+    const result = await runShellTool.run(
+      { command: "sleep 4321 & sleep 4322", timeout_s: 1 },
+      { ...context(), shell: { allow: ["*"], deny: [], timeoutSeconds: 1 } },
+    );
+    expect(result.summary).toContain("timed out");
+    await vi.waitFor(
+      () => expect(execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })).not.toMatch(/sleep 432[12]/),
+      { timeout: 5_000, interval: 20 },
+    );
   });
 
   it("refuses and counts hosts off the allowlist at the proxy, the canary included", async () => {
