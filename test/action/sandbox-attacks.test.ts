@@ -8,8 +8,9 @@
 import { symlink, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { UNSANDBOXED_NOTE } from "../../lib/status/status-comment.ts";
 import { describeWithSandbox } from "../lib/sandbox/sandbox-available.ts";
 import { ANTHROPIC_KEY, startHarness, type Harness } from "./harness.ts";
 
@@ -101,6 +102,30 @@ describeWithSandbox("the agent's attacks through the bundled Action", () => {
     expect(await readFile(join(h.dir, "run-1", "workspace", ".git", "config"), "utf8")).not.toContain(
       "ext::",
     );
+  });
+});
+
+describe("sandbox.mode off", () => {
+  it("runs unsandboxed and says so in the status comment and the job summary", async () => {
+    await writeFile(join(h.scratch, "unsandboxed.yml"), "version: 3\nsandbox:\n  mode: off\n");
+    await h.git(["checkout", "--quiet", "-B", "unsandboxed", "origin/main"]);
+    await h.git(["add", "unsandboxed.yml"]);
+    await h.git(["commit", "--quiet", "-m", "config: sandbox off"]);
+    await h.git(["push", "--quiet", "origin", "unsandboxed:main"]);
+    const issue = await h.api.createIssue({ title: "Unsandboxed", body: "x", labels: ["locus:queued"] });
+    h.fake.setScript([
+      reply(call("write_file", { path: "note.txt", content: "hi\n" })),
+      reply(call("finish", { summary: "Done." })),
+    ]);
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number), "config-path": "unsandboxed.yml" });
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(run.summary).toContain(UNSANDBOXED_NOTE);
+    const status = ((await h.api.getIssue(issue.number))?.comments ?? []).find((comment) =>
+      comment.body.startsWith("<!-- locus:status -->"),
+    );
+    expect(status?.body).toContain(UNSANDBOXED_NOTE);
   });
 });
 

@@ -133,6 +133,43 @@ describeWithSandbox("the bubblewrap sandbox around run_shell", () => {
     await expect(readFile(join(worktree, ".git", "hooks", "pre-push"), "utf8")).rejects.toThrow();
   });
 
+  it("makes a linked worktree's .git file and git directory read-only too", async () => {
+    const repo = join(base, "repo");
+    const linked = join(runnerTemp, "locus-issue-2");
+    execFileSync("git", ["init", "-q", repo]);
+    execFileSync("git", [
+      "-C",
+      repo,
+      "-c",
+      "user.name=T",
+      "-c",
+      "user.email=t@e",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "init",
+    ]);
+    execFileSync("git", ["-C", repo, "worktree", "add", "-q", linked]);
+    const dotGit = await readFile(join(linked, ".git"), "utf8");
+    const result = await runShellTool.run(
+      {
+        command: [
+          "git status --short && echo status-ok",
+          "echo 'gitdir: /tmp/evil' > .git",
+          'echo /tmp/evil > "$(git rev-parse --git-dir)/commondir"',
+          'echo "[core]" >> "$(git rev-parse --git-common-dir)/config"',
+          "echo tried",
+        ].join("; "),
+      },
+      { ...context(), cwd: linked },
+    );
+    expect(result.content).toContain("status-ok");
+    expect(result.content.match(/Read-only file system/g)).toHaveLength(3);
+    expect(await readFile(join(linked, ".git"), "utf8")).toBe(dotGit);
+    expect(await readFile(join(repo, ".git", "config"), "utf8")).not.toMatch(/\[core\][^]*\[core\]/);
+  });
+
   it("gives no new privileges: sudo and setuid binaries cannot raise them", async () => {
     const out = await shell(
       "sudo -n true 2>&1 || echo refused; cat /proc/self/status | grep -E '^(NoNewPrivs|CapEff)'",
