@@ -19,6 +19,8 @@ export interface Mount {
 export interface BwrapPlan {
   /** System and toolchain directories, read-only, at the same path. */
   readonly readOnly: readonly string[];
+  /** Directories inside those that must stay out of sight, covered by an empty tmpfs. */
+  readonly masked?: readonly string[];
   /** Top-level links of a merged-/usr system (`/bin → usr/bin`). */
   readonly symlinks: readonly { readonly target: string; readonly path: string }[];
   /** The private temp directory (mounted at `/tmp`) and home. */
@@ -48,6 +50,7 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   args.push("--bind", plan.tmp.source, plan.tmp.dest);
   args.push("--bind", plan.home.source, plan.home.dest);
   for (const dir of plan.readOnly) args.push("--ro-bind", dir, dir);
+  for (const dir of plan.masked ?? []) args.push("--tmpfs", dir);
   for (const link of plan.symlinks) args.push("--symlink", link.target, link.path);
   args.push("--proc", "/proc", "--dev", "/dev");
   args.push("--bind", plan.worktree, plan.worktree);

@@ -14,6 +14,8 @@ const SYSTEM_DIRS = ["/usr", "/etc", "/opt", "/bin", "/sbin", "/lib", "/lib32", 
 export interface HostMounts {
   readonly readOnly: string[];
   readonly symlinks: { target: string; path: string }[];
+  /** Hidden directories that sit inside a read-only one (a self-hosted runner under /opt): covered by an empty tmpfs. */
+  readonly masked: string[];
 }
 
 export function isInside(path: string, dir: string): boolean {
@@ -65,7 +67,8 @@ export function hostMounts(env: Readonly<Record<string, string | undefined>>, no
   // The node that runs Locus, wherever it lives (inside the runner's own directory on GitHub).
   const nodeDir = dirname(realpathSync(node));
   if (!covered(nodeDir)) readOnly.add(nodeDir);
-  return { readOnly: [...readOnly], symlinks };
+  const masked = hidden.filter((root) => covered(root));
+  return { readOnly: [...readOnly], symlinks, masked };
 }
 
 /**

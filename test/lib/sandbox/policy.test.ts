@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { renderJobSummary } from "../../../lib/action/job-summary.ts";
 import { defaultAllowedHosts, hostAllowed } from "../../../lib/sandbox/host-patterns.ts";
 import { sandboxEnvironment } from "../../../lib/sandbox/sandbox-environment.ts";
+import { bwrapArgs } from "../../../lib/sandbox/bwrap-args.ts";
+import { hostMounts } from "../../../lib/sandbox/sandbox-mounts.ts";
 import { EMPTY_STATE, renderStatusComment, UNSANDBOXED_NOTE } from "../../../lib/status/status-comment.ts";
 
 describe("egress host patterns", () => {
@@ -97,5 +99,33 @@ describe("an unsandboxed run says so", () => {
     });
     expect(summary).not.toContain(UNSANDBOXED_NOTE);
     expect(summary).toContain("| `exfil.example` | 3 |\n| `pypi.org` | 1 |");
+  });
+});
+
+describe("the sandbox's mounts", () => {
+  it("cover a self-hosted runner's directories that sit inside a read-only system directory", () => {
+    const mounts = hostMounts(
+      { PATH: "/usr/bin", HOME: "/home/runner", RUNNER_TEMP: "/opt/actions-runner/_work/_temp" },
+      process.execPath,
+    );
+    expect(mounts.readOnly).toContain("/usr");
+    expect(mounts.masked).toEqual(["/opt/actions-runner/_work/_temp", "/opt/actions-runner/_work"]);
+    const args = bwrapArgs(
+      {
+        ...mounts,
+        tmp: { source: "/host/tmp", dest: "/tmp" },
+        home: { source: "/host/home", dest: "/home/locus" },
+        worktree: "/opt/actions-runner/_work/_temp/locus-worktrees/issue-1",
+        readOnlyGit: [],
+      },
+      ["true"],
+    );
+    const opt = args.indexOf("/opt");
+    const mask = args.indexOf("/opt/actions-runner/_work");
+    const worktree = args.lastIndexOf("/opt/actions-runner/_work/_temp/locus-worktrees/issue-1");
+    expect(opt).toBeGreaterThan(-1);
+    expect(args[mask - 1]).toBe("--tmpfs");
+    expect(mask).toBeGreaterThan(opt);
+    expect(worktree).toBeGreaterThan(mask);
   });
 });
