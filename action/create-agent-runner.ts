@@ -1,6 +1,6 @@
 /**
- * The agent runner of the configured provider; it strips every secret from the environment its
- * tools see. The runners (the Anthropic SDK above all) are loaded on first use: most of the
+ * The agent runner of the configured provider, running everything it starts in the run's sandbox;
+ * it strips every secret from the environment its tools see. The runners (the Anthropic SDK above all) are loaded on first use: most of the
  * bundle, and none of it needed before the first GitHub call, so start-up does not wait on it.
  */
 import type { AgentRunner, Provider } from "../lib/agent/runner.ts";
@@ -16,12 +16,14 @@ function acpSettings(config: LocusConfig): AcpSettings {
     env: acp?.env ?? DEFAULT_ACP_ENV,
   };
 }
+import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 
 export function createAgentRunner(
   provider: Provider,
   config: LocusConfig,
   env: Readonly<Record<string, string | undefined>>,
   apiKey: string,
+  sandbox: Sandbox,
 ): AgentRunner {
   let loaded: Promise<AgentRunner> | undefined;
   const runner = (): Promise<AgentRunner> =>
@@ -32,6 +34,7 @@ export function createAgentRunner(
         acp: acpSettings(config),
         mcpServers: mcpServerList(config.agent.mcpServers),
         hooks: config.agent.hooks ?? [],
+        sandbox,
       }),
     ));
   return {

@@ -18,6 +18,8 @@ import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
 import { loadConfig } from "../lib/config/index.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
+import { createRunSandbox } from "../lib/sandbox/run-sandbox.ts";
+import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
@@ -72,6 +74,7 @@ export async function run(): Promise<void> {
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   let mask = createSecretMask([]);
+  let sandbox: Sandbox | undefined;
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     core.setSecret(inputs["github-token"]);
@@ -121,20 +124,38 @@ export async function run(): Promise<void> {
     const refusal = await refuseRequester(gateway, env.actor, config);
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
+    // Before any model call: a run that needs a sandbox and cannot have one stops here.
+    sandbox = await createRunSandbox({
+      mode: config.sandbox.mode,
+      allow: config.sandbox.network.allow,
+      workspace: env.workspace,
+      provider,
+      env: process.env,
+    });
+    if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
+
     const gitEnv = scrubEnvironment(process.env);
     const identity = { name: config.commit.name, email: config.commit.email };
     const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
+    // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
+    const remoteUrl = await plainGit.remoteUrl();
+    const trustedCommit = await plainGit.revParse("HEAD");
     const git = createGitClient({
       cwd: env.workspace,
       identity,
       env: gitEnv,
-      auth: credentials.gitAuth(await plainGit.remoteUrl()),
+      remoteUrl,
+      auth: credentials.gitAuth(remoteUrl),
+      onConfigReverted: (paths) =>
+        log.warn(
+          `Git files changed during the run were restored before Locus used its credentials: ${paths.join(", ")}`,
+        ),
     });
 
     const ctx: ActionContext = {
       gateway,
       git,
-      runner: createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"]),
+      runner: createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"], sandbox),
       clock: { now: () => new Date() },
       log,
       config,
@@ -144,6 +165,8 @@ export async function run(): Promise<void> {
         worktreeRoot: env.worktreeRoot,
         actor: env.actor,
         repositoryUrl: env.repositoryUrl,
+        ...(trustedCommit ? { trustedCommit } : {}),
+        ...(sandbox.kind === "off" ? { unsandboxed: true } : {}),
       },
       model: inputs.model || config.agent.model,
       maxTurns: inputs["max-turns"] ?? config.agent.maxTurns,
@@ -155,7 +178,8 @@ export async function run(): Promise<void> {
     const result = await runMode(ctx, request);
     setOutputs(result);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
-      await core.summary.addRaw(mask(renderJobSummary(request.mode, result, env.runUrl))).write();
+      const report = { kind: sandbox.kind, refused: sandbox.refused() };
+      await core.summary.addRaw(mask(renderJobSummary(request.mode, result, report, env.runUrl))).write();
     }
     const faults = result.tasks.filter((task) => task.fault);
     if (faults.length > 0) {
@@ -166,6 +190,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     core.setFailed(mask(error instanceof Error ? error.message : String(error)));
   } finally {
+    await sandbox?.close();
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
   }

@@ -4,6 +4,7 @@ import { githubCallsBenchmark } from "./github-calls/index.ts";
 import type { Benchmark } from "./lib/types.ts";
 import { modelCostBenchmark } from "./model-cost/index.ts";
 import { repoContextBenchmark } from "./repo-context/index.ts";
+import { sandboxBenchmark } from "./sandbox/index.ts";
 import { commandFuzzBenchmark } from "./reliability/command-fuzz.ts";
 import { loadBenchmark } from "./reliability/load.ts";
 import { webhookBenchmark } from "./webhook/index.ts";
@@ -16,4 +17,5 @@ export const benchmarks: readonly Benchmark[] = [
   gitStartupBenchmark,
   loadBenchmark,
   commandFuzzBenchmark,
+  sandboxBenchmark,
 ];

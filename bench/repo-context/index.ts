@@ -139,7 +139,7 @@ async function bench(ctx: BenchContext): Promise<(Figure | Skipped)[]> {
     env: { PATH: process.env["PATH"], HOME: process.env["HOME"] },
   });
   const contextTimes = await timeRuns(repeats, async () =>
-    buildRepositoryContext(await readRepositoryContext(git)),
+    buildRepositoryContext(await readRepositoryContext(git, "HEAD")),
   );
   const context = sample(contextTimes);
   figures.push({

@@ -27,6 +27,10 @@ export interface RunInfo {
   readonly actor: string;
   /** `https://<server>/<owner>/<repo>` (`GITHUB_SERVER_URL`): where permalinks point. */
   readonly repositoryUrl: string;
+  /** The checkout's commit when the run started: the default branch at the trigger, where instructions come from. */
+  readonly trustedCommit?: string;
+  /** True when config turned the sandbox off: status comments and the job summary say so. */
+  readonly unsandboxed?: boolean;
 }
 
 export interface ActionContext {

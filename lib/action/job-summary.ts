@@ -7,6 +7,14 @@
 import { codeBlock, details, formatUsd, tableCell } from "../render/markdown.ts";
 import type { ModeResult, TaskReport } from "./task-report.ts";
 import type { ToolCard } from "./tool-cards.ts";
+import type { RefusedHost, SandboxKind } from "../sandbox/sandbox.ts";
+import { UNSANDBOXED_NOTE } from "../status/status-comment.ts";
+
+/** What the run's sandbox did: whether there was one, and the connections its proxy refused. */
+export interface SandboxReport {
+  readonly kind: SandboxKind;
+  readonly refused: readonly RefusedHost[];
+}
 
 const MAX_CARDS = 100;
 /** GitHub's limit is 1 MiB per step; the margin leaves room for the closing line. */
@@ -33,9 +41,15 @@ function bytes(parts: readonly string[]): number {
 }
 
 /** `logUrl`: the run's page, where the full log of every tool call stays. */
-export function renderJobSummary(mode: string, result: ModeResult, logUrl?: string): string {
+export function renderJobSummary(
+  mode: string,
+  result: ModeResult,
+  sandbox?: SandboxReport,
+  logUrl?: string,
+): string {
   const parts = [`## Locus ${mode}`];
   if (result.note) parts.push(result.note);
+  if (sandbox) parts.push(...sandboxSection(sandbox));
   if (result.tasks.length > 0) {
     const rows = result.tasks.map((task) => {
       const pr = task.pr ? `[#${task.pr.number}](${task.pr.url})` : "—";
@@ -74,4 +88,19 @@ export function renderJobSummary(mode: string, result: ModeResult, logUrl?: stri
     parts.push(`${heading}\n${shown.join("\n")}`);
   }
   return `${parts.join("\n\n")}\n`;
+}
+
+function sandboxSection(sandbox: SandboxReport): string[] {
+  if (sandbox.kind === "off") return [UNSANDBOXED_NOTE];
+  if (sandbox.refused.length === 0) return [];
+  const rows = sandbox.refused.map((entry) => `| \`${tableCell(entry.host)}\` | ${entry.count} |`);
+  return [
+    [
+      "Connections the sandbox refused (add a host to `sandbox.network.allow` to let it through):",
+      "",
+      "| Host | Refused |",
+      "| --- | ---: |",
+      ...rows,
+    ].join("\n"),
+  ];
 }

@@ -14,7 +14,7 @@ import { truncateHead } from "../prompt/budget.ts";
 import { BUDGETS, buildRepositoryContext, type RepositoryContext } from "../prompt/task-prompt.ts";
 import type { ActionContext } from "./context.ts";
 import { costLimit, type DailyBudget } from "./daily-budget.ts";
-import { readRepositoryContext } from "./repository-context.ts";
+import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport, type TaskStatus } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
@@ -40,7 +40,7 @@ export async function checkoutForReading(
   return {
     worktree,
     sha,
-    repository: await readRepositoryContext(worktree),
+    repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
     remove: () => ctx.git.worktreeRemove(path),
   };
 }

@@ -1,7 +1,12 @@
-/** The repository part of a prompt (docs/architecture.md "Prompt"), read from the worktree the agent will work in. */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+/**
+ * The repository part of a prompt (docs/architecture.md "Prompt"). Instructions and learnings become the
+ * system prompt, so they are read from the trusted commit (the default branch at the trigger),
+ * from git's objects and never through the filesystem: a symlinked instruction file
+ * (`AGENTS.md → /proc/self/environ`) is refused, and a file an earlier task of the same run wrote
+ * in the worktree is never promoted to system prompt. The file tree and log come from the worktree.
+ */
 import type { GitClient } from "../git/git-client.ts";
+import type { ActionContext } from "./context.ts";
 import type { RepositoryContext } from "../prompt/task-prompt.ts";
 
 const INSTRUCTION_FILES = [".locus/LOCUS.md", "AGENTS.md", "CLAUDE.md"];
@@ -9,24 +14,25 @@ const LEARNINGS_FILE = ".locus/LEARNINGS.md";
 const MAX_TREE_FILES = 2_000;
 const LOG_COMMITS = 20;
 
-async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
+async function readCommitted(worktree: GitClient, commit: string, path: string): Promise<string | undefined> {
+  const file = await worktree.committedFile(commit, path);
+  return file?.kind === "file" ? file.text : undefined;
 }
 
-export async function readRepositoryContext(worktree: GitClient): Promise<RepositoryContext> {
+/** `trusted` is the commit instructions come from: the default branch as the run found it. */
+export async function readRepositoryContext(
+  worktree: GitClient,
+  trusted: string,
+): Promise<RepositoryContext> {
   let instructions: RepositoryContext["instructions"];
   for (const path of INSTRUCTION_FILES) {
-    const text = await readOptional(join(worktree.cwd, path));
+    const text = await readCommitted(worktree, trusted, path);
     if (text !== undefined) {
       instructions = { path, text };
       break;
     }
   }
-  const learnings = await readOptional(join(worktree.cwd, LEARNINGS_FILE));
+  const learnings = await readCommitted(worktree, trusted, LEARNINGS_FILE);
   const files = await worktree.listFiles();
   return {
     ...(instructions ? { instructions } : {}),
@@ -34,4 +40,9 @@ export async function readRepositoryContext(worktree: GitClient): Promise<Reposi
     fileTree: files.slice(0, MAX_TREE_FILES),
     recentLog: await worktree.recentLog(LOG_COMMITS),
   };
+}
+
+/** The commit the run started from (recorded before any agent ran), else the checkout's HEAD now. */
+export async function trustedCommit(ctx: Pick<ActionContext, "git" | "run">): Promise<string> {
+  return ctx.run.trustedCommit ?? (await ctx.git.revParse("HEAD")) ?? "HEAD";
 }

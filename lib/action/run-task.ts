@@ -20,7 +20,7 @@ import { renderFailureComment } from "./failure-comment.ts";
 import { commentAuthors, promptIssue } from "./prompt-issue.ts";
 import { createWriters, type Writers } from "./writers.ts";
 import { selfLogins } from "./self-logins.ts";
-import { readRepositoryContext } from "./repository-context.ts";
+import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
 import { withDaySpend, type DailyBudget } from "./daily-budget.ts";
@@ -95,6 +95,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
   if (ctx.run.url) status.runUrl = ctx.run.url;
+  if (ctx.run.unsandboxed) status.unsandboxed = true;
+  else delete status.unsandboxed;
   await writeStatus(phaseView({ kind: "working" }), status);
   const spend = (usd: number): StatusState => {
     plan.budget?.record(usd);
@@ -196,7 +198,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     if (start.checkpoint) log.info(`Continuing from ${start.checkpoint.branch}: ${start.checkpoint.reason}`);
 
     const prompt = buildTaskPrompt({
-      repository: await readRepositoryContext(worktree),
+      repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
       issue: promptIssue(
         issue,
         plan.triggeredAt,

@@ -26,6 +26,7 @@ import type { ExecuteOptions, RunResult, StopReason, ToolCallRecord } from "./ru
 import { streamTurn } from "./stream-turn.ts";
 import type { EditHook, ShellPolicy, ToolContext, ToolResult } from "./tool.ts";
 import { addUsage, NO_USAGE, usageFromApi, type Usage } from "./usage.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 
 /** The tools offered to the model and the way to run one (the registry, in production). */
 export interface Toolbox {
@@ -40,6 +41,8 @@ export interface LoopDependencies {
   readonly hooks: readonly EditHook[];
   /** Environment for tools' child processes, already stripped of secrets. */
   readonly env: Readonly<Record<string, string>>;
+  /** Where the tools' commands run. */
+  readonly sandbox?: Sandbox;
   readonly maxTokens: number;
   readonly trim: TrimPolicy;
   readonly sleep: Sleep;
@@ -153,6 +156,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     shell: deps.shell,
     hooks: deps.hooks,
     env: deps.env,
+    ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     onQuestion: (question) => questions.push(question),
   };
 

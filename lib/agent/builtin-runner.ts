@@ -141,6 +141,7 @@ export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner 
             shell: options.shell,
             hooks: options.hooks ?? [],
             env: scrubEnvironment(options.env),
+            ...(options.sandbox ? { sandbox: options.sandbox } : {}),
             maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
             trim: { ...DEFAULT_TRIM_POLICY, ...options.trim },
             sleep: options.sleep ?? defaultSleep,

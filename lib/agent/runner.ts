@@ -4,6 +4,7 @@
  * client — and the factory that picks one from config.
  */
 import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
 import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
@@ -89,6 +90,8 @@ export interface RunnerOptions {
   readonly acp?: AcpSettings;
   /** MCP servers whose tools the agent gets (config `agent.mcpServers`). */
   readonly mcpServers?: readonly McpServerSettings[];
+  /** Every process the agent starts runs in it: its tools' commands, or a CLI agent as a whole. */
+  readonly sandbox?: Sandbox;
 }
 
 export function createRunner(provider: Provider, options: BuiltinRunnerOptions): AgentRunner {

@@ -5,6 +5,7 @@
  * for the short tier of the two-tier context.
  */
 import type { z } from "zod";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 
 export interface ShellPolicy {
   readonly allow: readonly string[];
@@ -29,6 +30,8 @@ export interface ToolContext {
   readonly hooks: readonly EditHook[];
   /** Environment for child processes, already stripped of secrets. */
   readonly env: Readonly<Record<string, string>>;
+  /** Where every command runs (the Action always sets it; absent, commands run unconfined). */
+  readonly sandbox?: Sandbox;
   /** Unattended runs record the question for the status comment. */
   readonly onQuestion: (question: string) => void;
 }

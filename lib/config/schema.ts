@@ -255,6 +255,28 @@ export const configSchema = z
       .looseObject({ draft: z.boolean().default(false).describe("Open Locus pull requests as drafts.") })
       .prefault({})
       .describe("Pull requests Locus opens."),
+    sandbox: z
+      .looseObject({
+        mode: z
+          .enum(["required", "off"])
+          .default("required")
+          .describe(
+            "required: every process the agent starts runs in a bubblewrap sandbox, and a run that cannot make one stops before asking a model; off: processes run unconfined, and every status comment says so.",
+          ),
+        network: z
+          .looseObject({
+            allow: z
+              .array(nonEmpty)
+              .optional()
+              .describe(
+                "Host patterns the sandbox may reach through its proxy (`registry.npmjs.org`, `*.example.com`, `*`). Default: the package registries of the ecosystems found in the repository.",
+              ),
+          })
+          .prefault({})
+          .describe("The sandbox's egress allowlist."),
+      })
+      .prefault({})
+      .describe("The boundary around everything the agent runs."),
     commit: z
       .looseObject({
         name: nonEmpty.default(DEFAULT_COMMIT_NAME).describe("Author and committer name of agent commits."),

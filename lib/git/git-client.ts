@@ -3,11 +3,15 @@
  * checkout or a worktree). Arguments are arrays (no shell), names are
  * validated, prompts are off, and hooks are disabled: the agent can write
  * files under `.git/hooks`, and Locus must not run them with a token in the
- * environment. Credentials are added only to commands that reach the remote.
+ * environment. Credentials are added only to commands that reach the remote, and
+ * those read no config the agent could have written: global and system config
+ * off, the repository's config checked against its state before the agent ran
+ * (config-guard.ts), the remote named by its URL, only `https` and `file` allowed.
  */
+import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
 import { execGit, type ExecGit } from "./exec-git.ts";
 import { NO_AUTH, type PushAuth } from "./push-auth.ts";
-import { assertRefName } from "./ref-names.ts";
+import { assertRefName, assertRepoPath } from "./ref-names.ts";
 
 export interface GitIdentity {
   readonly name: string;
@@ -22,10 +26,21 @@ export interface GitClientOptions {
   /** Fixed credentials, or credentials asked for per command: a push needs write access, a fetch only read. */
   readonly auth?: PushAuth | ((access: RemoteAccess) => Promise<PushAuth>);
   readonly remote?: string;
+  /**
+   * The remote's URL, read before the agent ran: commands that reach the remote use it rather
+   * than the remote's name, whose URL the repository's config could have changed since.
+   */
+  readonly remoteUrl?: string;
   readonly exec?: ExecGit;
+  /** Told which git files were changed behind Locus's back (and have been reverted). */
+  readonly onConfigReverted?: (paths: readonly string[]) => void;
+  /** Shared by a client and the clients of its worktrees; made by the first client. */
+  readonly guard?: ConfigGuard;
 }
 
 export type RemoteAccess = "read" | "write";
+export type CommittedFile =
+  { readonly kind: "file"; readonly text: string } | { readonly kind: "symlink" } | null;
 
 export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
 
@@ -68,6 +83,11 @@ export interface GitClient {
   /** Committer date (ISO) of the newest commit in `range` by `email`, or null. */
   lastCommitBy(email: string, range: string): Promise<string | null>;
   listFiles(): Promise<string[]>;
+  /**
+   * A file as committed at `commit`, never through the filesystem: null when absent; a symbolic
+   * link (mode 120000) is reported apart, since its target would be read from disk.
+   */
+  committedFile(commit: string, path: string): Promise<CommittedFile>;
   recentLog(count: number): Promise<string>;
   rebase(onto: string): Promise<RebaseResult>;
   /** `HEAD` to `branch` on the remote; `expect` is a force-with-lease on the value last seen ("" = must not exist). */
@@ -91,20 +111,52 @@ export function createGitClient(options: GitClientOptions): GitClient {
     GIT_COMMITTER_NAME: options.identity.name,
     GIT_COMMITTER_EMAIL: options.identity.email,
   });
-  const SAFE = ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"];
+  const target = options.remoteUrl ?? remote;
+  const guard = options.guard ?? createConfigGuard(options.onConfigReverted ?? (() => undefined));
+  guard.protect(options.cwd);
+  // No hooks and no fsmonitor program for any command: the agent can write the worktree.
+  const SAFE = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "advice.detachedHead=false",
+    // Locus's own commands leave the config as the guard recorded it (no tracking sections).
+    "-c",
+    "branch.autoSetupMerge=false",
+  ];
+  // Only https and local paths for the remote: no ext::, ssh (core.sshCommand), git:// or others.
+  const REMOTE_SAFE = [
+    "-c",
+    "protocol.allow=never",
+    "-c",
+    "protocol.https.allow=always",
+    "-c",
+    "protocol.file.allow=always",
+    "-c",
+    "core.sshCommand=false",
+    "-c",
+    "credential.helper=",
+  ];
 
   async function git(args: readonly string[], extra: { remote?: RemoteAccess; allowFailure?: boolean } = {}) {
-    const credentials = extra.remote && (typeof auth === "function" ? await auth(extra.remote) : auth);
-    return exec([...SAFE, ...args], {
+    const credentials =
+      extra.remote === undefined ? undefined : typeof auth === "function" ? await auth(extra.remote) : auth;
+    if (extra.remote) guard.restore();
+    return exec([...SAFE, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
       cwd: options.cwd,
-      env: credentials ? { ...baseEnv, ...credentials.env } : baseEnv,
+      // Global config off too for the commands that carry a credential (set last: auth cannot undo it).
+      env: credentials
+        ? { ...baseEnv, ...credentials.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" }
+        : baseEnv,
       allowFailure: extra.allowFailure,
     });
   }
 
   const client: GitClient = {
     cwd: options.cwd,
-    at: (cwd) => createGitClient({ ...options, cwd }),
+    at: (cwd) => createGitClient({ ...options, cwd, guard }),
     async remoteUrl() {
       return (await git(["remote", "get-url", remote])).stdout.trim();
     },
@@ -114,7 +166,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
         assertRefName(pattern.replace(/\*/g, "x"));
         return `refs/heads/${pattern}`;
       });
-      const { stdout } = await git(["ls-remote", "--heads", remote, ...refs], { remote: "read" });
+      const { stdout } = await git(["ls-remote", "--heads", target, ...refs], { remote: "read" });
       const found = new Map<string, string>();
       for (const line of stdout.split("\n")) {
         const [sha, ref] = line.split("\t");
@@ -127,7 +179,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
       const specs = branches.map(
         (branch) => `+refs/heads/${assertRefName(branch)}:refs/remotes/${remote}/${branch}`,
       );
-      await git(["fetch", "--no-tags", "--no-write-fetch-head", remote, ...specs], { remote: "read" });
+      await git(["fetch", "--no-tags", "--no-write-fetch-head", target, ...specs], { remote: "read" });
     },
     remoteRef: (branch) => `refs/remotes/${remote}/${assertRefName(branch)}`,
     async revParse(ref) {
@@ -201,6 +253,17 @@ export function createGitClient(options: GitClientOptions): GitClient {
     async listFiles() {
       return (await git(["ls-files", "-z"])).stdout.split("\0").filter(Boolean);
     },
+    async committedFile(commit, path) {
+      const listed = await git(["ls-tree", "-z", "--full-tree", commit, "--", assertRepoPath(path)], {
+        allowFailure: true,
+      });
+      const [meta] = listed.stdout.split("\t");
+      const [mode, type, object] = (meta ?? "").split(" ");
+      if (listed.exitCode !== 0 || object === undefined) return null;
+      if (mode === "120000") return { kind: "symlink" };
+      if (type !== "blob") return null;
+      return { kind: "file", text: (await git(["cat-file", "blob", object])).stdout };
+    },
     async recentLog(count) {
       return (await git(["log", `-${count}`, "--format=%h %s"], { allowFailure: true })).stdout.trim();
     },
@@ -212,11 +275,19 @@ export function createGitClient(options: GitClientOptions): GitClient {
       return { ok: false, conflicts: unmerged.stdout.split("\n").filter(Boolean) };
     },
     async push(branch, pushOptions = {}) {
-      const target = `refs/heads/${assertRefName(branch)}`;
+      const ref = `refs/heads/${assertRefName(branch)}`;
+      const remoteTarget = target;
       const lease =
-        pushOptions.expect === undefined ? [] : [`--force-with-lease=${target}:${pushOptions.expect}`];
+        pushOptions.expect === undefined ? [] : [`--force-with-lease=${ref}:${pushOptions.expect}`];
       const result = await git(
-        ["push", "--porcelain", "--no-verify", ...lease, remote, `${pushOptions.source ?? "HEAD"}:${target}`],
+        [
+          "push",
+          "--porcelain",
+          "--no-verify",
+          ...lease,
+          remoteTarget,
+          `${pushOptions.source ?? "HEAD"}:${ref}`,
+        ],
         { remote: "write", allowFailure: true },
       );
       if (result.exitCode === 0) return { ok: true };
@@ -228,8 +299,8 @@ export function createGitClient(options: GitClientOptions): GitClient {
       };
     },
     async deleteRemoteBranch(branch, expect) {
-      const target = `refs/heads/${assertRefName(branch)}`;
-      await git(["push", "--no-verify", `--force-with-lease=${target}:${expect}`, remote, `:${target}`], {
+      const ref = `refs/heads/${assertRefName(branch)}`;
+      await git(["push", "--no-verify", `--force-with-lease=${ref}:${expect}`, target, `:${ref}`], {
         remote: "write",
         allowFailure: true,
       });

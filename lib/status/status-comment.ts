@@ -22,9 +22,15 @@ const stateSchema = z.object({
   pr: z.number().int().positive().optional(),
   costUsd: z.number().nonnegative().optional(),
   lastError: z.string().optional(),
+  /** Set while the latest run's agent ran without a sandbox (config `sandbox.mode: off`). */
+  unsandboxed: z.boolean().optional(),
   /** What this issue's tasks cost on one UTC day (the daily cost cap adds these up). */
   daySpend: z.object({ day: z.string(), usd: z.number().nonnegative() }).optional(),
 });
+
+/** The line every status comment and job summary of an unsandboxed run carries. */
+export const UNSANDBOXED_NOTE =
+  "⚠️ The agent ran without a sandbox (`sandbox.mode: off`): its commands could read the runner's files and reach any host.";
 
 export type StatusState = z.infer<typeof stateSchema>;
 
@@ -76,6 +82,7 @@ export function renderStatusComment(view: StatusView, state: StatusState): strin
   if (state.costUsd !== undefined) facts.push(`cost ${formatUsd(state.costUsd)}`);
   if (state.attempts > 0) facts.push(`attempt ${state.attempts}`);
   if (facts.length > 0) lines.push("", `<sub>${facts.join(" · ")}</sub>`);
+  if (state.unsandboxed) lines.push("", UNSANDBOXED_NOTE);
   lines.push(`${STATE_OPEN}${json}${STATE_CLOSE}`);
   return lines.join("\n");
 }

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { approvePlan } from "../../lib/plan/approve-plan.ts";
@@ -47,6 +49,20 @@ function requestText(from: number): string {
 function toolNames(index: number): string[] {
   const body = h.fake.requests[index]?.body as { tools?: Array<{ name: string }> } | undefined;
   return (body?.tools ?? []).map((tool) => tool.name);
+}
+
+/**
+ * The fake CLI records what it saw into its own directory, which the sandbox mounts read-only, so
+ * these runs use a config with the sandbox off; test/lib/sandbox/cli-runner-sandbox.test.ts runs a
+ * CLI inside the sandbox.
+ */
+async function unsandboxedConfig(): Promise<string> {
+  await writeFile(join(h.scratch, "unsandboxed.yml"), "version: 3\nsandbox:\n  mode: off\n");
+  await h.git(["checkout", "--quiet", "-B", "unsandboxed", "origin/main"]);
+  await h.git(["add", "unsandboxed.yml"]);
+  await h.git(["commit", "--quiet", "-m", "config: sandbox off for the fake CLI"]);
+  await h.git(["push", "--quiet", "origin", "unsandboxed:main"]);
+  return "unsandboxed.yml";
 }
 
 describe("mode plan", () => {
@@ -126,7 +142,13 @@ describe("mode plan", () => {
     const before = h.fake.requests.length;
 
     const run = await h.run(
-      { mode: "plan", issue: String(issue.number), command: "Add farewells", provider: "claude-code" },
+      {
+        mode: "plan",
+        issue: String(issue.number),
+        command: "Add farewells",
+        provider: "claude-code",
+        "config-path": await unsandboxedConfig(),
+      },
       { PATH: cli.path },
     );
 

@@ -39,6 +39,20 @@ const FINDINGS = [
   { path: "README.md", line: 1, severity: "nit", body: "Mention the constants." },
 ];
 
+/**
+ * The fake CLI records what it saw into its own directory, which the sandbox mounts read-only, so
+ * these runs use a config with the sandbox off; test/lib/sandbox/cli-runner-sandbox.test.ts runs a
+ * CLI inside the sandbox.
+ */
+async function unsandboxedConfig(): Promise<string> {
+  await writeFile(join(h.scratch, "unsandboxed.yml"), "version: 3\nsandbox:\n  mode: off\n");
+  await h.git(["checkout", "--quiet", "-B", "unsandboxed", "origin/main"]);
+  await h.git(["add", "unsandboxed.yml"]);
+  await h.git(["commit", "--quiet", "-m", "config: sandbox off for the fake CLI"]);
+  await h.git(["push", "--quiet", "origin", "unsandboxed:main"]);
+  return "unsandboxed.yml";
+}
+
 describe("mode review", () => {
   it("posts one review requesting changes on another author's PR, anchors diff lines and moves the rest to the body, never approving", async () => {
     await pushBranch("feature/tidy", "src/math.js", MATH.replace("= 10;", "= 5 + 5;"));
@@ -227,7 +241,13 @@ describe("mode review", () => {
     });
 
     const run = await h.run(
-      { mode: "review", pr: String(pr.number), provider: "codex", model: "gpt-5-codex" },
+      {
+        mode: "review",
+        pr: String(pr.number),
+        provider: "codex",
+        model: "gpt-5-codex",
+        "config-path": await unsandboxedConfig(),
+      },
       { PATH: cli.path, OPENAI_API_KEY: "sk-openai-test" },
     );
 

@@ -11,7 +11,7 @@
  * final attempt delivers everything every earlier attempt checkpointed.
  */
 import { existsSync, watch } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -259,7 +259,14 @@ describe("cancel and kill the Action at chosen points", () => {
       ),
       reply(call("finish", { summary: "unreachable" })),
     ]);
-    const action = await h.start({ mode: "issue", issue: String(issue) });
+    // The test watches a host pid: this run is unsandboxed (a sandboxed command's pid is its own
+    // namespace's, and its timeout kill is in test/lib/sandbox/bubblewrap-sandbox.test.ts).
+    await writeFile(join(h.scratch, "unsandboxed.yml"), "version: 3\nsandbox:\n  mode: off\n");
+    await h.git(["checkout", "--quiet", "-B", "unsandboxed", "origin/main"]);
+    await h.git(["add", "unsandboxed.yml"]);
+    await h.git(["commit", "--quiet", "-m", "config: sandbox off"]);
+    await h.git(["push", "--quiet", "origin", "unsandboxed:main"]);
+    const action = await h.start({ mode: "issue", issue: String(issue), "config-path": "unsandboxed.yml" });
     await started;
     const pid = Number((await readFile(pidFile, "utf8")).trim());
     const interruptedAt = Date.now();

@@ -44,7 +44,7 @@ import { runAgentLive } from "../run-agent-live.ts";
 import { commentAuthors, isLocusComment, promptIssue } from "../prompt-issue.ts";
 import { createWriters, type Writers } from "../writers.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
-import { readRepositoryContext } from "../repository-context.ts";
+import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { asReviewer, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
@@ -136,7 +136,11 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   let labels = await gateway.setLabels(issueNumber, iterating.labels);
   const record = statusRecordIn(issue.comments, selfLogins(ctx));
   const writeStatus = createStatusWriter(gateway, issueNumber, record);
-  const status = { ...record.state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  const status = {
+    ...record.state,
+    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
+  };
   await writeStatus({ headline: `Addressing review feedback on PR #${prNumber}.` }, status);
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
@@ -159,7 +163,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
 
   // The linked issue's discussion follows the same rule as a task's: writers only, unless config says otherwise.
   const asPrompted = promptIssue(issue, triggeredAt, await writers.trustFor(commentAuthors(issue)));
-  const prompt = buildTaskPrompt({ repository: await readRepositoryContext(worktree), issue: asPrompted });
+  const prompt = buildTaskPrompt({
+    repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
+    issue: asPrompted,
+  });
   const diff = await git.branchDiff(baseRef, headRef);
   const result = await runAgentLive(ctx, {
     title: `Agent: iterate on PR #${prNumber}`,

@@ -53,7 +53,11 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
   });
   if (refused) return refused;
   const status = await readStatus(gateway, issueNumber);
-  const runState = { ...status, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  const runState = {
+    ...status,
+    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
+  };
   await writeStatus(gateway, issueNumber, { headline: "Planning: studying the repository." }, runState);
 
   const goal = ctx.command.trim();

@@ -158,7 +158,11 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
   });
   if (refused) return refused;
   const status = await readStatus(gateway, prNumber);
-  const runState = { ...status, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  const runState = {
+    ...status,
+    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
+  };
   await writeStatus(gateway, prNumber, { headline: `Reviewing ${pr.head.sha.slice(0, 7)}.` }, runState);
 
   const diff = await gateway.getPullRequestDiff(prNumber);

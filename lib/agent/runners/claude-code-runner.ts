@@ -64,6 +64,6 @@ export function createClaudeCodeRunner(
       parser: (tally, execute) =>
         claudeCodeStream(tally, { cwd: execute.cwd, maxTurns: execute.maxTurns, now }),
     },
-    { env: options.env, now },
+    { env: options.env, now, ...(options.sandbox ? { sandbox: options.sandbox } : {}) },
   );
 }

@@ -42,6 +42,6 @@ export function createCodexRunner(options: RunnerOptions & { readonly now?: () =
       env: (env) => withCredentials(env, [...CREDENTIALS, ...mcpSecretNames(options.mcpServers ?? [])]),
       parser: (tally, execute) => codexStream(tally, { cwd: execute.cwd, now }),
     },
-    { env: options.env, now },
+    { env: options.env, now, ...(options.sandbox ? { sandbox: options.sandbox } : {}) },
   );
 }

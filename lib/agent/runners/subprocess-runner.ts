@@ -21,6 +21,8 @@ import type {
   ToolCallRecord,
 } from "../runner.ts";
 import { addUsage, NO_USAGE, type Usage } from "../usage.ts";
+import type { Sandbox, WrappedCommand } from "../../sandbox/sandbox.ts";
+import { isSecretName } from "../tools/environment.ts";
 import { findExecutable } from "./find-executable.ts";
 import { runJsonLines, type JsonLinesOutcome } from "./json-lines-process.ts";
 import { commandNotFound } from "./provider-unavailable-error.ts";
@@ -81,7 +83,12 @@ export function worktreePath(cwd: string, path: string): string {
 
 export function createSubprocessRunner(
   spec: CliSpec,
-  options: { readonly env: Readonly<Record<string, string | undefined>>; readonly now?: () => number },
+  options: {
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly now?: () => number;
+    /** The CLI runs inside it as a whole process, with its own tools and everything they start. */
+    readonly sandbox?: Sandbox;
+  },
 ): AgentRunner {
   const now = options.now ?? Date.now;
   const locate = () => findExecutable(spec.command, options.env["PATH"]);
@@ -152,11 +159,19 @@ export function createSubprocessRunner(
     try {
       const schema = answer && schemaDir ? await writeAnswerSchema(answer, schemaDir) : undefined;
       const stdin = spec.stdin(execute);
-      outcome = await runJsonLines({
+      const command = await confined(
+        spec,
+        options,
         executable,
-        args: spec.args(execute, schema),
-        cwd: execute.cwd,
-        env: spec.env(options.env),
+        spec.args(execute, schema),
+        execute.cwd,
+        schemaDir,
+      );
+      outcome = await runJsonLines({
+        executable: command.file,
+        args: command.args,
+        cwd: command.cwd,
+        env: command.env,
         stdin: answer ? `${stdin}\n\n${answer.instruction}` : stdin,
         signal: controller.signal,
         onValue: (value) => parser.onValue(value),
@@ -223,6 +238,29 @@ export function createSubprocessRunner(
     },
     execute,
   };
+}
+
+/**
+ * The CLI's command line, inside the sandbox when there is one. Its environment is the spec's
+ * (secrets stripped, its own credentials added); the credentials are the only secret-named
+ * variables left in it, and they are passed on on purpose.
+ */
+function confined(
+  spec: CliSpec,
+  options: { readonly env: Readonly<Record<string, string | undefined>>; readonly sandbox?: Sandbox },
+  executable: string,
+  args: readonly string[],
+  cwd: string,
+  schemaDir: string | undefined,
+): Promise<WrappedCommand> {
+  const env = spec.env(options.env);
+  if (!options.sandbox) return Promise.resolve({ file: executable, args, env, cwd });
+  return options.sandbox.wrap(executable, args, {
+    cwd,
+    env,
+    keep: Object.keys(env).filter(isSecretName),
+    ...(schemaDir ? { readable: [schemaDir] } : {}),
+  });
 }
 
 async function writeAnswerSchema(answer: StructuredAnswer, dir: string): Promise<AnswerSchema> {

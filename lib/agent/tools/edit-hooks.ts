@@ -32,6 +32,7 @@ export async function runEditHooks(
       env: scrubEnvironment(context.env),
       timeoutMs: context.shell.timeoutSeconds * 1000,
       signal: context.signal,
+      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
     });
     const status = outcome.spawnError ?? (outcome.timedOut ? "timed out" : `exit ${outcome.exitCode}`);
     if (outcome.spawnError !== undefined || outcome.timedOut || outcome.exitCode !== 0) failed = true;

@@ -21,7 +21,7 @@ export function scrubEnvironment(env: Readonly<Record<string, string | undefined
   return scrubbed;
 }
 
-function isSecretName(name: string): boolean {
+export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
   return (
     EXACT.has(upper) ||

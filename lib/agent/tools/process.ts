@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { stripVTControlCharacters } from "node:util";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
 import { createOutputCollector } from "./output-buffer.ts";
 
 /** Time a command gets after SIGTERM before its group is killed outright. */
@@ -20,6 +21,8 @@ export interface ProcessOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
+  /** Runs the shell inside this sandbox, with the sandbox's environment. */
+  readonly sandbox?: Sandbox;
 }
 
 export interface ProcessOutcome {
@@ -33,13 +36,17 @@ export interface ProcessOutcome {
   readonly spawnError?: string;
 }
 
-export function runProcess(options: ProcessOptions): Promise<ProcessOutcome> {
+export async function runProcess(options: ProcessOptions): Promise<ProcessOutcome> {
+  // `exec 2>&1` first: one stream keeps stdout and stderr in the order they were written.
+  const shell = ["-c", `exec 2>&1; ${options.command}`];
+  const command = options.sandbox
+    ? await options.sandbox.wrap("bash", shell, { cwd: options.cwd, env: options.env })
+    : { file: "bash", args: shell, env: options.env, cwd: options.cwd };
   return new Promise((resolve) => {
     const collector = createOutputCollector();
-    // `exec 2>&1` first: one stream keeps stdout and stderr in the order they were written.
-    const child = spawn("bash", ["-c", `exec 2>&1; ${options.command}`], {
-      cwd: options.cwd,
-      env: options.env,
+    const child = spawn(command.file, [...command.args], {
+      cwd: command.cwd,
+      env: command.env,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });

@@ -48,6 +48,7 @@ export const runShellTool: AgentTool<typeof inputSchema> = {
       env: scrubEnvironment(context.env),
       timeoutMs: timeoutSeconds * 1000,
       signal: context.signal,
+      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
     });
     if (outcome.spawnError !== undefined) {
       return errorResult(

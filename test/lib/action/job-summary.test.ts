@@ -29,7 +29,7 @@ describe("the job summary", () => {
   it("stays under GitHub's 1 MiB limit, with a link to the run's log where it stops", () => {
     const result = { tasks: [task(1, 40_000, 40), task(2, 40_000, 40)] } as unknown as ModeResult;
 
-    const summary = renderJobSummary("issue", result, "https://github.example/o/r/actions/runs/9");
+    const summary = renderJobSummary("issue", result, undefined, "https://github.example/o/r/actions/runs/9");
 
     expect(Buffer.byteLength(summary, "utf8")).toBeLessThanOrEqual(ONE_MIB);
     expect(Buffer.byteLength(summary, "utf8")).toBeGreaterThan(MAX_SUMMARY_BYTES - 50_000);

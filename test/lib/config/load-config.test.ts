@@ -122,15 +122,27 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "bots.allowed", value: "dependabot[bot]", message: /expected array/ },
   { path: "review.onOpen", value: "on", message: /expected boolean/ },
   { path: "pr.draft", value: 1, message: /expected boolean/ },
+  { path: "sandbox.mode", value: "maybe", message: /"required"\|"off"/ },
+  { path: "sandbox.network", value: ["registry.npmjs.org"], message: /expected object/ },
   { path: "commit.name", value: "", message: /Too small/ },
   { path: "commit.email", value: "not an email", message: /email address/ },
-  ...["agent", "shell", "retry", "iterate", "prompt", "sprint", "bots", "review", "pr", "commit"].map(
-    (group) => ({
-      path: group,
-      value: [1],
-      message: /expected object, received array/,
-    }),
-  ),
+  ...[
+    "agent",
+    "shell",
+    "retry",
+    "iterate",
+    "prompt",
+    "sprint",
+    "bots",
+    "review",
+    "pr",
+    "sandbox",
+    "commit",
+  ].map((group) => ({
+    path: group,
+    value: [1],
+    message: /expected object, received array/,
+  })),
 ];
 
 /** A valid file with `path` set to `value` on line 4 (nested key) or 3 (top-level key). */
@@ -258,7 +270,7 @@ describe("loadConfig with valid values", () => {
     expect(result.config.shell.allow).toEqual(["*"]);
     expect(result.config.baseBranch).toBeUndefined();
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, commit",
+      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, sandbox, commit",
     ]);
   });
 });
@@ -269,7 +281,7 @@ describe("loadConfig with missing keys", () => {
       loadConfig("version: 3\nagent:\n  model: claude-opus-4-1\nsprint:\n  stopOnFailure: false\n"),
     );
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, commit",
+      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, commit",
     ]);
   });
 

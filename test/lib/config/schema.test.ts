@@ -25,6 +25,7 @@ describe("defaultConfig", () => {
       bots: { allowed: [] },
       review: { onOpen: false },
       pr: { draft: false },
+      sandbox: { mode: "required", network: {} },
       commit: { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" },
     });
     expect(defaultConfig().baseBranch).toBeUndefined();

@@ -1,0 +1,44 @@
+/**
+ * The boundary every process the agent starts runs in. A sandbox turns "run this program in this
+ * worktree with this environment" into the command line that actually runs it: under bubblewrap
+ * when the run is sandboxed, unchanged (with a note everywhere) when config says `off`. Callers
+ * spawn what `wrap` returns with the returned environment, and nothing else: `run_shell`, edit
+ * hooks, the CLI runners and ACP agents and terminals all go through here.
+ */
+
+export type SandboxKind = "bubblewrap" | "off";
+
+export interface WrapOptions {
+  /** The worktree: the only host directory the process may write (besides its private temp). */
+  readonly cwd: string;
+  /** The caller's environment; only allowlisted names survive (see sandbox-environment.ts). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Names the caller deliberately passes through, e.g. a CLI agent's own model API key. */
+  readonly keep?: readonly string[];
+  /** Host files or directories the process must read (a schema file Locus wrote for a CLI). */
+  readonly readable?: readonly string[];
+}
+
+export interface WrappedCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+}
+
+/** A host the egress proxy refused, and how many times. */
+export interface RefusedHost {
+  readonly host: string;
+  readonly count: number;
+}
+
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  /** Host patterns the egress proxy lets through (empty when off: the network is not filtered). */
+  readonly allowedHosts: readonly string[];
+  wrap(file: string, args: readonly string[], options: WrapOptions): Promise<WrappedCommand>;
+  /** Connections refused so far, most refused first. */
+  refused(): RefusedHost[];
+  /** Stops the proxy and removes the private directories. */
+  close(): Promise<void>;
+}
