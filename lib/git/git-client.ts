@@ -126,7 +126,8 @@ export function createGitClient(options: GitClientOptions): GitClient {
     "-c",
     "branch.autoSetupMerge=false",
   ];
-  // Only https and local paths for the remote: no ext::, ssh (core.sshCommand), git:// or others.
+  // Only https and local paths for the remote: no ext::, ssh (core.sshCommand), git:// or others;
+  // plain http only to a loopback remote read before the agent ran (a local GitHub such as the simulator).
   const REMOTE_SAFE = [
     "-c",
     "protocol.allow=never",
@@ -134,6 +135,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
     "protocol.https.allow=always",
     "-c",
     "protocol.file.allow=always",
+    ...(plainHttpLoopback(target) ? ["-c", "protocol.http.allow=always"] : []),
     "-c",
     "core.sshCommand=false",
     "-c",
@@ -307,4 +309,15 @@ export function createGitClient(options: GitClientOptions): GitClient {
     },
   };
   return client;
+}
+
+/** A remote on this machine over plain http (GitHub Enterprise on loopback, or the simulator). */
+function plainHttpLoopback(url: string): boolean {
+  if (!url.startsWith("http://")) return false;
+  try {
+    const { hostname } = new URL(url);
+    return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+  } catch {
+    return false;
+  }
 }
