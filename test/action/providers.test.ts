@@ -20,7 +20,9 @@ beforeAll(async () => {
   const acpCommand = JSON.stringify([process.execPath, AGENT, "work", join(scratch, "acp-log.json")]);
   h = await startHarness({
     ...PROJECT_FILES,
-    ".github/locus-claude.yml": "version: 3\nagent:\n  provider: claude-code\n",
+    // The fake CLI records its stdin and arguments in its own directory, which the sandbox keeps
+    // read-only; the CLI inside the sandbox is covered by the sandbox's own tests.
+    ".github/locus-claude.yml": "version: 3\nagent:\n  provider: claude-code\nsandbox:\n  mode: off\n",
     ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\n`,
     ".github/locus-acp-missing.yml": "version: 3\nagent:\n  provider: acp\n",
     ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\n`,
