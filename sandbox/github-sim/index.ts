@@ -8,3 +8,12 @@ export type { WebhookDelivery } from "./webhooks.ts";
 export { signPayload } from "./webhooks.ts";
 export { githubGraphqlSchema } from "./graphql-schema.ts";
 export type * from "./model.ts";
+export type {
+  CiController,
+  CiExecution,
+  CiExecutor,
+  CiJobSpec,
+  CiOptions,
+  CiRunSpec,
+  ExternalSuiteSpec,
+} from "./ci-runs.ts";
