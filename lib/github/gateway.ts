@@ -1,4 +1,5 @@
 import { answerReviewFeedbackOps } from "./answer-review-feedback.ts";
+import { ciReadOps } from "./ci-reads.ts";
 import { commentOps } from "./comments.ts";
 import { createCallCounter } from "./counter.ts";
 import { createEtagCache, type EtagCache, type OctokitLike } from "./instrument.ts";
@@ -62,5 +63,6 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...answerReviewFeedbackOps(t),
     ...taskReadOps(t),
     ...repositoryStatusOps(t),
+    ci: ciReadOps(t),
   };
 }

@@ -258,6 +258,8 @@ export type CallCounter = {
 };
 
 /** Everything Locus does on GitHub, bound to one repository. */
+import type { CiReads } from "./ci-reads.ts";
+
 export type GitHubGateway = {
   readonly repo: RepoRef;
   readonly counter: CallCounter;
@@ -347,4 +349,6 @@ export type GitHubGateway = {
   /** The newest runs of the workflow (one page, 100 by default): enough to find live or recent runs. */
   listWorkflowRuns(workflow: string, filter?: WorkflowRunFilter): Promise<WorkflowRun[]>;
   cancelWorkflowRun(runId: number): Promise<"cancelled" | "already-finished">;
+  /** What failed in CI: failed jobs and check runs, annotations, job logs. */
+  readonly ci: CiReads;
 };

@@ -118,9 +118,12 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "bots.allowed", value: "dependabot[bot]", message: /expected array/ },
   { path: "review.onOpen", value: "on", message: /expected boolean/ },
   { path: "pr.draft", value: 1, message: /expected boolean/ },
+  { path: "pr.restackOnMerge", value: "yes", message: /expected boolean/ },
+  { path: "ci.autoFix", value: 1, message: /expected boolean/ },
+  { path: "ci.maxAttempts", value: 11, message: /<=10/ },
   { path: "commit.name", value: "", message: /Too small/ },
   { path: "commit.email", value: "not an email", message: /email address/ },
-  ...["agent", "shell", "retry", "iterate", "sprint", "bots", "review", "pr", "commit"].map((group) => ({
+  ...["agent", "shell", "retry", "iterate", "sprint", "bots", "review", "pr", "ci", "commit"].map((group) => ({
     path: group,
     value: [1],
     message: /expected object, received array/,
@@ -223,7 +226,7 @@ describe("loadConfig with valid values", () => {
     expect(result.config.shell.allow).toEqual(["*"]);
     expect(result.config.baseBranch).toBeUndefined();
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, sprint, bots, review, pr, commit",
+      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, sprint, bots, review, pr, ci, commit",
     ]);
   });
 });
@@ -234,7 +237,7 @@ describe("loadConfig with missing keys", () => {
       loadConfig("version: 3\nagent:\n  model: claude-opus-4-1\nsprint:\n  stopOnFailure: false\n"),
     );
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, sprint.rebaseBeforeTask, bots, review, pr, commit",
+      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, sprint.rebaseBeforeTask, bots, review, pr, ci, commit",
     ]);
   });
 
