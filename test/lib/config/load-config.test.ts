@@ -123,11 +123,13 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "ci.maxAttempts", value: 11, message: /<=10/ },
   { path: "commit.name", value: "", message: /Too small/ },
   { path: "commit.email", value: "not an email", message: /email address/ },
-  ...["agent", "shell", "retry", "iterate", "sprint", "bots", "review", "pr", "ci", "commit"].map((group) => ({
-    path: group,
-    value: [1],
-    message: /expected object, received array/,
-  })),
+  ...["agent", "shell", "retry", "iterate", "sprint", "bots", "review", "pr", "ci", "commit"].map(
+    (group) => ({
+      path: group,
+      value: [1],
+      message: /expected object, received array/,
+    }),
+  ),
 ];
 
 /** A valid file with `path` set to `value` on line 4 (nested key) or 3 (top-level key). */
