@@ -3,6 +3,7 @@ export const commandNames = [
   "run",
   "iterate",
   "review",
+  "fix-ci",
   "plan",
   "approve",
   "ask",
@@ -19,6 +20,7 @@ export type LocusCommand =
   /** `note` is the rest of the command line, trimmed; it may be empty. */
   | { readonly name: "iterate"; readonly note: string }
   | { readonly name: "review" }
+  | { readonly name: "fix-ci" }
   /** `goal` is never empty; it may span several lines. */
   | { readonly name: "plan"; readonly goal: string }
   /**

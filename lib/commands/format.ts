@@ -9,6 +9,7 @@ export function formatCommand(command: LocusCommand): string {
   switch (command.name) {
     case "run":
     case "review":
+    case "fix-ci":
     case "status":
     case "help":
     case "cancel":

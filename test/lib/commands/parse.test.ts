@@ -15,7 +15,7 @@ function error(body: string): Extract<ParseResult, { kind: "error" }> {
 }
 
 describe("parseCommand: happy paths", () => {
-  it.each(["run", "review", "status", "help", "cancel"] as const)("parses /locus %s", (name) => {
+  it.each(["run", "review", "fix-ci", "status", "help", "cancel"] as const)("parses /locus %s", (name) => {
     expect(parseCommand(`/locus ${name}`)).toStrictEqual({ kind: "command", command: { name }, notes: [] });
   });
 
@@ -193,7 +193,7 @@ describe("parseCommand: errors", () => {
     expect(message).toMatch(/^Unknown command ```` \/locus ```x+… ````\./);
   });
 
-  it.each(["run", "review", "status", "help", "cancel"] as const)(
+  it.each(["run", "review", "fix-ci", "status", "help", "cancel"] as const)(
     "refuses arguments after /locus %s",
     (name) => {
       expect(error(`/locus ${name} now please`)).toStrictEqual({
