@@ -5,6 +5,7 @@ import { runFixCiMode } from "./modes/fix-ci.ts";
 import { runIssueMode } from "./modes/issue.ts";
 import { runIterateMode } from "./modes/iterate.ts";
 import { runPlanMode } from "./modes/plan.ts";
+import { runRebaseMode } from "./modes/rebase.ts";
 import { runReviewMode } from "./modes/review.ts";
 import { runSprintMode } from "./modes/sprint.ts";
 import { runStaleMode } from "./modes/stale.ts";
@@ -40,6 +41,6 @@ export function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeR
     case "fix-ci":
       return runFixCiMode(ctx, request.pr);
     case "rebase":
-      return Promise.resolve({ tasks: [], note: "mode rebase is not available in this version of Locus." });
+      return runRebaseMode(ctx, request.pr);
   }
 }

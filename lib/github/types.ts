@@ -1,5 +1,7 @@
 // Plain data in and out of the gateway: nothing here depends on Octokit, so the
 // app, the Action and tests share one vocabulary.
+import type { CiReads } from "./ci-reads.ts";
+import type { PullStackReads } from "./pull-stack.ts";
 import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-read.ts";
 import type {
   EditHistory,
@@ -258,8 +260,6 @@ export type CallCounter = {
 };
 
 /** Everything Locus does on GitHub, bound to one repository. */
-import type { CiReads } from "./ci-reads.ts";
-
 export type GitHubGateway = {
   readonly repo: RepoRef;
   readonly counter: CallCounter;
@@ -351,4 +351,6 @@ export type GitHubGateway = {
   cancelWorkflowRun(runId: number): Promise<"cancelled" | "already-finished">;
   /** What failed in CI: failed jobs and check runs, annotations, job logs. */
   readonly ci: CiReads;
+  /** Pull requests stacked on a branch. */
+  readonly stack: PullStackReads;
 };
