@@ -11,12 +11,14 @@ import {
 function slice(pr: {
   number: number;
   head: { ref: string; sha: string };
+  base: { ref: string };
   state: string;
   merged?: boolean | null;
 }) {
   return {
     number: pr.number,
     head: pr.head,
+    base: { ref: pr.base.ref },
     state: pr.state === "open" ? ("open" as const) : ("closed" as const),
     merged: pr.merged === true,
   };

@@ -90,11 +90,12 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
     case "review":
       return pullRequestCommand(ctx, event, command.name === "iterate" ? command.note : "");
     case "fix-ci":
+    case "rebase":
       return locusPullRequestCommand(ctx, event);
   }
 }
 
-/** `/locus fix-ci`: on an open pull request Locus opened. */
+/** `/locus fix-ci` and `/locus rebase`: on an open pull request Locus opened. */
 async function locusPullRequestCommand(ctx: AppContext, event: CommandEvent): Promise<string | undefined> {
   const { command, target } = event;
   if (!target.isPullRequest) return `\`/locus ${command.name}\` works on a pull request; this is an issue.`;
@@ -103,7 +104,8 @@ async function locusPullRequestCommand(ctx: AppContext, event: CommandEvent): Pr
   if (!pr || issue === undefined)
     return `\`/locus ${command.name}\` works on pull requests Locus opened (branch \`locus/issue-<N>\`).`;
   if (pr.state !== "open") return `This pull request is closed; reopen it first.`;
-  await fixCiCommand(ctx, pr, issue);
+  if (command.name === "fix-ci") await fixCiCommand(ctx, pr, issue);
+  else await dispatchOnce(ctx, { mode: "rebase", pr: pr.number }, issue, `Rebasing PR #${pr.number}…`);
   return undefined;
 }
 

@@ -4,6 +4,7 @@ export const commandNames = [
   "iterate",
   "review",
   "fix-ci",
+  "rebase",
   "plan",
   "approve",
   "ask",
@@ -21,6 +22,7 @@ export type LocusCommand =
   | { readonly name: "iterate"; readonly note: string }
   | { readonly name: "review" }
   | { readonly name: "fix-ci" }
+  | { readonly name: "rebase" }
   /** `goal` is never empty; it may span several lines. */
   | { readonly name: "plan"; readonly goal: string }
   /**

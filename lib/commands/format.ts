@@ -10,6 +10,7 @@ export function formatCommand(command: LocusCommand): string {
     case "run":
     case "review":
     case "fix-ci":
+    case "rebase":
     case "status":
     case "help":
     case "cancel":
