@@ -111,6 +111,47 @@ const standalone: Step = {
   },
 };
 
+const ciFix: Step = {
+  title: "A Locus PR whose CI fails → Locus fixes it from the log → CI turns green",
+  waiting: "CI runs, Locus fixes the failure, CI runs again",
+  async act(state) {
+    const { human, repo } = state;
+    const { data } = await human.rest.issues.create({
+      ...repo,
+      ...DEMO_ISSUES.shout,
+      labels: ["type:feature"],
+    });
+    state.issues.shout = data.number;
+    await human.rest.issues.addLabels({ ...repo, issue_number: data.number, labels: ["locus:queued"] });
+    await state.world.settle();
+  },
+  async check(state) {
+    const issue = need(state.issues.shout, "the shout issue");
+    const branch = `locus/issue-${issue}`;
+    const problems: string[] = [];
+    await expectTaskPull(state, problems, issue, "main");
+    const commits = await state.read.log(`main..${branch}`);
+    expectThat(
+      problems,
+      commits[0]?.subject === `fix: make CI pass (#${issue})` && commits[0].author === "locus[bot]",
+      `the newest commit on ${branch} is "${commits[0]?.subject}" by ${commits[0]?.author}`,
+    );
+    const ciRuns = (state.world.sim.store.repos.get(`${state.repo.owner}/${state.repo.repo}`)?.runs ?? [])
+      .filter((run) => run.name === "CI" && run.headBranch === branch)
+      .map((run) => run.conclusion);
+    expectThat(
+      problems,
+      ciRuns.join(",") === "failure,success",
+      `CI on ${branch} concluded ${ciRuns.join(", ") || "nothing"}, expected failure then success`,
+    );
+    const pull = need(await state.read.pullForBranch(branch), "the shout PR");
+    const said = (await state.read.comments(pull.number)).map((comment) => comment.body).join("\n");
+    expectThat(problems, said.includes("CI failed on"), `PR #${pull.number} has no comment on what failed`);
+    expectThat(problems, await state.read.testsPass(branch), `the tests fail on ${branch}`);
+    return problems;
+  },
+};
+
 const sprint: Step = {
   title: `Activate milestone "${MILESTONE_TITLE}" (orders 1, 2, 5) → the sprint runs in order and stops at a failure`,
   waiting: "the sprint runs",
@@ -326,7 +367,16 @@ const status: Step = {
   },
 };
 
-export const DEMO_STEPS: readonly Step[] = [install, standalone, sprint, resume, iterate, merge, status];
+export const DEMO_STEPS: readonly Step[] = [
+  install,
+  standalone,
+  ciFix,
+  sprint,
+  resume,
+  iterate,
+  merge,
+  status,
+];
 
 export function scenarioState(world: World): ScenarioState {
   const human = world.as(HUMAN);

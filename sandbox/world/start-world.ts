@@ -33,6 +33,7 @@ import {
   type ModelEndpoint,
 } from "./action-runner.ts";
 import { simulatedRunName, startAppOnSimulator } from "./app-on-simulator.ts";
+import { nodeTestCi } from "./node-test-ci.ts";
 import { SAMPLE_PROJECT } from "./sample-project.ts";
 
 export const OWNER = "acme";
@@ -106,6 +107,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return late.runner.runner(request);
     },
     observe: (exchange) => emit({ type: "exchange", exchange }),
+    // The sample project's own CI: `node --test` on every new pull request head.
+    ci: { execute: nodeTestCi() },
   });
   const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, {
     files: { ...SAMPLE_PROJECT },
