@@ -40,8 +40,8 @@ export interface CiReads {
   annotations(checkRunId: number, limit: number): Promise<CiAnnotationRead[]>;
   /** A job's whole log; null when GitHub no longer has it. */
   jobLog(jobId: number): Promise<string | null>;
-  /** Where a workflow run's jobs ran (its head), for checking it is still the PR's head. */
-  runHead(runId: number): Promise<{ sha: string; branch: string; name: string; url: string } | null>;
+  /** The commit a workflow run ran on, for checking it is still the PR's head. */
+  runHead(runId: number): Promise<{ sha: string; url: string } | null>;
 }
 
 const BAD = new Set(["failure", "timed_out", "cancelled", "action_required", "startup_failure"]);
@@ -95,12 +95,7 @@ const annotationSchema = z.object({
   message: z.string().nullable(),
 });
 
-const runSchema = z.object({
-  head_sha: z.string(),
-  head_branch: z.string().nullable(),
-  name: z.string().nullish(),
-  html_url: z.string(),
-});
+const runSchema = z.object({ head_sha: z.string(), html_url: z.string() });
 
 const EMPTY_OUTPUT = { title: null, summary: null, text: null };
 
@@ -173,9 +168,7 @@ export function ciReadOps(t: Transport): CiReads {
         { run_id: runId },
         runSchema,
       );
-      return run
-        ? { sha: run.head_sha, branch: run.head_branch ?? "", name: run.name ?? "", url: run.html_url }
-        : null;
+      return run ? { sha: run.head_sha, url: run.html_url } : null;
     },
   };
 }

@@ -135,6 +135,21 @@ describe("mode fix-ci", () => {
     expect(said).toContain("timed out reaching the preview host");
   }, 120_000);
 
+  it("does nothing when the failed run was on an older head than the PR's", async () => {
+    const { pr, branch } = await locusPullRequest("Greet slowly");
+    const failed = await runCi(branch);
+    await h.git(["checkout", "--quiet", "-B", "moved", `origin/${branch}`]);
+    await h.git(["commit", "--quiet", "--allow-empty", "-m", "someone pushes"]);
+    await h.git(["push", "--quiet", "origin", `moved:${branch}`]);
+    const before = h.fake.requests.length;
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.code).toBe(0);
+    expect(h.fake.requests.length).toBe(before);
+    expect((await h.api.listIssueComments(pr)).at(-1)?.body).toMatch(/but PR #\d+'s head is now/);
+  }, 60_000);
+
   it("refuses a pull request Locus did not open, without running the agent", async () => {
     await h.git(["checkout", "--quiet", "-B", "feature/x", "origin/main"]);
     await h.git(["commit", "--quiet", "--allow-empty", "-m", "human work"]);

@@ -58,7 +58,17 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   }
   const { triggeredAt, budget } = runFacts(ctx, read);
   const headSha = pr.head.sha;
-  const failures = await readCiFailures(gateway.ci, parseCiSource(ctx.command, headSha));
+  const source = parseCiSource(ctx.command, headSha);
+  if (source.kind === "run") {
+    // A run on an older head says nothing about the PR as it is now.
+    const ran = await gateway.ci.runHead(source.id);
+    if (ran && ran.sha !== headSha) {
+      const note = `CI [run ${source.id}](${ran.url}) failed on ${ran.sha.slice(0, 7)}, but PR #${prNumber}'s head is now ${headSha.slice(0, 7)}, so Locus did nothing.`;
+      await gateway.createComment(prNumber, note);
+      return { tasks: [], note };
+    }
+  }
+  const failures = await readCiFailures(gateway.ci, source);
   if (failures.checks.length === 0) {
     const note = `Nothing has failed in CI on PR #${prNumber}'s head (${headSha.slice(0, 7)}), so Locus did nothing.`;
     await gateway.createComment(prNumber, note);

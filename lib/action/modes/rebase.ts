@@ -11,7 +11,6 @@
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
-import { mayTriggerWork } from "../../auth/actor-policy.ts";
 import type { PullRequest } from "../../github/index.ts";
 import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { transition } from "../../labels/status.ts";
@@ -25,7 +24,7 @@ import { readRepositoryContext } from "../repository-context.ts";
 import { restack, type RestackOutcome, type StackBranch } from "../restack.ts";
 import { runAgentLive } from "../run-agent-live.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
-import { reportWithoutRun, type ModeResult } from "../task-report.ts";
+import type { ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 
 const MAX_STACK = 20;
@@ -73,15 +72,6 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };
   }
-  if (
-    !ctx.run.actor.endsWith("[bot]") &&
-    !mayTriggerWork(await gateway.getCollaboratorPermission(ctx.run.actor))
-  )
-    return {
-      tasks: [
-        reportWithoutRun({ issue: issueNumber, title: pr.title }, "skipped", "requester may not write"),
-      ],
-    };
   const { triggeredAt } = runFacts(ctx, read);
   const issue = read.linkedIssue;
   const working = issue ? transition(issue.labels, "iterate") : undefined;
