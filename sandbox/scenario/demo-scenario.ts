@@ -367,6 +367,48 @@ const status: Step = {
   },
 };
 
+const restackStep: Step = {
+  title: "Squash-merge the sprint's first PR → the PRs above are retargeted and restacked",
+  waiting: "Locus restacks the sprint's PRs",
+  async act(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    const pull = need(await state.read.pullForBranch(`locus/issue-${words}`), "the sprint's first PR");
+    await state.human.rest.pulls.merge({ ...state.repo, pull_number: pull.number, merge_method: "squash" });
+    await state.world.settle();
+  },
+  async check(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    const slug = need(state.issues.slugEdges, "the order:2 issue");
+    const docs = need(state.issues.docs, "the order:5 issue");
+    const problems: string[] = [];
+    const slugPull = await state.read.pullForBranch(`locus/issue-${slug}`);
+    expectThat(problems, slugPull?.base === "main", `PR of #${slug} is based on ${slugPull?.base}, not main`);
+    const docsPull = await state.read.pullForBranch(`locus/issue-${docs}`);
+    expectThat(
+      problems,
+      docsPull?.base === `locus/issue-${slug}`,
+      `PR of #${docs} is based on ${docsPull?.base}, not locus/issue-${slug}`,
+    );
+    for (const [issue, base] of [
+      [slug, "main"],
+      [docs, `locus/issue-${slug}`],
+    ] as const) {
+      const own = await state.read.log(`${base}..locus/issue-${issue}`);
+      expectThat(
+        problems,
+        own.length > 0 && own.every((commit) => !commit.subject.includes(`(#${words})`)),
+        `locus/issue-${issue} still carries #${words}'s commits: ${own.map((c) => c.subject).join("; ")}`,
+      );
+    }
+    expectThat(
+      problems,
+      await state.read.testsPass(`locus/issue-${docs}`),
+      "the tests fail on the restacked stack",
+    );
+    return problems;
+  },
+};
+
 export const DEMO_STEPS: readonly Step[] = [
   install,
   standalone,
@@ -376,6 +418,7 @@ export const DEMO_STEPS: readonly Step[] = [
   iterate,
   merge,
   status,
+  restackStep,
 ];
 
 export function scenarioState(world: World): ScenarioState {

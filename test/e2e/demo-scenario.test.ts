@@ -44,6 +44,7 @@ describe("npm run demo's story", () => {
       "success",
       "success",
       "success",
+      "success",
     ]);
     for (const run of finished) {
       const config = await readFile(join(run.workspace, ".git", "config"), "utf8");
@@ -54,7 +55,7 @@ describe("npm run demo's story", () => {
       "main",
       "main",
       "main",
-      `locus/issue-${state.issues.words}`,
+      "main",
       `locus/issue-${state.issues.slugEdges}`,
     ]);
     const report = renderReport(final, world.sim.app.botLogin, "header");
