@@ -75,7 +75,9 @@ describe("mode rebase", () => {
     expect(middleLog.trim().split("\n")).toEqual([`feat: Add b (#${middle.issue})`]);
     const topLog = await h.git(["log", "--format=%s", `origin/${middle.branch}..origin/${top.branch}`]);
     expect(topLog.trim().split("\n")).toEqual([`feat: Add c (#${top.issue})`]);
-    expect((await h.api.listIssueComments(top.pr)).at(-1)?.body).toContain("Locus rebased this branch");
+    expect((await h.api.listIssueComments(top.pr)).at(-1)?.body).toContain(
+      `Locus rebased this branch on \`${middle.branch}\``,
+    );
     expect((await h.api.getIssue(middle.issue))?.labels).toContain("locus:in-review");
   }, 120_000);
 

@@ -92,6 +92,9 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
   const upstream = after ?? (await git.mergeBase(baseRef, headRef)) ?? baseRef;
   const onto = (await git.revParse(baseRef)) ?? baseRef;
   const chain = await stackFrom(ctx, pr);
+  // Each PR above goes onto the branch of the PR below it.
+  const baseOf = (entry: StackBranch): string =>
+    chain[chain.findIndex((candidate) => candidate.pr === entry.pr) - 1]?.branch ?? pr.base.ref;
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `rebase-${prNumber}`);
   const worktree = await git.worktreeAdd(path, `locus/rebase-${prNumber}`, headRef);
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
@@ -112,7 +115,7 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
         task: renderConflictTask({
           pr: stop.entry.pr,
           branch: stop.entry.branch,
-          onto: stop.entry.pr === prNumber ? pr.base.ref : "the PR below",
+          onto: baseOf(stop.entry),
           commit: stop.commit,
           baseCommits: await worktree.recentLogRange(`${stop.upstream}..${stop.onto}`, 20),
           files: stop.files,
@@ -128,7 +131,7 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
   });
 
   for (const outcome of outcomes) {
-    const base = outcome.entry.pr === prNumber ? pr.base.ref : "the PR below";
+    const base = baseOf(outcome.entry);
     await gateway.createComment(outcome.entry.pr, describe(outcome, base));
   }
   await git.worktreeRemove(path);
