@@ -84,6 +84,10 @@ export function modeRequest(inputs: Inputs): ModeRequest {
     case "review":
       if (inputs.pr === undefined) throw new Error("mode review needs the pr input");
       return { mode: "review", pr: inputs.pr };
+    case "fix-ci":
+    case "rebase":
+      if (inputs.pr === undefined) throw new Error(`mode ${inputs.mode} needs the pr input`);
+      return { mode: inputs.mode, pr: inputs.pr };
     case "plan": {
       const [issue] = inputs.issue;
       if (issue === undefined || inputs.issue.length > 1) throw new Error("mode plan needs one issue input");

@@ -57,7 +57,25 @@ export function wantsChangesRequested(context: Context<"pull_request_review.subm
   return context.payload.review.state === "changes_requested";
 }
 
-/** A run named like Locus's; whether it ran Locus's workflow file is checked against config (its path). */
+/**
+ * A run named like Locus's (whether it ran Locus's workflow file is checked against config, by its
+ * path), or another workflow's failed run on a Locus branch.
+ */
 export function wantsLocusRun(context: Context<"workflow_run.completed">): boolean {
-  return parseRunName(context.payload.workflow_run.display_title ?? "") !== undefined;
+  const run = context.payload.workflow_run;
+  if (parseRunName(run.display_title ?? "") !== undefined) return true;
+  return run.conclusion === "failure" && issueOfBranch(run.head_branch ?? "") !== undefined;
+}
+
+/**
+ * Another app's failed check suite on a Locus branch. GitHub Actions' own
+ * suites are left out: their workflow_run event says the same, once.
+ */
+export function wantsFailedCheckSuite(context: Context<"check_suite.completed">): boolean {
+  const suite = context.payload.check_suite;
+  return (
+    suite.conclusion === "failure" &&
+    suite.app.slug !== "github-actions" &&
+    issueOfBranch(suite.head_branch ?? "") !== undefined
+  );
 }

@@ -14,8 +14,10 @@ import {
 import { createPermissionCache } from "../lib/app/permission-cache.ts";
 import { createReplyLimits } from "../lib/app/reply-limits.ts";
 import type { Permission } from "../lib/github/index.ts";
+import { issueOfBranch } from "../lib/naming/branches.ts";
 import {
   wantsChangesRequested,
+  wantsFailedCheckSuite,
   wantsComment,
   wantsLabel,
   wantsLocusPullRequest,
@@ -23,6 +25,7 @@ import {
   wantsMergedLocusPullRequest,
   wantsMilestone,
 } from "./event-filters.ts";
+import { onCheckSuite } from "./handlers/check-suite.ts";
 import { onInstallation } from "./handlers/installation.ts";
 import { onIssueComment } from "./handlers/issue-comment.ts";
 import { onIssueLabeled, onIssueMilestoned } from "./handlers/issues.ts";
@@ -59,8 +62,17 @@ export interface LocusApp {
 }
 
 function issueNumberOf(context: Context): number | undefined {
-  const payload = context.payload as { issue?: { number: number }; pull_request?: { number: number } };
-  return payload.issue?.number ?? payload.pull_request?.number;
+  const payload = context.payload as {
+    issue?: { number: number };
+    pull_request?: { number: number };
+    workflow_run?: { head_branch?: string | null };
+    check_suite?: { head_branch?: string | null };
+  };
+  // CI on a Locus branch is about its task's issue, where its fix-ci rounds are counted.
+  const ciBranch = payload.workflow_run?.head_branch ?? payload.check_suite?.head_branch;
+  return (
+    payload.issue?.number ?? payload.pull_request?.number ?? (ciBranch ? issueOfBranch(ciBranch) : undefined)
+  );
 }
 
 export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
@@ -154,6 +166,7 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     listen("pull_request.opened", on(onPullRequestOpened, wantsLocusPullRequest));
     listen("pull_request_review.submitted", on(onReviewSubmitted, wantsChangesRequested));
     listen("workflow_run.completed", on(onWorkflowRun, wantsLocusRun));
+    listen("check_suite.completed", on(onCheckSuite, wantsFailedCheckSuite));
   };
   return {
     appFn,

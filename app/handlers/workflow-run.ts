@@ -1,15 +1,31 @@
-/** workflow_run.completed: a failed or cancelled run of the Locus workflow file marks its issue failed. */
+/**
+ * workflow_run.completed: a failed or cancelled run of the Locus workflow file
+ * marks its issue failed; a failed run of another workflow on a Locus PR's head may start a
+ * fix-ci round.
+ */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
+import { onCiFailure } from "../../lib/app/ci-failure-events.ts";
 import { isLocusWorkflowPath, onWorkflowRunCompleted } from "../../lib/app/workflow-run-events.ts";
+import { parseRunName } from "../../lib/dispatch/dispatch-inputs.ts";
 
 export async function onWorkflowRun(
   ctx: AppContext,
   context: Context<"workflow_run.completed">,
 ): Promise<void> {
   const run = context.payload.workflow_run;
-  if (!isLocusWorkflowPath(run.path, ctx.config.workflow)) {
-    ctx.log.info(`run ${run.id} is named like Locus's but ran ${run.path}, not the Locus workflow; ignored`);
+  const named = parseRunName(run.display_title ?? "") !== undefined;
+  if (!named || !isLocusWorkflowPath(run.path, ctx.config.workflow)) {
+    // Not a Locus run: a run titled like one but from another workflow file is somebody's CI.
+    const outcome = await onCiFailure(ctx, {
+      source: { kind: "run", id: run.id },
+      conclusion: run.conclusion,
+      headSha: run.head_sha,
+      headBranch: run.head_branch,
+      headAuthorEmail: run.head_commit?.author?.email ?? null,
+      workflowPath: run.path,
+    });
+    ctx.log.info(`CI run ${run.id} (${run.path}) ${run.conclusion} on ${run.head_branch ?? "?"}: ${outcome}`);
     return;
   }
   const marked = await onWorkflowRunCompleted(ctx, {

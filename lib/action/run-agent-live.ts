@@ -4,7 +4,7 @@
  * Resolves only once the last live edit has settled, so the status the caller
  * writes next is always the final word.
  */
-import type { RunnerPrompt, RunResult } from "../agent/runner.ts";
+import type { ExecuteOptions, RunnerPrompt, RunResult } from "../agent/runner.ts";
 import type { StatusView } from "../status/status-comment.ts";
 import type { ActionContext } from "./context.ts";
 import { costLimit, type DailyBudget } from "./daily-budget.ts";
@@ -21,6 +21,8 @@ export interface LiveAgentRun {
   readonly budget: DailyBudget | undefined;
   /** When the status comment was last written, if just now: the first tool edit then waits its interval. */
   readonly lastWriteAt?: number;
+  /** Tools of this mode only (see ExecuteOptions.tools). */
+  readonly tools?: ExecuteOptions["tools"];
 }
 
 export async function runAgentLive(ctx: ActionContext, run: LiveAgentRun): Promise<RunResult> {
@@ -45,6 +47,7 @@ export async function runAgentLive(ctx: ActionContext, run: LiveAgentRun): Promi
           live.onEvent(event);
         },
         maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, run.budget),
+        ...(run.tools ? { tools: run.tools } : {}),
       }),
     );
   } finally {

@@ -1,9 +1,11 @@
 /** The one place that maps a parsed request to its mode. */
 import type { ActionContext } from "./context.ts";
 import { runAskMode } from "./modes/ask.ts";
+import { runFixCiMode } from "./modes/fix-ci.ts";
 import { runIssueMode } from "./modes/issue.ts";
 import { runIterateMode } from "./modes/iterate.ts";
 import { runPlanMode } from "./modes/plan.ts";
+import { runRebaseMode } from "./modes/rebase.ts";
 import { runReviewMode } from "./modes/review.ts";
 import { runSprintMode } from "./modes/sprint.ts";
 import { runStaleMode } from "./modes/stale.ts";
@@ -16,7 +18,9 @@ export type ModeRequest =
   | { readonly mode: "review"; readonly pr: number }
   | { readonly mode: "plan"; readonly issue: number }
   | { readonly mode: "ask"; readonly issue?: number; readonly pr?: number }
-  | { readonly mode: "stale" };
+  | { readonly mode: "stale" }
+  | { readonly mode: "fix-ci"; readonly pr: number }
+  | { readonly mode: "rebase"; readonly pr: number };
 
 export function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeResult> {
   switch (request.mode) {
@@ -34,5 +38,9 @@ export function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeR
       return runAskMode(ctx, request);
     case "stale":
       return runStaleMode(ctx);
+    case "fix-ci":
+      return runFixCiMode(ctx, request.pr);
+    case "rebase":
+      return runRebaseMode(ctx, request.pr);
   }
 }

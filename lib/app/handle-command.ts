@@ -8,6 +8,7 @@ import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { approvePlanCommand } from "./approve-plan-command.ts";
 import { cancelCommand } from "./cancel-command.ts";
+import { fixCiCommand } from "./ci-failure-events.ts";
 import { dispatchOnce } from "./dispatch-once.ts";
 import { orderCommand } from "./order-command.ts";
 import { queueIssue } from "./queue-issue.ts";
@@ -99,7 +100,24 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
     case "iterate":
     case "review":
       return pullRequestCommand(ctx, event, command.name === "iterate" ? command.note : "");
+    case "fix-ci":
+    case "rebase":
+      return locusPullRequestCommand(ctx, event);
   }
+}
+
+/** `/locus fix-ci` and `/locus rebase`: on an open pull request Locus opened. */
+async function locusPullRequestCommand(ctx: AppContext, event: CommandEvent): Promise<string | undefined> {
+  const { command, target } = event;
+  if (!target.isPullRequest) return `\`/locus ${command.name}\` works on a pull request; this is an issue.`;
+  const pr = await ctx.gateway.getPullRequest(target.number);
+  const issue = pr ? issueOfBranch(pr.head.ref) : undefined;
+  if (!pr || issue === undefined)
+    return `\`/locus ${command.name}\` works on pull requests Locus opened (branch \`locus/issue-<N>\`).`;
+  if (pr.state !== "open") return `This pull request is closed; reopen it first.`;
+  if (command.name === "fix-ci") await fixCiCommand(ctx, pr, issue);
+  else await dispatchOnce(ctx, { mode: "rebase", pr: pr.number }, issue, `Rebasing PR #${pr.number}…`);
+  return undefined;
 }
 
 async function pullRequestCommand(

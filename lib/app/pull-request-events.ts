@@ -4,11 +4,12 @@ import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
+import { restackAbove } from "./restack-on-merge.ts";
 
 type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & {
   merged: boolean;
   /** Absent where the event does not matter for merges (reviews). */
-  base?: { ref: string };
+  base?: PullRequest["base"];
 };
 
 export function linkedIssue(pr: Pick<PullRequest, "head">): number | undefined {
@@ -18,7 +19,7 @@ export function linkedIssue(pr: Pick<PullRequest, "head">): number | undefined {
 export async function onPullRequestMerged(
   ctx: AppContext,
   pr: PullRequestSlice,
-): Promise<"done" | "ignored"> {
+): Promise<"done" | "restacked" | "ignored"> {
   const issueNumber = linkedIssue(pr);
   if (!pr.merged || issueNumber === undefined) return "ignored";
   // A stacked PR merged into the task branch below it has not brought the work
@@ -34,9 +35,9 @@ export async function onPullRequestMerged(
   const issue = await ctx.gateway.getIssue(issueNumber);
   if (!issue) return "ignored";
   const done = transition(issue.labels, "merge");
-  if (!done.ok || !done.changed) return "ignored";
-  await ctx.gateway.setLabels(issueNumber, done.labels);
-  return "done";
+  if (done.ok && done.changed) await ctx.gateway.setLabels(issueNumber, done.labels);
+  const restacked = await restackAbove(ctx, pr);
+  return done.ok && done.changed ? "done" : restacked ? "restacked" : "ignored";
 }
 
 export async function onChangesRequested(

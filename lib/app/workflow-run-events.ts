@@ -77,7 +77,7 @@ async function issuesOfRun(
     const issues = (await ctx.gateway.listMilestoneIssues(target)) ?? [];
     return issues.filter((issue) => issue.state === "open" && statusOf(issue.labels) === "in-progress");
   }
-  if (mode === "iterate") {
+  if (mode === "iterate" || mode === "fix-ci" || mode === "rebase") {
     const pr = await ctx.gateway.getPullRequest(target);
     const number = pr ? issueOfBranch(pr.head.ref) : undefined;
     const issue = number === undefined ? null : await ctx.gateway.getIssue(number);

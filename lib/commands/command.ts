@@ -3,6 +3,8 @@ export const commandNames = [
   "run",
   "iterate",
   "review",
+  "fix-ci",
+  "rebase",
   "plan",
   "approve",
   "ask",
@@ -19,6 +21,8 @@ export type LocusCommand =
   /** `note` is the rest of the command line, trimmed; it may be empty. */
   | { readonly name: "iterate"; readonly note: string }
   | { readonly name: "review" }
+  | { readonly name: "fix-ci" }
+  | { readonly name: "rebase" }
   /** `goal` is never empty; it may span several lines. */
   | { readonly name: "plan"; readonly goal: string }
   /**

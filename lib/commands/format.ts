@@ -9,6 +9,8 @@ export function formatCommand(command: LocusCommand): string {
   switch (command.name) {
     case "run":
     case "review":
+    case "fix-ci":
+    case "rebase":
     case "status":
     case "help":
     case "cancel":

@@ -18,7 +18,7 @@ import { commandUsage } from "./usage.ts";
  * Arguments: `iterate` takes the rest of its line as an optional note;
  * `plan` and `ask` take the rest of the line and the lines below it, up to
  * the next command line; `approve` and `order` take number lists; `run`,
- * `review`, `status`, `help` and `cancel` take nothing, and text after them
+ * `review`, `fix-ci`, `rebase`, `status`, `help` and `cancel` take nothing, and text after them
  * on the same line is an error rather than silently dropped, since it is
  * most often an argument the user expects to matter. Text on the lines
  * below a command other than `plan` and `ask` is ordinary prose.
@@ -59,6 +59,8 @@ function parseCommandLine(text: string, following: readonly string[]): LocusComm
   switch (verb) {
     case "run":
     case "review":
+    case "fix-ci":
+    case "rebase":
     case "status":
     case "help":
     case "cancel":

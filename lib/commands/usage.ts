@@ -6,6 +6,8 @@ export const commandUsage: Readonly<Record<CommandName, string>> = {
   iterate:
     "`/locus iterate [note]` — on a Locus pull request: address the review feedback, with an optional note",
   review: "`/locus review` — on a pull request: review it",
+  "fix-ci": "`/locus fix-ci` — on a Locus pull request: fix its failing CI from the failed jobs' logs",
+  rebase: "`/locus rebase` — on a Locus pull request: rebase it (and the PRs stacked on it) on its base",
   plan: "`/locus plan <goal>` — propose a plan of issues for the goal (it may continue on the following lines)",
   approve: "`/locus approve [2,1,3]` — under a plan: create its issues, optionally in another order",
   ask: "`/locus ask <question>` — answer a question about the code without changing anything",

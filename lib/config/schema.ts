@@ -252,7 +252,15 @@ export const configSchema = z
       .prefault({})
       .describe("Pull request reviews."),
     pr: z
-      .looseObject({ draft: z.boolean().default(false).describe("Open Locus pull requests as drafts.") })
+      .looseObject({
+        draft: z.boolean().default(false).describe("Open Locus pull requests as drafts."),
+        restackOnMerge: z
+          .boolean()
+          .default(true)
+          .describe(
+            "When a stacked Locus PR merges, retarget the PR above it to the merged PR's base and rebase it without the lower task's commits.",
+          ),
+      })
       .prefault({})
       .describe("Pull requests Locus opens."),
     sandbox: z
@@ -277,6 +285,25 @@ export const configSchema = z
       })
       .prefault({})
       .describe("The boundary around everything the agent runs."),
+    ci: z
+      .looseObject({
+        autoFix: z
+          .boolean()
+          .default(true)
+          .describe(
+            "A CI failure on an open Locus PR's head starts a fix-ci run (`/locus fix-ci` works either way).",
+          ),
+        maxAttempts: z
+          .int()
+          .min(0)
+          .max(10)
+          .default(2)
+          .describe(
+            "Automatic fix-ci rounds in a row without a human push or comment in between; then Locus says what is left and stops.",
+          ),
+      })
+      .prefault({})
+      .describe("Keeping Locus's pull requests green."),
     commit: z
       .looseObject({
         name: nonEmpty.default(DEFAULT_COMMIT_NAME).describe("Author and committer name of agent commits."),

@@ -4,7 +4,17 @@
  * and delivery so a finished run can be traced back to its work.
  */
 
-export const MODES = ["issue", "sprint", "iterate", "review", "plan", "ask", "stale"] as const;
+export const MODES = [
+  "issue",
+  "sprint",
+  "iterate",
+  "review",
+  "plan",
+  "ask",
+  "stale",
+  "fix-ci",
+  "rebase",
+] as const;
 export type Mode = (typeof MODES)[number];
 
 export interface DispatchRequest {
@@ -45,6 +55,8 @@ export function dispatchTarget(request: DispatchRequest): number | undefined {
       return request.milestone;
     case "iterate":
     case "review":
+    case "fix-ci":
+    case "rebase":
       return request.pr;
     case "issue":
     case "plan":
@@ -66,7 +78,7 @@ export interface ParsedRunName {
 }
 
 // A run over several issues is named by all of them (`#3 5 8`); its target is the first.
-const RUN_NAME = /^Locus ([a-z]+)(?: #([1-9][0-9]*)(?: [1-9][0-9]*)*)? \(([^()\s]+)\)$/;
+const RUN_NAME = /^Locus ([a-z]+(?:-[a-z]+)?)(?: #([1-9][0-9]*)(?: [1-9][0-9]*)*)? \(([^()\s]+)\)$/;
 
 export function parseRunName(title: string): ParsedRunName | undefined {
   const match = RUN_NAME.exec(title.trim());

@@ -46,6 +46,15 @@ export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
 
+/** Where a stepwise rebase stands: finished, or stopped on a commit whose replay conflicts. */
+export type RebaseStep =
+  | { readonly state: "done" }
+  | {
+      readonly state: "conflict";
+      readonly files: string[];
+      readonly commit: { sha: string; message: string };
+    };
+
 export interface FileStat {
   readonly path: string;
   readonly additions: number;
@@ -93,6 +102,14 @@ export interface GitClient {
   /** `HEAD` to `branch` on the remote; `expect` is a force-with-lease on the value last seen ("" = must not exist). */
   push(branch: string, options?: { expect?: string; source?: string }): Promise<PushResult>;
   deleteRemoteBranch(branch: string, expect: string): Promise<void>;
+  /** `git rebase --onto <onto> <upstream>` of the checked-out branch, stopping at a conflict (diff3 markers). */
+  rebaseOnto(onto: string, upstream: string): Promise<RebaseStep>;
+  /** Stages the resolution and goes on with the rebase. */
+  rebaseContinue(): Promise<RebaseStep>;
+  rebaseAbort(): Promise<void>;
+  mergeBase(a: string, b: string): Promise<string | null>;
+  /** `%h %s` of the commits in `range`, newest first, at most `count`. */
+  recentLogRange(range: string, count: number): Promise<string>;
 }
 
 export function createGitClient(options: GitClientOptions): GitClient {
@@ -154,6 +171,21 @@ export function createGitClient(options: GitClientOptions): GitClient {
         : baseEnv,
       allowFailure: extra.allowFailure,
     });
+  }
+
+  async function rebaseStep(args: readonly string[]): Promise<RebaseStep> {
+    const result = await git(["-c", "merge.conflictStyle=diff3", ...args], { allowFailure: true });
+    if (result.exitCode === 0) return { state: "done" };
+    const unmerged = await git(["diff", "--name-only", "--diff-filter=U"], { allowFailure: true });
+    const files = unmerged.stdout.split("\n").filter(Boolean);
+    const stopped = await git(["rev-parse", "--verify", "--quiet", "REBASE_HEAD"], { allowFailure: true });
+    const sha = stopped.stdout.trim();
+    if (files.length === 0 || !sha) {
+      await git(["rebase", "--abort"], { allowFailure: true });
+      throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim()}`);
+    }
+    const message = (await git(["log", "-1", "--format=%B", sha])).stdout.trim();
+    return { state: "conflict", files, commit: { sha, message } };
   }
 
   const client: GitClient = {
@@ -299,6 +331,23 @@ export function createGitClient(options: GitClientOptions): GitClient {
         rejected: /\[rejected\]|stale info|non-fast-forward|fetch first/.test(text),
         message: text.trim(),
       };
+    },
+    rebaseOnto(onto, upstream) {
+      return rebaseStep(["rebase", "--no-autosquash", "--onto", onto, upstream]);
+    },
+    async rebaseContinue() {
+      await git(["add", "--all"]);
+      return rebaseStep(["-c", "core.editor=true", "rebase", "--continue"]);
+    },
+    async rebaseAbort() {
+      await git(["rebase", "--abort"], { allowFailure: true });
+    },
+    async mergeBase(a, b) {
+      const result = await git(["merge-base", a, b], { allowFailure: true });
+      return result.exitCode === 0 ? result.stdout.trim() : null;
+    },
+    async recentLogRange(range, count) {
+      return (await git(["log", `-${count}`, "--format=%h %s", range], { allowFailure: true })).stdout.trim();
     },
     async deleteRemoteBranch(branch, expect) {
       const ref = `refs/heads/${assertRefName(branch)}`;

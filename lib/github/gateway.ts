@@ -1,4 +1,6 @@
 import { answerReviewFeedbackOps } from "./answer-review-feedback.ts";
+import { ciReadOps } from "./ci-reads.ts";
+import { pullStackOps } from "./pull-stack.ts";
 import { commentOps } from "./comments.ts";
 import { createCallCounter } from "./counter.ts";
 import { createEtagCache, type EtagCache, type OctokitLike } from "./instrument.ts";
@@ -68,5 +70,7 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...answerReviewFeedbackOps(t),
     ...taskReadOps(t),
     ...repositoryStatusOps(t),
+    ci: ciReadOps(t),
+    stack: pullStackOps(t),
   };
 }

@@ -10,3 +10,4 @@ export type { RateLimitOptions } from "./rate-limit.ts";
 export type * from "./repository-status-read.ts";
 export type * from "./types.ts";
 export type * from "./task-types.ts";
+export type * from "./ci-reads.ts";

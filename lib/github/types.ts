@@ -1,5 +1,7 @@
 // Plain data in and out of the gateway: nothing here depends on Octokit, so the
 // app, the Action and tests share one vocabulary.
+import type { CiReads } from "./ci-reads.ts";
+import type { PullStackReads } from "./pull-stack.ts";
 import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-read.ts";
 import type {
   EditHistory,
@@ -347,4 +349,8 @@ export type GitHubGateway = {
   /** The newest runs of the workflow (one page, 100 by default): enough to find live or recent runs. */
   listWorkflowRuns(workflow: string, filter?: WorkflowRunFilter): Promise<WorkflowRun[]>;
   cancelWorkflowRun(runId: number): Promise<"cancelled" | "already-finished">;
+  /** What failed in CI: failed jobs and check runs, annotations, job logs. */
+  readonly ci: CiReads;
+  /** Pull requests stacked on a branch. */
+  readonly stack: PullStackReads;
 };

@@ -9,7 +9,7 @@ export type StatusEvent =
   | "requeue-stale" // in-progress with no live run: the stale sweep puts it back
   | "start" // a run picked it up (sprint runs also retry failed and resume stale tasks)
   | "deliver" // a PR was opened, or an iterate round pushed
-  | "iterate" // review feedback is being addressed
+  | "iterate" // review feedback, a CI failure (fix-ci) or a rebase is being addressed
   | "merge" // its PR merged: done, whatever came before
   | "fail"; // error, crash, timeout, cancellation
 

@@ -15,6 +15,19 @@ const STATE_CLOSE = " -->";
 /** Enough to dedupe redeliveries of recent events without growing forever. */
 const MAX_DELIVERIES = 50;
 
+/** Automatic fix-ci rounds on the PR (lib/ci/auto-fix-policy.ts). */
+const ciFixSchema = z.object({
+  /** Failing heads a round was started for; none gets a second. */
+  heads: z.array(z.string()).default([]),
+  /** Automatic rounds in a row without a human push or comment in between. */
+  streak: z.number().int().nonnegative().default(0),
+  lastAt: z.string().optional(),
+  /** The "what is left" comment was posted for the current streak. */
+  stopped: z.boolean().default(false),
+});
+
+export type CiFixState = z.infer<typeof ciFixSchema>;
+
 const stateSchema = z.object({
   deliveries: z.array(z.string()).default([]),
   attempts: z.number().int().nonnegative().default(0),
@@ -26,6 +39,7 @@ const stateSchema = z.object({
   unsandboxed: z.boolean().optional(),
   /** What this tasks cost on one UTC day (the daily cost cap adds these up). */
   daySpend: z.object({ day: z.string(), usd: z.number().nonnegative() }).optional(),
+  ci: ciFixSchema.optional(),
 });
 
 /** The line every status comment and job summary of an unsandboxed run carries. */

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { CheckRun } from "./ci-model.ts";
 import type { Repo, Store, TokenRecord, User } from "./model.ts";
 import type { Bucket, RateResource } from "./rate-limit.ts";
 import type { WebhookQueue } from "./webhooks.ts";
@@ -36,6 +37,8 @@ export interface SimCore {
   calledWorkflows: Readonly<Record<string, string>>;
   // Whether a dispatch honours `return_run_details` (see GitHubSimulatorOptions.dispatchRunDetails).
   dispatchRunDetails: boolean | "rejected";
+  // Where job logs are downloaded from (a signed URL on another host, as GitHub redirects to).
+  ciLogs?: { urlFor: (run: CheckRun) => string };
 }
 
 export interface RequestContext {

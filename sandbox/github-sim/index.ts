@@ -9,3 +9,12 @@ export { signPayload } from "./webhooks.ts";
 export { githubGraphqlSchema } from "./graphql-schema.ts";
 export type * from "./model.ts";
 export type { OidcIssuer } from "./oidc-issuer.ts";
+export type {
+  CiController,
+  CiExecution,
+  CiExecutor,
+  CiJobSpec,
+  CiOptions,
+  CiRunSpec,
+  ExternalSuiteSpec,
+} from "./ci-runs.ts";

@@ -147,7 +147,8 @@ export interface WorkflowRun {
   workflowPath: string;
   name: string;
   displayTitle: string;
-  event: "workflow_dispatch";
+  // Locus's runs are dispatched; CI runs start on a push or a pull request.
+  event: "workflow_dispatch" | "push" | "pull_request";
   status: RunStatus;
   conclusion: RunConclusion | null;
   headBranch: string;

@@ -13,6 +13,7 @@ import {
 } from "./git.ts";
 import { HttpError, notFound, unprocessable, validationFailed } from "./http-error.ts";
 import { applyState, emitIssueEvent } from "./issue-mutations.ts";
+import { rebaseCommits } from "./merge-rebase.ts";
 import type { DiffSide, Issue, Repo, Review, ReviewComment, ReviewState } from "./model.ts";
 import {
   actorUser,
@@ -233,10 +234,8 @@ async function mergePull(ctx: RequestContext): Promise<RouteResult> {
   const issue = pullIssue(repo, pull);
   const body = bodyObject(ctx);
   const method = optionalString(body, "merge_method", "PullRequest") ?? "merge";
-  if (method !== "merge" && method !== "squash") {
-    if (method === "rebase") throw notMergeable("Rebase merges are not allowed on this repository.");
+  if (method !== "merge" && method !== "squash" && method !== "rebase")
     throw validationFailed([{ resource: "PullRequest", field: "merge_method", code: "invalid" }]);
-  }
   if (issue.state !== "open" || !issue.pull) throw notMergeable("Pull Request is not mergeable");
   if (issue.pull.draft) throw notMergeable("Pull Request is still a draft");
   const headSha = await branchSha(repo.gitDir, issue.pull.head);
@@ -260,7 +259,10 @@ async function mergePull(ctx: RequestContext): Promise<RouteResult> {
     optionalString(body, "commit_message", "PullRequest") ?? (method === "squash" ? "" : issue.title);
   const message = extra.length > 0 ? `${title}\n\n${extra}` : title;
   const identity = { name: user.login, email: `${user.id}+${user.login}@users.noreply.github.com` };
-  const sha = await createMergeCommit(repo.gitDir, baseSha, headSha, method, message, identity, now(ctx));
+  const sha =
+    method === "rebase"
+      ? await rebaseCommits(repo.gitDir, baseSha, headSha, identity, now(ctx))
+      : await createMergeCommit(repo.gitDir, baseSha, headSha, method, message, identity, now(ctx));
   if (!sha) throw notMergeable("Pull Request is not mergeable");
   await updateRef(repo.gitDir, `refs/heads/${issue.pull.base}`, sha);
   const at = now(ctx);

@@ -1,3 +1,4 @@
+import { onBranchDeleted } from "./retarget.ts";
 import type { RequestContext, Route, RouteResult } from "./core.ts";
 import {
   branchSha,
@@ -244,8 +245,10 @@ async function deleteRefRoute(ctx: RequestContext): Promise<RouteResult> {
   const repo = requireRepo(ctx);
   requirePermission(ctx, repo, "write");
   const ref = `refs/${ctx.params.ref ?? ""}`;
-  if (!(await resolveCommit(repo.gitDir, ref))) throw validationFailed([], "Reference does not exist");
+  const sha = await resolveCommit(repo.gitDir, ref);
+  if (!sha) throw validationFailed([], "Reference does not exist");
   await deleteRef(repo.gitDir, ref);
+  if (ref.startsWith("refs/heads/")) await onBranchDeleted(ctx, repo, ref.slice("refs/heads/".length), sha);
   return { status: 204 };
 }
 

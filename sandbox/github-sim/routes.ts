@@ -1,6 +1,7 @@
 import type { Route } from "./core.ts";
 import { actionRoutes } from "./routes-actions.ts";
 import { appRoutes } from "./routes-app.ts";
+import { ciRoutes } from "./routes-ci.ts";
 import { commentRoutes } from "./routes-comments.ts";
 import { hookDeliveryRoutes } from "./routes-hook-deliveries.ts";
 import { issueRoutes } from "./routes-issues.ts";
@@ -21,6 +22,7 @@ const allRoutes: Route[] = [
   ...milestoneRoutes,
   ...pullRoutes,
   ...actionRoutes,
+  ...ciRoutes,
 ];
 
 export const routes: CompiledRoute[] = compileRoutes(allRoutes);

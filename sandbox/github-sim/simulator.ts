@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { loadAppKeys, mintUserToken } from "./app-auth.ts";
 import { loadAppManifest } from "./app-manifest.ts";
 import type { SimCore, SimUrls } from "./core.ts";
+import { createCiController, mayMoveHeads } from "./ci-runs.ts";
+import type { CiController, CiOptions } from "./ci-runs.ts";
+import { startLogHost } from "./ci-logs.ts";
 import { createFaultRegistry } from "./faults.ts";
 import type { FaultRegistry } from "./faults.ts";
 import { createRequestHandler } from "./http-handler.ts";
@@ -41,6 +44,8 @@ export interface GitHubSimulatorOptions {
   personalAccessTokens?: Record<string, string>;
   webhooks?: { url?: string; secret?: string; onDelivery?: (delivery: WebhookDelivery) => void };
   runner?: WorkflowRunner;
+  // The repository's own CI: run on every new open pull request head (see ci-runs.ts).
+  ci?: CiOptions;
   // The display title of a dispatched run, as the workflow's `run-name` would give it (default: the workflow's name).
   runName?: (run: { workflowPath: string; inputs: Record<string, string> }) => string | undefined;
   // false plays a GitHub that ignores the dispatch API's run details (github.com before 2026-02-19): a
@@ -75,6 +80,8 @@ export interface GitHubSimulator {
   runs: RunController;
   // GitHub Actions' OIDC issuer: ID tokens for running jobs, and the keys to verify them.
   oidc: OidcIssuer;
+  // CI runs, check suites and their webhooks.
+  ci: CiController;
   seed: Seeder;
   // A token acting as `login` (created if unknown), for tests that play a human.
   as: (login: string) => string;
@@ -114,6 +121,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
   const limiter = createRateLimiter(options.rateLimit ?? {}, now);
   const requestLog: RequestLogEntry[] = [];
   const urls: SimUrls = { web: "", api: "" };
+  const logHost = await startLogHost(now);
   const core: SimCore = {
     store,
     urls,
@@ -125,6 +133,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
         envelope({ core }, emitOptions.repo, emitOptions.sender, payload),
         installation?.id ?? app.id,
       );
+      if (options.ci && mayMoveHeads(event, payload)) void ci.scan();
     },
     startRun: (repo, runId) => runs.start(repo, runId),
     cancelRun: (repo, runId, by) => runs.cancel(repo, runId, by),
@@ -132,8 +141,10 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     runName: options.runName,
     calledWorkflows: options.calledWorkflows ?? {},
     dispatchRunDetails: options.dispatchRunDetails ?? true,
+    ciLogs: logHost,
   };
   const runs = createRunController(() => core, options.runner);
+  const ci = createCiController(() => core, options.ci);
   const oidc = await createOidcIssuer({
     store,
     webUrl: () => urls.web,
@@ -167,6 +178,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     requestLog,
     runs,
     oidc,
+    ci,
     seed: createSeeder(core, workDir),
     as(login) {
       ensureUser(store, login);
@@ -174,12 +186,16 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     },
     async settle() {
       await runs.settle();
+      await ci.settle();
       await webhooks.drain();
       await runs.settle();
+      await ci.settle();
     },
     async close() {
       await runs.settle();
+      await ci.settle();
       await webhooks.drain();
+      await logHost.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (ownWorkDir) await rm(workDir, { recursive: true, force: true });

@@ -32,6 +32,10 @@ export const DEMO_ISSUES = {
     title: "slugify: no leading or trailing dashes",
     body: '`slugify("  Hello, World! ")` gives `-hello-world-`. It should give `hello-world`.',
   },
+  shout: {
+    title: "Add a shout helper",
+    body: '`shout("hello")` gives `"HELLO!"`: upper-case, then one exclamation mark. Export it and test it.',
+  },
   docs: {
     title: "Document the API in the README",
     body: "List every exported function in the README with a one-line example.",
@@ -229,4 +233,66 @@ const docs: Transcript = {
   ],
 };
 
-export const DEMO_TRANSCRIPTS: readonly Transcript[] = [capitalize, capitalizeReview, words, slugEdges, docs];
+// The first attempt forgets the exclamation mark and skips the tests: CI catches it.
+const shout: Transcript = {
+  name: "shout",
+  matches: taskFor(DEMO_ISSUES.shout.title),
+  attempts: [
+    [
+      reply(
+        call("write_file", {
+          path: "src/shout.js",
+          content: "export function shout(text) {\n  return text.toUpperCase();\n}\n",
+        }),
+      ),
+      reply(
+        call("write_file", {
+          path: "test/shout.test.js",
+          content:
+            'import assert from "node:assert/strict";\nimport { test } from "node:test";\nimport { shout } from "../src/index.js";\n\ntest("shouts", () => {\n  assert.equal(shout("hello"), "HELLO!");\n});\n',
+        }),
+      ),
+      reply(
+        call("edit_file", {
+          path: "src/index.js",
+          old_text: 'export { truncate } from "./truncate.js";\n',
+          new_text: 'export { truncate } from "./truncate.js";\nexport { shout } from "./shout.js";\n',
+        }),
+      ),
+      finish("Added `shout` with a test."),
+    ],
+  ],
+};
+
+// fix-ci on the shout PR: the failed step's log says what is missing.
+const shoutCi: Transcript = {
+  name: "shout-ci",
+  matches: (prompt) =>
+    prompt.includes("## CI failed on this pull request") && prompt.includes("src/shout.js"),
+  attempts: [
+    [
+      reply(say("Reproducing the failure first."), call("run_shell", { command: "node --test" })),
+      reply(
+        call("edit_file", {
+          path: "src/shout.js",
+          old_text: "return text.toUpperCase();",
+          new_text: 'return text.toUpperCase() + "!";',
+        }),
+      ),
+      testRun,
+      finish(
+        "CI failed because `shout` left out the exclamation mark its test expects; it adds it now, and `node --test` passes.",
+      ),
+    ],
+  ],
+};
+
+export const DEMO_TRANSCRIPTS: readonly Transcript[] = [
+  shoutCi,
+  capitalize,
+  capitalizeReview,
+  words,
+  slugEdges,
+  docs,
+  shout,
+];

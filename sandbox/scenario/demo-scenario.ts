@@ -112,6 +112,47 @@ const standalone: Step = {
   },
 };
 
+const ciFix: Step = {
+  title: "A Locus PR whose CI fails → Locus fixes it from the log → CI turns green",
+  waiting: "CI runs, Locus fixes the failure, CI runs again",
+  async act(state) {
+    const { human, repo } = state;
+    const { data } = await human.rest.issues.create({
+      ...repo,
+      ...DEMO_ISSUES.shout,
+      labels: ["type:feature"],
+    });
+    state.issues.shout = data.number;
+    await human.rest.issues.addLabels({ ...repo, issue_number: data.number, labels: ["locus:queued"] });
+    await state.world.settle();
+  },
+  async check(state) {
+    const issue = need(state.issues.shout, "the shout issue");
+    const branch = `locus/issue-${issue}`;
+    const problems: string[] = [];
+    await expectTaskPull(state, problems, issue, "main");
+    const commits = await state.read.log(`main..${branch}`);
+    expectThat(
+      problems,
+      commits[0]?.subject === `fix: make CI pass (#${issue})` && commits[0].author === "locus[bot]",
+      `the newest commit on ${branch} is "${commits[0]?.subject}" by ${commits[0]?.author}`,
+    );
+    const ciRuns = (state.world.sim.store.repos.get(`${state.repo.owner}/${state.repo.repo}`)?.runs ?? [])
+      .filter((run) => run.name === "CI" && run.headBranch === branch)
+      .map((run) => run.conclusion);
+    expectThat(
+      problems,
+      ciRuns.join(",") === "failure,success",
+      `CI on ${branch} concluded ${ciRuns.join(", ") || "nothing"}, expected failure then success`,
+    );
+    const pull = need(await state.read.pullForBranch(branch), "the shout PR");
+    const said = (await state.read.comments(pull.number)).map((comment) => comment.body).join("\n");
+    expectThat(problems, said.includes("CI failed on"), `PR #${pull.number} has no comment on what failed`);
+    expectThat(problems, await state.read.testsPass(branch), `the tests fail on ${branch}`);
+    return problems;
+  },
+};
+
 const sprint: Step = {
   title: `Activate milestone "${MILESTONE_TITLE}" (orders 1, 2, 5) → the sprint runs in order and stops at a failure`,
   waiting: "the sprint runs",
@@ -327,7 +368,59 @@ const status: Step = {
   },
 };
 
-export const DEMO_STEPS: readonly Step[] = [install, standalone, sprint, resume, iterate, merge, status];
+const restackStep: Step = {
+  title: "Squash-merge the sprint's first PR → the PRs above are retargeted and restacked",
+  waiting: "Locus restacks the sprint's PRs",
+  async act(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    const pull = need(await state.read.pullForBranch(`locus/issue-${words}`), "the sprint's first PR");
+    await state.human.rest.pulls.merge({ ...state.repo, pull_number: pull.number, merge_method: "squash" });
+    await state.world.settle();
+  },
+  async check(state) {
+    const words = need(state.issues.words, "the order:1 issue");
+    const slug = need(state.issues.slugEdges, "the order:2 issue");
+    const docs = need(state.issues.docs, "the order:5 issue");
+    const problems: string[] = [];
+    const slugPull = await state.read.pullForBranch(`locus/issue-${slug}`);
+    expectThat(problems, slugPull?.base === "main", `PR of #${slug} is based on ${slugPull?.base}, not main`);
+    const docsPull = await state.read.pullForBranch(`locus/issue-${docs}`);
+    expectThat(
+      problems,
+      docsPull?.base === `locus/issue-${slug}`,
+      `PR of #${docs} is based on ${docsPull?.base}, not locus/issue-${slug}`,
+    );
+    for (const [issue, base] of [
+      [slug, "main"],
+      [docs, `locus/issue-${slug}`],
+    ] as const) {
+      const own = await state.read.log(`${base}..locus/issue-${issue}`);
+      expectThat(
+        problems,
+        own.length > 0 && own.every((commit) => !commit.subject.includes(`(#${words})`)),
+        `locus/issue-${issue} still carries #${words}'s commits: ${own.map((c) => c.subject).join("; ")}`,
+      );
+    }
+    expectThat(
+      problems,
+      await state.read.testsPass(`locus/issue-${docs}`),
+      "the tests fail on the restacked stack",
+    );
+    return problems;
+  },
+};
+
+export const DEMO_STEPS: readonly Step[] = [
+  install,
+  standalone,
+  ciFix,
+  sprint,
+  resume,
+  iterate,
+  merge,
+  status,
+  restackStep,
+];
 
 export function scenarioState(world: World): ScenarioState {
   const human = world.as(HUMAN);

@@ -34,6 +34,7 @@ import {
   type ModelEndpoint,
 } from "./action-runner.ts";
 import { startAppOnSimulator } from "./app-on-simulator.ts";
+import { nodeTestCi } from "./node-test-ci.ts";
 import { SAMPLE_PROJECT } from "./sample-project.ts";
 import { calledWorkflows } from "./caller-workflow.ts";
 
@@ -128,6 +129,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       run.workflowPath === ".github/workflows/locus.yml"
         ? "locus-dev/locus/.github/workflows/locus.yml@refs/tags/v1"
         : undefined,
+    // The sample project's own CI: `node --test` on every new pull request head.
+    ci: { execute: nodeTestCi() },
   });
   const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, {
     files: {

@@ -38,7 +38,15 @@ describe("npm run demo's story", () => {
 
   it("ran every dispatch as a fresh checkout without credentials on disk, and the report holds what Locus wrote", async () => {
     const finished = world.runner.finished;
-    expect(finished.map((run) => run.conclusion)).toEqual(["success", "success", "success", "success"]);
+    expect(finished.map((run) => run.conclusion)).toEqual([
+      "success",
+      "success",
+      "success",
+      "success",
+      "success",
+      "success",
+      "success",
+    ]);
     for (const run of finished) {
       const config = await readFile(join(run.workspace, ".git", "config"), "utf8");
       expect(config).not.toMatch(/ghs_|extraheader|token/i);
@@ -47,7 +55,8 @@ describe("npm run demo's story", () => {
     expect(final.pulls.map((pull) => pull.base)).toEqual([
       "main",
       "main",
-      `locus/issue-${state.issues.words}`,
+      "main",
+      "main",
       `locus/issue-${state.issues.slugEdges}`,
     ]);
     const report = renderReport(final, world.sim.app.botLogin, "header");

@@ -15,9 +15,12 @@ function error(body: string): Extract<ParseResult, { kind: "error" }> {
 }
 
 describe("parseCommand: happy paths", () => {
-  it.each(["run", "review", "status", "help", "cancel"] as const)("parses /locus %s", (name) => {
-    expect(parseCommand(`/locus ${name}`)).toStrictEqual({ kind: "command", command: { name }, notes: [] });
-  });
+  it.each(["run", "review", "fix-ci", "rebase", "status", "help", "cancel"] as const)(
+    "parses /locus %s",
+    (name) => {
+      expect(parseCommand(`/locus ${name}`)).toStrictEqual({ kind: "command", command: { name }, notes: [] });
+    },
+  );
 
   it("parses iterate with and without a note", () => {
     expect(command("/locus iterate")).toStrictEqual({ name: "iterate", note: "" });
@@ -193,7 +196,7 @@ describe("parseCommand: errors", () => {
     expect(message).toMatch(/^Unknown command ```` \/locus ```x+… ````\./);
   });
 
-  it.each(["run", "review", "status", "help", "cancel"] as const)(
+  it.each(["run", "review", "fix-ci", "rebase", "status", "help", "cancel"] as const)(
     "refuses arguments after /locus %s",
     (name) => {
       expect(error(`/locus ${name} now please`)).toStrictEqual({

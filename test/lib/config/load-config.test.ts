@@ -124,6 +124,9 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "pr.draft", value: 1, message: /expected boolean/ },
   { path: "sandbox.mode", value: "maybe", message: /"required"\|"off"/ },
   { path: "sandbox.network", value: ["registry.npmjs.org"], message: /expected object/ },
+  { path: "pr.restackOnMerge", value: "yes", message: /expected boolean/ },
+  { path: "ci.autoFix", value: 1, message: /expected boolean/ },
+  { path: "ci.maxAttempts", value: 11, message: /<=10/ },
   { path: "commit.name", value: "", message: /Too small/ },
   { path: "commit.email", value: "not an email", message: /email address/ },
   ...[
@@ -137,6 +140,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
     "review",
     "pr",
     "sandbox",
+    "ci",
     "commit",
   ].map((group) => ({
     path: group,
@@ -270,7 +274,7 @@ describe("loadConfig with valid values", () => {
     expect(result.config.shell.allow).toEqual(["*"]);
     expect(result.config.baseBranch).toBeUndefined();
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, sandbox, commit",
+      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, sandbox, ci, commit",
     ]);
   });
 });
@@ -281,7 +285,7 @@ describe("loadConfig with missing keys", () => {
       loadConfig("version: 3\nagent:\n  model: claude-opus-4-1\nsprint:\n  stopOnFailure: false\n"),
     );
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, commit",
+      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, ci, commit",
     ]);
   });
 

@@ -24,8 +24,9 @@ describe("defaultConfig", () => {
       sprint: { stopOnFailure: true, rebaseBeforeTask: true },
       bots: { allowed: [] },
       review: { onOpen: false },
-      pr: { draft: false },
+      pr: { draft: false, restackOnMerge: true },
       sandbox: { mode: "required", network: {} },
+      ci: { autoFix: true, maxAttempts: 2 },
       commit: { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" },
     });
     expect(defaultConfig().baseBranch).toBeUndefined();

@@ -41,6 +41,12 @@ describe("run names", () => {
       delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
     });
     expect(parseRunName("Locus issue #3 5 8 (d-9)")).toEqual({ mode: "issue", target: 3, delivery: "d-9" });
+    expect(parseRunName(runName("fix-ci", 12, "d-1"))).toEqual({
+      mode: "fix-ci",
+      target: 12,
+      delivery: "d-1",
+    });
+    expect(parseRunName(runName("rebase", 7, "d-2"))).toEqual({ mode: "rebase", target: 7, delivery: "d-2" });
     expect(parseRunName("Locus stale (stale-99-0)")).toEqual({
       mode: "stale",
       target: undefined,
@@ -52,6 +58,7 @@ describe("run names", () => {
     for (const title of [
       "CI",
       "Locus deploy #3 (x)",
+      "Locus fix-ci-now #3 (x)",
       "Locus issue #3",
       "Locus issue #0 (d)",
       "fix: Locus issue #3 (d)",

@@ -1,0 +1,221 @@
+/**
+ * Mode `fix-ci`: CI failed on a Locus PR's head; the agent reads what failed
+ * (failed jobs and steps, the tails of their logs, check outputs and
+ * annotations), reproduces it, fixes it on the PR's branch, and Locus commits
+ * `fix: make CI pass (#N)` and pushes with a lease. A failure the agent
+ * judges unrelated to the PR (flaky, infrastructure) is reported, not
+ * "fixed". The linked issue goes in-review → in-progress → in-review, its
+ * status comment following the agent; the PR gets one comment saying what
+ * failed and what changed.
+ */
+import { join } from "node:path";
+import { NO_USAGE } from "../../agent/usage.ts";
+import { createReportUnrelatedTool } from "../../agent/tools/report-unrelated.ts";
+import { readCiFailures } from "../../ci/ci-failures.ts";
+import { parseCiSource } from "../../ci/ci-source.ts";
+import { renderFixCiComment, type FixCiOutcome } from "../../ci/fix-ci-comment.ts";
+import { MANAGED_LABEL } from "../../labels/schema.ts";
+import { transition } from "../../labels/status.ts";
+import { issueOfBranch, wipBranch } from "../../naming/branches.ts";
+import { fixCiCommitMessage } from "../../naming/ci-commit.ts";
+import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
+import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
+import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
+import { saveCheckpoint } from "../checkpoint.ts";
+import type { ActionContext } from "../context.ts";
+import { withDaySpend } from "../daily-budget.ts";
+import { renderFailureComment } from "../failure-comment.ts";
+import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
+import { selfLogins } from "../self-logins.ts";
+import { createWriters } from "../writers.ts";
+import { runAgentLive } from "../run-agent-live.ts";
+import { describeStopUnderCap } from "../stop-reason.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
+import { createEventRecorder } from "../tool-cards.ts";
+
+export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
+  const { gateway, git } = ctx;
+  const started = ctx.clock.now().getTime();
+  const read = await gateway.getPullRequestFeedback(prNumber, {
+    ...firstReadOptions(ctx),
+    linkedIssue: issueOfBranch,
+  });
+  if (!read || read.pr.state !== "open" || read.pr.merged)
+    return { tasks: [], note: `PR #${prNumber} is not open.` };
+  const { pr } = read;
+  const issueNumber = issueOfBranch(pr.head.ref);
+  if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
+    const note = `PR #${prNumber} is not a Locus pull request; Locus fixes CI only on its own.`;
+    await gateway.createComment(prNumber, note);
+    return { tasks: [], note };
+  }
+  const issue = read.linkedIssue;
+  const working = issue ? transition(issue.labels, "iterate") : undefined;
+  if (!issue || !working?.ok) {
+    const note = `#${issueNumber} is not in review, so Locus did not work on CI for PR #${prNumber}.`;
+    await gateway.createComment(prNumber, note);
+    return { tasks: [], note };
+  }
+  const { triggeredAt, budget } = runFacts(ctx, read);
+  const headSha = pr.head.sha;
+  const source = parseCiSource(ctx.command, headSha);
+  if (source.kind === "run") {
+    // A run on an older head says nothing about the PR as it is now.
+    const ran = await gateway.ci.runHead(source.id);
+    if (ran && ran.sha !== headSha) {
+      const note = `CI [run ${source.id}](${ran.url}) failed on ${ran.sha.slice(0, 7)}, but PR #${prNumber}'s head is now ${headSha.slice(0, 7)}, so Locus did nothing.`;
+      await gateway.createComment(prNumber, note);
+      return { tasks: [], note };
+    }
+  }
+  const failures = await readCiFailures(gateway.ci, source);
+  if (failures.checks.length === 0) {
+    const note = `Nothing has failed in CI on PR #${prNumber}'s head (${headSha.slice(0, 7)}), so Locus did nothing.`;
+    await gateway.createComment(prNumber, note);
+    return { tasks: [], note };
+  }
+  const base = { issue: issueNumber, title: issue.title };
+  if (budget && budget.remaining() <= 0) {
+    const reason = budget.refusal();
+    await gateway.createComment(prNumber, ctx.mask(`Locus did not work on the CI failure: ${reason}.`));
+    return { tasks: [reportWithoutRun(base, "failed", reason)] };
+  }
+
+  let labels = await gateway.setLabels(issueNumber, working.labels);
+  const record = statusRecordIn(issue.comments, selfLogins(ctx));
+  const writeStatus = createStatusWriter(gateway, issueNumber, record);
+  const status = { ...record.state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
+  await writeStatus({ headline: `Fixing the CI failure on PR #${prNumber}.` }, status);
+
+  await git.fetchBranches([pr.head.ref, pr.base.ref]);
+  const headRef = git.remoteRef(pr.head.ref);
+  const baseRef = git.remoteRef(pr.base.ref);
+  const remoteHead = (await git.revParse(headRef)) ?? "";
+  const remoteWip = (await git.remoteBranches([wipBranch(issueNumber)])).get(wipBranch(issueNumber)) ?? "";
+  const path = join(ctx.run.worktreeRoot, "locus-worktrees", `fix-ci-${prNumber}`);
+  const worktree = await git.worktreeAdd(path, pr.head.ref, headRef);
+  const finish = async (report: TaskReport, headline: string, event: "deliver" | "fail") => {
+    const next = transition(labels, event);
+    if (next.ok && next.changed) labels = await gateway.setLabels(issueNumber, next.labels);
+    await writeStatus(
+      { headline },
+      {
+        ...withDaySpend(status, ctx.clock.now(), report.costUsd),
+        costUsd: (record.state.costUsd ?? 0) + report.costUsd,
+        ...(report.status === "failed" && report.reason ? { lastError: report.reason.slice(0, 500) } : {}),
+      },
+    );
+    return { tasks: [report] };
+  };
+
+  const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
+  const asPrompted = promptIssue(
+    issue,
+    triggeredAt,
+    await createWriters(ctx).trustFor(commentAuthors(issue)),
+  );
+  const prompt = buildTaskPrompt({
+    repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
+    issue: asPrompted,
+  });
+  let unrelated: string | undefined;
+  const result = await runAgentLive(ctx, {
+    title: `Agent: fix CI on PR #${prNumber}`,
+    prompt: {
+      ...prompt,
+      task: renderFixCiTask({
+        issue: asPrompted,
+        pr: { number: prNumber, diff: await git.branchDiff(baseRef, headRef) },
+        failures,
+      }),
+    },
+    cwd: worktree.cwd,
+    recorder,
+    writeStatus: (view) => writeStatus(view, status),
+    budget,
+    lastWriteAt: ctx.clock.now().getTime(),
+    tools: [createReportUnrelatedTool((reason) => (unrelated = reason))],
+  });
+  const measured = {
+    ...base,
+    durationMs: ctx.clock.now().getTime() - started,
+    usage: result.usage ?? NO_USAGE,
+    costUsd: result.costUsd,
+    cards: recorder.cards(),
+    summary: ctx.mask(result.summary),
+  };
+  const comment = (outcome: FixCiOutcome) =>
+    gateway.createComment(prNumber, ctx.mask(renderFixCiComment(failures, headSha, outcome)));
+
+  if (!result.success) {
+    const reason = ctx.mask(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, budget));
+    const checkpoint = await saveCheckpoint({
+      worktree,
+      issue,
+      reason,
+      summary: measured.summary,
+      startSha: remoteHead,
+      remoteWip,
+    });
+    await gateway.createComment(
+      prNumber,
+      ctx.mask(renderFailureComment({ reason, checkpoint, logTail: recorder.tail(30), runUrl: ctx.run.url })),
+    );
+    return finish(
+      { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
+      `Failed to fix CI: ${reason}`,
+      "fail",
+    );
+  }
+  if (unrelated !== undefined) {
+    await comment({ kind: "unrelated", reason: unrelated, summary: measured.summary });
+    await git.worktreeRemove(path);
+    return finish(
+      { ...measured, status: "no-changes", reason: `unrelated failure: ${unrelated}` },
+      `CI failed on PR #${prNumber} for a reason unrelated to it; nothing changed.`,
+      "deliver",
+    );
+  }
+  if (!(await worktree.stageAll())) {
+    await comment({ kind: "unchanged", summary: measured.summary });
+    await git.worktreeRemove(path);
+    return finish(
+      { ...measured, status: "no-changes", reason: "the agent made no change" },
+      `Looked at the CI failure on PR #${prNumber}; nothing changed.`,
+      "deliver",
+    );
+  }
+  await worktree.commit(fixCiCommitMessage(issueNumber));
+  const files = (await worktree.diffStat(remoteHead, "HEAD")).map((file) => file.path);
+  // The lease is the head Locus read: a push someone made meanwhile is never overwritten.
+  const pushed = await worktree.push(pr.head.ref, { expect: remoteHead });
+  if (!pushed.ok) {
+    const reason = `${pr.head.ref} moved while Locus worked, so its fix was not pushed`;
+    const checkpoint = await saveCheckpoint({
+      worktree,
+      issue,
+      reason,
+      summary: measured.summary,
+      startSha: remoteHead,
+      remoteWip,
+    });
+    const kept = checkpoint ? ` Its fix is on \`${checkpoint}\`.` : "";
+    await gateway.createComment(prNumber, `Locus did not push: ${reason}.${kept}`);
+    return finish(
+      { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
+      `Failed: ${reason}.`,
+      "fail",
+    );
+  }
+  const sha = (await worktree.revParse("HEAD")) ?? "";
+  await comment({ kind: "fixed", sha, files, summary: measured.summary });
+  if (remoteWip) await worktree.deleteRemoteBranch(wipBranch(issueNumber), remoteWip);
+  await git.worktreeRemove(path);
+  return finish(
+    { ...measured, status: "succeeded", pr: { number: prNumber, url: pr.url } },
+    `Pushed a fix for the CI failure on PR #${prNumber}.`,
+    "deliver",
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * Mode `rebase`: a Locus PR's branch is rebased on its base, and the Locus
+ * PRs stacked on it follow in order (each onto the new head of the one
+ * below). Conflicts go to the agent with the conflicting hunks, both sides
+ * and each commit's intent; Locus continues the rebase. A conflict it cannot
+ * resolve leaves that branch untouched and a comment naming the files.
+ *
+ * The `command` input `after <sha>` restacks a PR whose lower PR merged: its
+ * own commits are those after `<sha>` (the merged PR's head), and they go
+ * onto its (retargeted) base, so a squash merge below leaves no duplicate.
+ */
+import { join } from "node:path";
+import { NO_USAGE } from "../../agent/usage.ts";
+import type { PullRequest } from "../../github/index.ts";
+import { MANAGED_LABEL } from "../../labels/schema.ts";
+import { transition } from "../../labels/status.ts";
+import { issueOfBranch } from "../../naming/branches.ts";
+import { renderConflictTask } from "../../prompt/rebase-conflict-prompt.ts";
+import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
+import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
+import type { ActionContext } from "../context.ts";
+import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
+import { selfLogins } from "../self-logins.ts";
+import { createWriters } from "../writers.ts";
+import { restack, type RestackOutcome, type StackBranch } from "../restack.ts";
+import { runAgentLive } from "../run-agent-live.ts";
+import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import type { ModeResult } from "../task-report.ts";
+import { createEventRecorder } from "../tool-cards.ts";
+
+const MAX_STACK = 20;
+
+/** The PR and the Locus PRs stacked above it, lowest first. */
+async function stackFrom(ctx: ActionContext, pr: PullRequest): Promise<StackBranch[]> {
+  const chain: StackBranch[] = [{ pr: pr.number, branch: pr.head.ref }];
+  let branch = pr.head.ref;
+  while (chain.length < MAX_STACK) {
+    const above = (await ctx.gateway.stack.pullsOnto(branch)).find(
+      (p) => issueOfBranch(p.head.ref) !== undefined,
+    );
+    if (!above) break;
+    chain.push({ pr: above.number, branch: above.head.ref });
+    branch = above.head.ref;
+  }
+  return chain;
+}
+
+function describe(outcome: RestackOutcome, base: string): string {
+  switch (outcome.kind) {
+    case "rebased":
+      return `Locus rebased this branch on \`${base}\`: ${outcome.from.slice(0, 7)} → ${outcome.to.slice(0, 7)}.`;
+    case "unchanged":
+      return `This branch is already up to date with \`${base}\`.`;
+    case "conflict":
+      return `Locus could not rebase this branch on \`${base}\`: the conflicts in ${outcome.files.map((f) => `\`${f}\``).join(", ")} could not be resolved, so the branch is as it was. Resolve them by hand, or comment \`/locus rebase\` to try again.`;
+    case "push-rejected":
+      return `Locus did not push the rebased branch: it moved while Locus worked, and Locus never overwrites commits it did not see. Comment \`/locus rebase\` to try again.`;
+  }
+}
+
+export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
+  const { gateway, git } = ctx;
+  const read = await gateway.getPullRequestFeedback(prNumber, {
+    ...firstReadOptions(ctx),
+    linkedIssue: issueOfBranch,
+  });
+  if (!read || read.pr.state !== "open" || read.pr.merged)
+    return { tasks: [], note: `PR #${prNumber} is not open.` };
+  const { pr } = read;
+  const issueNumber = issueOfBranch(pr.head.ref);
+  if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
+    const note = `PR #${prNumber} is not a Locus pull request; Locus rebases only its own.`;
+    await gateway.createComment(prNumber, note);
+    return { tasks: [], note };
+  }
+  const { triggeredAt } = runFacts(ctx, read);
+  const issue = read.linkedIssue;
+  const working = issue ? transition(issue.labels, "iterate") : undefined;
+  let labels = issue?.labels ?? [];
+  const record = issue ? statusRecordIn(issue.comments, selfLogins(ctx)) : undefined;
+  const writeStatus = record ? createStatusWriter(gateway, issueNumber, record) : undefined;
+  const status = {
+    ...(record?.state ?? { deliveries: [], attempts: 0 }),
+    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+  };
+  if (working?.ok && working.changed) labels = await gateway.setLabels(issueNumber, working.labels);
+  await writeStatus?.({ headline: `Rebasing PR #${prNumber} on \`${pr.base.ref}\`.` }, status);
+
+  await git.fetchBranches([pr.base.ref, pr.head.ref]);
+  const baseRef = git.remoteRef(pr.base.ref);
+  const headRef = git.remoteRef(pr.head.ref);
+  const after = /^after ([0-9a-f]{40})$/.exec(ctx.command.trim())?.[1];
+  const upstream = after ?? (await git.mergeBase(baseRef, headRef)) ?? baseRef;
+  const onto = (await git.revParse(baseRef)) ?? baseRef;
+  const chain = await stackFrom(ctx, pr);
+  // Each PR above goes onto the branch of the PR below it.
+  const baseOf = (entry: StackBranch): string =>
+    chain[chain.findIndex((candidate) => candidate.pr === entry.pr) - 1]?.branch ?? pr.base.ref;
+  const path = join(ctx.run.worktreeRoot, "locus-worktrees", `rebase-${prNumber}`);
+  const worktree = await git.worktreeAdd(path, `locus/rebase-${prNumber}`, headRef);
+  const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
+  const prompt = issue
+    ? buildTaskPrompt({
+        repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
+        issue: promptIssue(issue, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(issue))),
+      })
+    : undefined;
+  let cost = 0;
+
+  const outcomes = await restack(git, worktree, chain, { upstream, onto }, async (stop) => {
+    if (!prompt) return false;
+    const result = await runAgentLive(ctx, {
+      title: `Agent: resolve the rebase conflict on PR #${stop.entry.pr}`,
+      prompt: {
+        ...prompt,
+        task: renderConflictTask({
+          pr: stop.entry.pr,
+          branch: stop.entry.branch,
+          onto: baseOf(stop.entry),
+          commit: stop.commit,
+          baseCommits: await worktree.recentLogRange(`${stop.upstream}..${stop.onto}`, 20),
+          files: stop.files,
+        }),
+      },
+      cwd: worktree.cwd,
+      recorder,
+      writeStatus: (view) => writeStatus?.(view, status) ?? Promise.resolve(),
+      budget: undefined,
+    });
+    cost += result.costUsd;
+    return result.success;
+  });
+
+  for (const outcome of outcomes) {
+    const base = baseOf(outcome.entry);
+    await gateway.createComment(outcome.entry.pr, describe(outcome, base));
+  }
+  await git.worktreeRemove(path);
+  const failed = outcomes.find((o) => o.kind === "conflict" || o.kind === "push-rejected");
+  const back = transition(labels, "deliver");
+  if (back.ok && back.changed) await gateway.setLabels(issueNumber, back.labels);
+  await writeStatus?.(
+    {
+      headline: failed
+        ? `Rebasing PR #${failed.entry.pr} stopped; see its comment.`
+        : `Rebased PR #${prNumber}.`,
+    },
+    { ...status, costUsd: (record?.state.costUsd ?? 0) + cost },
+  );
+  const report = {
+    issue: issueNumber,
+    title: pr.title,
+    durationMs: 0,
+    usage: NO_USAGE,
+    costUsd: cost,
+    cards: recorder.cards(),
+  };
+  return {
+    tasks: [
+      failed
+        ? { ...report, status: "failed", reason: describe(failed, pr.base.ref) }
+        : { ...report, status: "succeeded", pr: { number: prNumber, url: pr.url } },
+    ],
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * What failed in CI on a commit, read through the REST API: the check runs
+ * of a workflow run (its jobs, with steps), of a check suite or of a commit,
+ * a check run's annotations, and a job's log text — `GET …/actions/jobs/{id}/logs`
+ * answers with a redirect to a signed URL, which the request follows.
+ * The schemas declare only the fields Locus reads.
+ */
+import { z } from "zod";
+import type { Transport } from "./transport.ts";
+
+export interface CiCheck {
+  readonly id: number;
+  readonly name: string;
+  readonly conclusion: string | null;
+  /** Workflow jobs are check runs of the GitHub Actions app: their id is the job's id. */
+  readonly isJob: boolean;
+  readonly output: {
+    readonly title: string | null;
+    readonly summary: string | null;
+    readonly text: string | null;
+  };
+  /** The failed steps of a workflow job (empty for other check runs). */
+  readonly failedSteps: readonly string[];
+}
+
+export interface CiAnnotationRead {
+  readonly path: string;
+  readonly startLine: number;
+  readonly level: string;
+  readonly title: string | null;
+  readonly message: string;
+}
+
+export type CiSource =
+  { readonly kind: "run" | "suite"; readonly id: number } | { readonly kind: "commit"; readonly sha: string };
+
+export interface CiReads {
+  /** The check runs (or jobs) of the source that ended badly. */
+  failedChecks(source: CiSource): Promise<CiCheck[]>;
+  annotations(checkRunId: number, limit: number): Promise<CiAnnotationRead[]>;
+  /** A job's whole log; null when GitHub no longer has it. */
+  jobLog(jobId: number): Promise<string | null>;
+  /** The commit a workflow run ran on, for checking it is still the PR's head. */
+  runHead(runId: number): Promise<{ sha: string; url: string } | null>;
+}
+
+const BAD = new Set(["failure", "timed_out", "cancelled", "action_required", "startup_failure"]);
+
+const outputSchema = z.object({
+  title: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  summary: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  text: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+});
+
+const jobsSchema = z.object({
+  jobs: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      conclusion: z.string().nullable(),
+      steps: z
+        .array(z.object({ name: z.string(), conclusion: z.string().nullable() }))
+        .optional()
+        .default([]),
+    }),
+  ),
+});
+
+const checkRunsSchema = z.object({
+  check_runs: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      conclusion: z.string().nullable(),
+      output: outputSchema,
+      app: z.object({ slug: z.string() }).nullable(),
+    }),
+  ),
+});
+
+const annotationSchema = z.object({
+  path: z.string(),
+  start_line: z.number(),
+  annotation_level: z.string().nullable(),
+  title: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
+const runSchema = z.object({ head_sha: z.string(), html_url: z.string() });
+
+const EMPTY_OUTPUT = { title: null, summary: null, text: null };
+
+export function ciReadOps(t: Transport): CiReads {
+  async function checksOf(route: string, params: Record<string, unknown>): Promise<CiCheck[]> {
+    const data = await t.rest(route, { ...params, per_page: 100 }, checkRunsSchema);
+    return data.check_runs
+      .filter((run) => BAD.has(run.conclusion ?? ""))
+      .map((run) => ({
+        id: run.id,
+        name: run.name,
+        conclusion: run.conclusion,
+        isJob: run.app?.slug === "github-actions",
+        output: run.output,
+        failedSteps: [],
+      }));
+  }
+
+  return {
+    async failedChecks(source) {
+      if (source.kind === "suite")
+        return checksOf("GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs", {
+          check_suite_id: source.id,
+        });
+      if (source.kind === "commit")
+        return checksOf("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+          ref: source.sha,
+          filter: "latest",
+        });
+      const data = await t.rest(
+        "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
+        { run_id: source.id, filter: "latest", per_page: 100 },
+        jobsSchema,
+      );
+      return data.jobs
+        .filter((job) => BAD.has(job.conclusion ?? ""))
+        .map((job) => ({
+          id: job.id,
+          name: job.name,
+          conclusion: job.conclusion,
+          isJob: true,
+          output: EMPTY_OUTPUT,
+          failedSteps: job.steps.filter((step) => BAD.has(step.conclusion ?? "")).map((step) => step.name),
+        }));
+    },
+    async annotations(checkRunId, limit) {
+      const data = await t.rest(
+        "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
+        { check_run_id: checkRunId, per_page: Math.min(limit, 100) },
+        z.array(annotationSchema),
+      );
+      return data.slice(0, limit).map((a) => ({
+        path: a.path,
+        startLine: a.start_line,
+        level: a.annotation_level ?? "notice",
+        title: a.title,
+        message: a.message ?? "",
+      }));
+    },
+    jobLog(jobId) {
+      return t.restOrNull(
+        "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
+        { job_id: jobId },
+        z.string(),
+      );
+    },
+    async runHead(runId) {
+      const run = await t.restOrNull(
+        "GET /repos/{owner}/{repo}/actions/runs/{run_id}",
+        { run_id: runId },
+        runSchema,
+      );
+      return run ? { sha: run.head_sha, url: run.html_url } : null;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Mode fix-ci through the bundled Action, the simulator and the Anthropic
+ * fake: a Locus PR whose `node --test` CI run failed gets a fix commit that
+ * makes the next run green, with the failed step's log tail and the
+ * annotations in the agent's prompt; a failure the agent judges unrelated
+ * is reported and nothing is committed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
+import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+
+const FILES = {
+  ...PROJECT_FILES,
+  "package.json": '{ "name": "widgets", "type": "module" }\n',
+  "test/greet.test.js": [
+    'import { test } from "node:test";',
+    'import assert from "node:assert/strict";',
+    'import { greet } from "../src/greet.js";',
+    'test("greets", () => assert.equal(greet("Ada"), "Hello, Ada"));',
+    "",
+  ].join("\n"),
+};
+
+let h: Harness;
+const ci = nodeTestCi();
+
+async function locusPullRequest(title: string): Promise<{ issue: number; pr: number; branch: string }> {
+  const created = await h.api.createIssue({ title, labels: ["locus:queued"] });
+  h.fake.setScript([
+    reply(call("edit_file", { path: "src/greet.js", old_text: "Hello, ", new_text: "Hi, " })),
+    reply(call("finish", { summary: "Greeting now says Hi." })),
+  ]);
+  const run = await h.run({ mode: "issue", issue: String(created.number) });
+  return {
+    issue: created.number,
+    pr: Number(run.outputs["pr-number"]),
+    branch: `locus/issue-${created.number}`,
+  };
+}
+
+async function runCi(branch: string) {
+  const headSha = (await h.git(["rev-parse", `origin/${branch}`])).trim();
+  const jobs = await ci({
+    owner: "acme",
+    repo: "widgets",
+    gitDir: h.repo.gitDir,
+    headBranch: branch,
+    headSha,
+  });
+  return h.sim.ci.run(h.repo.repo, { headBranch: branch, headSha, jobs });
+}
+
+async function fixCi(pr: number, runId: number) {
+  await h.api.dispatchWorkflow("locus.yml", "main", { mode: "fix-ci", pr: String(pr) });
+  const [created] = await h.api.listWorkflowRuns("locus.yml");
+  const firstRequest = h.fake.requests.length;
+  const run = await h.run(
+    { mode: "fix-ci", pr: String(pr), command: `run ${runId}` },
+    { GITHUB_RUN_ID: String(created?.id) },
+  );
+  return { run, prompt: JSON.stringify(h.fake.requests[firstRequest]?.body) };
+}
+
+beforeAll(async () => {
+  h = await startHarness(FILES);
+}, 90_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+describe("mode fix-ci", () => {
+  it("fixes a failing node --test run on a Locus PR: a fix commit, a comment, a green run, the issue back in review", async () => {
+    const { issue, pr, branch } = await locusPullRequest("Greet informally");
+    const failed = await runCi(branch);
+    expect(failed.conclusion).toBe("failure");
+    h.fake.setScript([
+      reply(call("run_shell", { command: "node --test" })),
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+      reply(call("finish", { summary: "The test still expected the old greeting; it now expects Hi." })),
+    ]);
+
+    const { run, prompt } = await fixCi(pr, failed.id);
+
+    expect(run.code).toBe(0);
+    expect(prompt).toContain("CI failed on this pull request");
+    expect(prompt).toContain("Failed steps: `node --test`");
+    expect(prompt).toContain("✖ greets");
+    expect(prompt).toContain("- 'Hello, Ada'");
+    expect(prompt).toContain("Process completed with exit code 1.");
+    expect(prompt).toContain("reproduce the failure locally");
+    const log = await h.git(["log", "--format=%an|%s", "-2", `origin/${branch}`]);
+    expect(log.split("\n")[0]).toBe(`locus[bot]|fix: make CI pass (#${issue})`);
+    const comments = await h.api.listIssueComments(pr);
+    const said = comments.at(-1)?.body ?? "";
+    expect(said).toMatch(/CI failed on [0-9a-f]{7}:\n- \*\*test\*\* \(step `node --test`\): failure/);
+    expect(said).toContain("`test/greet.test.js`");
+    expect(said).toContain("it now expects Hi");
+    const labels = (await h.api.getIssue(issue))?.labels ?? [];
+    expect(labels).toContain("locus:in-review");
+    expect(labels).not.toContain("locus:in-progress");
+
+    const green = await runCi(branch);
+    expect(green.conclusion).toBe("success");
+  }, 120_000);
+
+  it("reports a failure it judges unrelated to the PR, and commits nothing", async () => {
+    const { pr, branch } = await locusPullRequest("Greet briefly");
+    const headBefore = (await h.git(["rev-parse", `origin/${branch}`])).trim();
+    const flaky = await h.sim.ci.run(h.repo.repo, {
+      headBranch: branch,
+      jobs: [
+        {
+          name: "deploy-preview",
+          steps: [{ name: "upload", conclusion: "failure", output: "Error: connect ETIMEDOUT 10.0.0.7:443" }],
+        },
+      ],
+    });
+    h.fake.setScript([
+      reply(call("run_shell", { command: "node --test" })),
+      reply(call("report_unrelated_failure", { reason: "The upload timed out reaching the preview host." })),
+      reply(call("finish", { summary: "Nothing to fix in the code." })),
+    ]);
+
+    const { run, prompt } = await fixCi(pr, flaky.id);
+
+    expect(run.code).toBe(0);
+    expect(prompt).toContain("connect ETIMEDOUT");
+    expect((await h.git(["rev-parse", `origin/${branch}`])).trim()).toBe(headBefore);
+    const said = (await h.api.listIssueComments(pr)).at(-1)?.body ?? "";
+    expect(said).toContain("unrelated to the pull request and changed nothing");
+    expect(said).toContain("timed out reaching the preview host");
+  }, 120_000);
+
+  it("does nothing when the failed run was on an older head than the PR's", async () => {
+    const { pr, branch } = await locusPullRequest("Greet slowly");
+    const failed = await runCi(branch);
+    await h.git(["checkout", "--quiet", "-B", "moved", `origin/${branch}`]);
+    await h.git(["commit", "--quiet", "--allow-empty", "-m", "someone pushes"]);
+    await h.git(["push", "--quiet", "origin", `moved:${branch}`]);
+    const before = h.fake.requests.length;
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.code).toBe(0);
+    expect(h.fake.requests.length).toBe(before);
+    expect((await h.api.listIssueComments(pr)).at(-1)?.body).toMatch(/but PR #\d+'s head is now/);
+  }, 60_000);
+
+  it("refuses a pull request Locus did not open, without running the agent", async () => {
+    await h.git(["checkout", "--quiet", "-B", "feature/x", "origin/main"]);
+    await h.git(["commit", "--quiet", "--allow-empty", "-m", "human work"]);
+    await h.git(["push", "--quiet", "origin", "feature/x"]);
+    const foreign = await h
+      .as("dana")
+      .createPullRequest({ title: "Human PR", head: "feature/x", base: "main", body: "" });
+    const before = h.fake.requests.length;
+
+    const { run } = await fixCi(foreign.number, 1);
+
+    expect(run.code).toBe(0);
+    expect(h.fake.requests.length).toBe(before);
+    expect((await h.api.listIssueComments(foreign.number)).at(-1)?.body).toContain(
+      "not a Locus pull request",
+    );
+  }, 60_000);
+});
