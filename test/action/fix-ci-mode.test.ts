@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const FILES = {
   ...PROJECT_FILES,
@@ -63,7 +64,8 @@ async function fixCi(pr: number, runId: number) {
 }
 
 beforeAll(async () => {
-  h = await startHarness(FILES);
+  // The README's caller workflow: the test dispatches fix-ci runs as the app does.
+  h = await startHarness({ ...FILES, ...callerWorkflowFiles() });
 }, 90_000);
 
 afterAll(async () => {

@@ -78,7 +78,9 @@ const requests: DispatchRequest[] = MODES.map((mode) => ({
   mode,
   delivery: `d-${mode}`,
   ...(mode === "sprint" ? { milestone: 4 } : {}),
-  ...(mode === "iterate" || mode === "review" ? { pr: 12 } : { issues: [7, 9] }),
+  ...(mode === "iterate" || mode === "review" || mode === "fix-ci" || mode === "rebase"
+    ? { pr: 12 }
+    : { issues: [7, 9] }),
   command: mode === "ask" || mode === "plan" ? "why?" : "",
 }));
 
