@@ -24,12 +24,16 @@ export function wantsMilestone(context: Context<"milestone.created"> | Context<"
 }
 
 /**
- * Only a comment the parser reads a command (or a malformed one) from is for
- * Locus: a `/locus` in prose, code or a quote — Locus's own replies name
- * commands that way — costs nothing. The parser is pure and linear.
+ * A comment is for Locus when the parser reads a command (or a malformed one)
+ * from it, or when it is on an issue waiting for an answer (any writer's
+ * comment there answers). A `/locus` in prose, code or a quote elsewhere —
+ * Locus's own replies name commands that way — costs nothing. The parser is
+ * pure and linear.
  */
 export function wantsComment(context: Context<"issue_comment.created">): boolean {
-  return parseCommand(context.payload.comment.body).kind !== "none";
+  const { comment, issue } = context.payload;
+  if (parseCommand(comment.body).kind !== "none") return true;
+  return (issue.labels ?? []).some((label) => label.name === statusLabel("waiting"));
 }
 
 export function wantsMergedLocusPullRequest(context: Context<"pull_request.closed">): boolean {

@@ -38,7 +38,7 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
       milestone: issue.milestone?.number ?? null,
       isPullRequest: "pull_request" in issue && issue.pull_request !== undefined,
     },
-    { labelled: true },
+    { labelled: true, requester: sender.login },
   );
 }
 

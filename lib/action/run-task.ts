@@ -1,9 +1,11 @@
 /**
  * One coding task, start to finish: labels → in-progress, the status comment,
  * the prompt, the agent, then either a commit, a push and a pull request
- * (labels → in-review) or a failure that keeps the work on the wip branch and
- * says why (labels → failed). Issue mode runs it in a worktree per issue,
- * sprint mode in one worktree, task after task.
+ * (labels → in-review), or questions the agent asked (posted on the issue,
+ * the work kept on the wip branch, labels → waiting until a writer answers),
+ * or a failure that keeps the work on the wip branch and says why (labels →
+ * failed). Issue mode runs it in a worktree per issue, sprint mode in one
+ * worktree, task after task.
  */
 import type { RunResult } from "../agent/runner.ts";
 import { NO_USAGE } from "../agent/usage.ts";
@@ -12,7 +14,10 @@ import type { TaskIssue } from "../github/index.ts";
 import { transition, withStatus } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
-import { buildTaskPrompt, type SprintContext } from "../prompt/task-prompt.ts";
+import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../prompt/task-prompt.ts";
+import { mayTriggerWork } from "../auth/actor-policy.ts";
+import { renderQuestionComment } from "../render/question-comment.ts";
+import { answersAfter } from "./question-answer.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
@@ -90,6 +95,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
+  // The questions are answered by now (or a writer restarted the task without an answer).
+  delete status.waiting;
   if (ctx.run.url) status.runUrl = ctx.run.url;
   await writeStatus(phaseView({ kind: "working" }), status);
   const spend = (usd: number): StatusState => {
@@ -124,6 +131,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         log.error(ctx.mask(`Could not save a checkpoint: ${messageOf(error)}`));
       }
     }
+    // A cancelled run whose issue someone cleared meanwhile (`/locus cancel`) stays cleared.
+    if (ctx.signal.aborted) labels = (await gateway.getIssue(issue.number))?.labels ?? labels;
     const failing = transition(labels, "fail");
     if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
     const cost = (state.costUsd ?? 0) + (result?.costUsd ?? 0);
@@ -164,6 +173,61 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     };
   }
 
+  /** The agent asked: its questions go on the issue together, the work to the wip branch, and the task waits. */
+  async function wait(questions: readonly string[]): Promise<TaskOutcome> {
+    const asked = result;
+    let checkpoint: string | undefined;
+    if (worktree && start) {
+      checkpoint = await saveCheckpoint({
+        worktree,
+        issue,
+        reason: "it asked a question and waits for the answer",
+        summary: ctx.mask(asked?.summary ?? ""),
+        startSha: (await worktree.revParse(start.ref)) ?? "",
+        remoteWip: start.remoteWip,
+      });
+    }
+    const asking = transition(labels, "ask");
+    if (asking.ok && asking.changed) labels = await gateway.setLabels(issue.number, asking.labels);
+    const masked = questions.map((question) => ctx.mask(question));
+    const requester = state.requester ?? (ctx.run.actor.endsWith("[bot]") ? undefined : ctx.run.actor);
+    const comment = await gateway.createComment(
+      issue.number,
+      renderQuestionComment({
+        questions: masked,
+        ...(requester ? { requester } : {}),
+        ...(checkpoint ? { checkpoint } : {}),
+      }),
+    );
+    const cost = (state.costUsd ?? 0) + (asked?.costUsd ?? 0);
+    status = {
+      ...spend(asked?.costUsd ?? 0),
+      costUsd: cost,
+      waiting: {
+        questions: masked.map((q) => q.slice(0, 2_000)),
+        commentId: comment.id,
+        askedAt: comment.createdAt,
+      },
+    };
+    await writeStatus(phaseView({ kind: "waiting", questions: masked }), status);
+    return {
+      report: {
+        ...base,
+        status: "waiting",
+        reason: `waiting for an answer: ${masked.join(" / ").slice(0, 300)}`,
+        durationMs: elapsed(),
+        usage: asked?.usage ?? NO_USAGE,
+        costUsd: asked?.costUsd ?? 0,
+        cards: recorder.cards(),
+        ...(checkpoint ? { checkpoint } : {}),
+        ...(asked?.summary ? { summary: ctx.mask(asked.summary) } : {}),
+      },
+      worktree,
+      labels,
+      attempts: status.attempts,
+    };
+  }
+
   try {
     const exclusive = plan.exclusive ?? ((fn) => fn());
     [start, worktree] = await exclusive(async () => {
@@ -196,6 +260,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       issue: promptIssue(issue, plan.triggeredAt),
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
+      ...(state.waiting ? { answered: await answeredQuestions(ctx, plan, state.waiting) } : {}),
     });
     result = await runAgentLive(ctx, {
       title: `Agent: #${issue.number} ${issue.title}`,
@@ -207,6 +272,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     });
     if (!result.success)
       return await fail(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, plan.budget));
+    if (result.questions.length > 0) return await wait(result.questions);
 
     if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
     if (await worktree.stageAll()) await worktree.commit(taskCommitMessage(issue));
@@ -277,6 +343,29 @@ async function refuseOverBudget(
     report: reportWithoutRun({ issue: issue.number, title: issue.title }, "failed", reason),
     labels,
     attempts: state.attempts,
+  };
+}
+
+/**
+ * The questions the last attempt asked and what people with write access
+ * answered after them, as it stood at the trigger. The app queued the task on
+ * a writer's answer; the permission is checked again here because anyone with
+ * write access can dispatch a run by hand.
+ */
+async function answeredQuestions(
+  ctx: ActionContext,
+  plan: TaskPlan,
+  waiting: NonNullable<StatusState["waiting"]>,
+): Promise<AnsweredQuestions> {
+  const candidates = answersAfter(plan.issue.comments, waiting.commentId, plan.triggeredAt);
+  const authors = [...new Set(candidates.map((answer) => answer.author))];
+  const writers = new Set<string>();
+  for (const author of authors) {
+    if (mayTriggerWork(await ctx.gateway.getCollaboratorPermission(author))) writers.add(author);
+  }
+  return {
+    questions: waiting.questions,
+    answers: candidates.filter((answer) => writers.has(answer.author)),
   };
 }
 

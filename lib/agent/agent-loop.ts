@@ -12,7 +12,8 @@
  *
  * A turn: trim the context if due, place cache breakpoints, stream the answer (retrying
  * transient failures), count usage and cost, then run the tool calls in order. The task ends at a
- * `finish` call (its summary), at a turn without tool calls (its text), or at a limit.
+ * `finish` call (its summary), at a turn without tool calls (its text), after a turn that asked
+ * the people behind the task a question (`ask_user`: the task waits for the answer), or at a limit.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ConversationMessage } from "./conversation.ts";
@@ -270,6 +271,8 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
         ...(result.isError ? { is_error: true } : {}),
       });
     }
+    // The questions of this turn go out together; nothing more is done until someone answers.
+    if (questions.length > 0) return end("asked", text.trim());
     messages.push({ role: "user", content: results });
   }
 }

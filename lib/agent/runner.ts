@@ -49,7 +49,16 @@ export interface ToolCallRecord {
 }
 
 export type StopReason =
-  "finished" | "end_turn" | "max_turns" | "time_limit" | "cost_limit" | "aborted" | "api_error" | "failed";
+  | "finished"
+  | "end_turn"
+  /** The agent asked a question (`ask_user`) and waits for a person's answer: a success. */
+  | "asked"
+  | "max_turns"
+  | "time_limit"
+  | "cost_limit"
+  | "aborted"
+  | "api_error"
+  | "failed";
 
 export interface RunResult {
   readonly success: boolean;
@@ -63,7 +72,7 @@ export interface RunResult {
   readonly toolCalls: readonly ToolCallRecord[];
   /** Paths written, relative to the worktree. */
   readonly filesChanged: readonly string[];
-  /** Questions the agent asked (`ask_user`); unattended runs put them in the status comment. */
+  /** Questions the agent asked (`ask_user`): the task waits for a person's answer to them. */
   readonly questions: readonly string[];
 }
 

@@ -29,7 +29,7 @@ export interface ToolContext {
   readonly hooks: readonly EditHook[];
   /** Environment for child processes, already stripped of secrets. */
   readonly env: Readonly<Record<string, string>>;
-  /** Unattended runs record the question for the status comment. */
+  /** Records a question for the people behind the task; the run ends after the turn. */
   readonly onQuestion: (question: string) => void;
 }
 

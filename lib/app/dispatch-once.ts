@@ -25,6 +25,8 @@ export async function dispatchOnce(
   anchorIssue: number,
   headline: string,
   known?: StatusRecord,
+  /** Who asked for the work, remembered so a question the agent asks mentions them. */
+  remember: { readonly requester?: string } = {},
 ): Promise<DispatchOutcome> {
   const record = known ?? (await readStatusRecord(ctx.gateway, anchorIssue));
   if (hasDelivery(record.state, ctx.delivery)) {
@@ -36,7 +38,11 @@ export async function dispatchOnce(
   // The link is there from the first write on when GitHub named the run. Without
   // it (a 204) an earlier run's link would mislead, so it goes until the new run
   // writes its own.
-  const state = { ...withDelivery(record.state, ctx.delivery), runUrl: run?.url };
+  const state = {
+    ...withDelivery(record.state, ctx.delivery),
+    runUrl: run?.url,
+    ...(remember.requester ? { requester: remember.requester } : {}),
+  };
   await writeStatus(ctx.gateway, anchorIssue, { headline }, state, record);
   return "dispatched";
 }

@@ -6,6 +6,7 @@
 import type { LocusCommand } from "../commands/index.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
+import { answerQuestion } from "./answer-question.ts";
 import { approvePlanCommand } from "./approve-plan-command.ts";
 import { cancelCommand } from "./cancel-command.ts";
 import { dispatchOnce } from "./dispatch-once.ts";
@@ -57,8 +58,21 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
     case "status":
       return statusCommand(ctx, target);
     case "run":
-      await queueIssue(ctx, { ...target, labels: [...target.labels] }, { answering: event.comment });
+      await queueIssue(
+        ctx,
+        { ...target, labels: [...target.labels] },
+        { answering: event.comment, requester: event.requester },
+      );
       return undefined;
+    case "answer": {
+      const outcome = await answerQuestion(ctx, {
+        number: target.number,
+        isPullRequest: target.isPullRequest,
+        requester: event.requester,
+        explicit: true,
+      });
+      return outcome.kind === "not-waiting" ? outcome.reply : undefined;
+    }
     case "plan":
       if (target.isPullRequest) return "Plans are made on issues: comment `/locus plan <goal>` on an issue.";
       await dispatchOnce(

@@ -19,6 +19,8 @@ export interface QueueOptions {
   readonly labelled?: boolean;
   /** The `/locus run` comment that asked: what Locus says about it is a reply to that comment. */
   readonly answering?: AnsweredComment;
+  /** Who asked for the work (the labeller or commenter): a question the agent asks mentions them. */
+  readonly requester?: string;
 }
 
 async function tell(ctx: AppContext, issue: number, text: string, options: QueueOptions): Promise<void> {
@@ -91,12 +93,15 @@ async function queueOpenIssue(
     return "refused";
   }
   if (!sameLabelSet(result.labels, issue.labels)) await ctx.gateway.setLabels(issue.number, result.labels);
+  const remember = options.requester ? { requester: options.requester } : {};
   if (issue.milestone !== null) {
     return dispatchOnce(
       ctx,
       { mode: "sprint", milestone: issue.milestone },
       issue.number,
       "Queued; the sprint will run it in order.",
+      undefined,
+      remember,
     );
   }
   return dispatchOnce(
@@ -104,5 +109,7 @@ async function queueOpenIssue(
     { mode: "issue", issues: [issue.number] },
     issue.number,
     "Queued; a workflow run will pick it up.",
+    undefined,
+    remember,
   );
 }

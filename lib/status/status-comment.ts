@@ -22,6 +22,12 @@ const stateSchema = z.object({
   pr: z.number().int().positive().optional(),
   costUsd: z.number().nonnegative().optional(),
   lastError: z.string().optional(),
+  /** Who asked for the work (by label, command or answer): the person a question mentions. */
+  requester: z.string().optional(),
+  /** The agent's open questions, posted on the issue in comment `commentId`; a writer's answer after it resumes the task. */
+  waiting: z
+    .object({ questions: z.array(z.string()), commentId: z.number().int(), askedAt: z.string() })
+    .optional(),
   /** What this issue's tasks cost on one UTC day (the daily cost cap adds these up). */
   daySpend: z.object({ day: z.string(), usd: z.number().nonnegative() }).optional(),
 });
