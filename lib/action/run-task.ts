@@ -11,7 +11,7 @@ import type { RunResult } from "../agent/runner.ts";
 import { NO_USAGE } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import type { TaskIssue } from "../github/index.ts";
-import { transition, withStatus } from "../labels/status.ts";
+import { statusOf, transition, withStatus } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../prompt/task-prompt.ts";
@@ -131,8 +131,12 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         log.error(ctx.mask(`Could not save a checkpoint: ${messageOf(error)}`));
       }
     }
-    // A cancelled run whose issue someone cleared meanwhile (`/locus cancel`) stays cleared.
-    if (ctx.signal.aborted) labels = (await gateway.getIssue(issue.number))?.labels ?? labels;
+    // A run stopped by `/locus cancel` finds its issue cleared: that is no failure, and it stays cleared.
+    if (ctx.signal.aborted) {
+      const now = (await gateway.getIssue(issue.number))?.labels ?? labels;
+      if (statusOf(now) === undefined) return cancelled(now, checkpoint);
+      labels = now;
+    }
     const failing = transition(labels, "fail");
     if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
     const cost = (state.costUsd ?? 0) + (result?.costUsd ?? 0);
@@ -168,6 +172,30 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       },
       worktree,
       ...(conflicts ? { conflicts } : {}),
+      labels,
+      attempts: status.attempts,
+    };
+  }
+
+  async function cancelled(now: readonly string[], checkpoint: string | undefined): Promise<TaskOutcome> {
+    labels = [...now];
+    status = { ...spend(result?.costUsd ?? 0), costUsd: (state.costUsd ?? 0) + (result?.costUsd ?? 0) };
+    const headline = checkpoint
+      ? `Cancelled. The work so far is saved on \`${checkpoint}\`; \`/locus run\` continues from it.`
+      : "Cancelled. `/locus run` starts it again.";
+    await writeStatus({ headline }, status);
+    return {
+      report: {
+        ...base,
+        status: "skipped",
+        reason: "cancelled with /locus cancel",
+        durationMs: elapsed(),
+        usage: result?.usage ?? NO_USAGE,
+        costUsd: result?.costUsd ?? 0,
+        cards: recorder.cards(),
+        ...(checkpoint ? { checkpoint } : {}),
+      },
+      worktree,
       labels,
       attempts: status.attempts,
     };

@@ -200,7 +200,7 @@ describe("/locus comments", () => {
     expect(tableRows(sprints).map((row) => row[0])).not.toContainEqual(expect.stringContaining("[Reorder]"));
   });
 
-  it("cancels the live run and marks the issue failed", async () => {
+  it("cancels the live run and clears the status, so no sweep retries it", async () => {
     const issue = await newIssue(h, "Long job");
     h.runsConclude("hold");
     await h.as("alice").rest.issues.createComment({ owner, repo, issue_number: issue, body: "/locus run" });
@@ -210,7 +210,10 @@ describe("/locus comments", () => {
     await comment(h, "alice", issue, "/locus cancel");
     h.runsConclude("success");
     expect(runs(h).find((r) => r.id === run?.id)?.conclusion).toBe("cancelled");
-    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:failed"]);
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed"]);
     expect((await commentsOf(h, issue)).at(-1)).toContain("Cancelled by @alice");
+    expect((await commentsOf(h, issue)).at(-1)).toContain("will not retry it on its own");
+    // The cancelled run's workflow_run event marks nothing failed either.
+    expect(await labelsOf(h, issue)).not.toContain("locus:failed");
   });
 });
