@@ -11,7 +11,7 @@ import type { RunResult } from "../agent/runner.ts";
 import { NO_USAGE } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import type { TaskIssue } from "../github/index.ts";
-import { statusOf, transition, withStatus } from "../labels/status.ts";
+import { statusOf, transition } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../prompt/task-prompt.ts";
@@ -26,7 +26,7 @@ import { promptIssue } from "./prompt-issue.ts";
 import { readRepositoryContext } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
-import { withDaySpend, type DailyBudget } from "./daily-budget.ts";
+import { utcDay, withDaySpend, type DailyBudget } from "./daily-budget.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import { reportWithoutRun, type TaskReport } from "./task-report.ts";
@@ -97,6 +97,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   delete status.lastError;
   // The questions are answered by now (or a writer restarted the task without an answer).
   delete status.waiting;
+  delete status.capRefused;
   if (ctx.run.url) status.runUrl = ctx.run.url;
   await writeStatus(phaseView({ kind: "working" }), status);
   const spend = (usd: number): StatusState => {
@@ -351,7 +352,13 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   }
 }
 
-/** Over the daily cap: the task is not started; it is marked failed with the reason, and no work exists to lose. */
+/**
+ * Over the daily cap: the task is not started, and that is no failure (nothing
+ * ran, no attempt is counted, no work exists to lose). Its status stays as it
+ * was; the refusal is said once a day, in a comment and the status comment,
+ * and the stale sweep starts the task on a later UTC day (or a writer's
+ * `/locus run` after raising the cap).
+ */
 async function refuseOverBudget(
   ctx: ActionContext,
   plan: TaskPlan,
@@ -359,17 +366,20 @@ async function refuseOverBudget(
 ): Promise<TaskOutcome> {
   const { issue } = plan;
   const { reason, state, writeStatus } = refusal;
-  const labels = withStatus(issue.labels, "failed");
-  await ctx.gateway.setLabels(issue.number, labels);
-  await writeStatus({ headline: `Not started: ${reason}` }, { ...state, lastError: reason.slice(0, 500) });
-  await ctx.gateway.createComment(
-    issue.number,
-    ctx.mask(renderFailureComment({ reason, logTail: "", ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) })),
-  );
+  const day = utcDay(ctx.clock.now());
+  const said = state.capRefused === day;
+  const next =
+    "It stays queued: the stale sweep starts it after 00:00 UTC, or comment `/locus run` once the cap is raised.";
+  await writeStatus({ headline: `Not started: ${reason}. ${next}` }, { ...state, capRefused: day });
+  if (!said)
+    await ctx.gateway.createComment(
+      issue.number,
+      ctx.mask(`Locus did not start this task: ${reason}. ${next}`),
+    );
   ctx.log.warn(`Not starting #${issue.number}: ${reason}`);
   return {
-    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "failed", reason),
-    labels,
+    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "skipped", reason),
+    labels: issue.labels,
     attempts: state.attempts,
   };
 }

@@ -28,6 +28,8 @@ const stateSchema = z.object({
   waiting: z
     .object({ questions: z.array(z.string()), commentId: z.number().int(), askedAt: z.string() })
     .optional(),
+  /** The UTC day a run last refused to start it for the daily cost cap: said once that day; the sweep starts it on a later day. */
+  capRefused: z.string().optional(),
   /** What this tasks cost on one UTC day (the daily cost cap adds these up). */
   daySpend: z.object({ day: z.string(), usd: z.number().nonnegative() }).optional(),
 });

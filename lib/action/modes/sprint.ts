@@ -190,6 +190,13 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       stop = { state: "stopped", message: conflictMessage(issue.number, parent.branch, outcome.conflicts) };
       break;
     }
+    if (report.status === "skipped") {
+      stop = {
+        state: "stopped",
+        message: `#${issue.number} was not started: ${report.reason ?? "unknown"}.`,
+      };
+      break;
+    }
     if (!continuesAfter("failed", ctx.config.sprint.stopOnFailure)) {
       stop = {
         state: "stopped",
