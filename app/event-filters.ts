@@ -36,9 +36,9 @@ export function wantsComment(context: Context<"issue_comment.created">): boolean
   return (issue.labels ?? []).some((label) => label.name === statusLabel("waiting"));
 }
 
-export function wantsMergedLocusPullRequest(context: Context<"pull_request.closed">): boolean {
-  const pr = context.payload.pull_request;
-  return pr.merged === true && issueOfBranch(pr.head.ref) !== undefined;
+/** Merged or closed without merging: either way its issue's status changes. */
+export function wantsClosedLocusPullRequest(context: Context<"pull_request.closed">): boolean {
+  return issueOfBranch(context.payload.pull_request.head.ref) !== undefined;
 }
 
 export function wantsLocusPullRequest(context: Context<"pull_request.opened">): boolean {

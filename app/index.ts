@@ -19,7 +19,7 @@ import {
   wantsLabel,
   wantsLocusPullRequest,
   wantsLocusRun,
-  wantsMergedLocusPullRequest,
+  wantsClosedLocusPullRequest,
   wantsMilestone,
 } from "./event-filters.ts";
 import { onInstallation } from "./handlers/installation.ts";
@@ -143,7 +143,7 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     listen("issues.milestoned", on(onIssueMilestoned));
     listen(["milestone.created", "milestone.edited"], on(onMilestoneChanged, wantsMilestone));
     listen("issue_comment.created", on(onIssueComment, wantsComment));
-    listen("pull_request.closed", on(onPullRequestClosed, wantsMergedLocusPullRequest));
+    listen("pull_request.closed", on(onPullRequestClosed, wantsClosedLocusPullRequest));
     listen("pull_request.opened", on(onPullRequestOpened, wantsLocusPullRequest));
     listen("pull_request_review.submitted", on(onReviewSubmitted, wantsChangesRequested));
     listen("workflow_run.completed", on(onWorkflowRun, wantsLocusRun));

@@ -1,4 +1,8 @@
-/** Pull request events on Locus PRs: merged → done; changes requested → iterate; opened → review (config). */
+/**
+ * Pull request events on Locus PRs: merged → done; closed without merging →
+ * no status (with a comment: a sprint must not stack on rejected work);
+ * changes requested → iterate; opened → review (config).
+ */
 import type { PullRequest } from "../github/index.ts";
 import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
@@ -23,6 +27,25 @@ export async function onPullRequestMerged(
   if (!done.ok || !done.changed) return "ignored";
   await ctx.gateway.setLabels(issueNumber, done.labels);
   return "done";
+}
+
+export async function onPullRequestClosedUnmerged(
+  ctx: AppContext,
+  pr: PullRequestSlice,
+): Promise<"cleared" | "ignored"> {
+  const issueNumber = linkedIssue(pr);
+  if (pr.merged || issueNumber === undefined) return "ignored";
+  const issue = await ctx.gateway.getIssue(issueNumber);
+  if (!issue) return "ignored";
+  const cleared = transition(issue.labels, "close-unmerged");
+  if (!cleared.ok || !cleared.changed) return "ignored";
+  await ctx.gateway.setLabels(issueNumber, cleared.labels);
+  await ctx.gateway.createComment(
+    issueNumber,
+    `Pull request #${pr.number} was closed without merging, so this issue is no longer in review and its sprint no longer counts it as done. ` +
+      `Its branch \`${pr.head.ref}\` is kept; comment \`/locus run\` to have Locus work on it again.`,
+  );
+  return "cleared";
 }
 
 export async function onChangesRequested(

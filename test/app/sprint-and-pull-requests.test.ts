@@ -108,6 +108,17 @@ describe("pull requests and runs", () => {
     expect([closed.state, closed.state_reason]).toEqual(["closed", "completed"]);
   });
 
+  it("clears the status with a comment when its Locus PR is closed without merging", async () => {
+    const issue = await newIssue(h, "reject me", { labels: ["locus:in-review", "agent:managed", "order:1"] });
+    const pr = await locusPullRequest(issue);
+    await h.as("alice").rest.pulls.update({ owner, repo, pull_number: pr, state: "closed" });
+    await h.settle();
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "order:1"]);
+    expect((await commentsOf(h, issue)).at(-1)).toContain(`Pull request #${pr} was closed without merging`);
+    const { data: open } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: issue });
+    expect(open.state).toBe("open");
+  });
+
   it("dispatches iterate on a changes-requested review and on /locus iterate, but not for a reader", async () => {
     const issue = await newIssue(h, "review me", { labels: ["locus:in-review"] });
     const pr = await locusPullRequest(issue);
