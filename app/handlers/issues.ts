@@ -1,4 +1,4 @@
-/** issues.labeled (`locus:queued`) and issues.milestoned. */
+/** issues.labeled (`locus:queued`), issues.milestoned and issues.demilestoned. */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { assignOrder } from "../../lib/app/assign-order.ts";
@@ -6,6 +6,7 @@ import { authorize } from "../../lib/app/authorize.ts";
 import { classifyActor } from "../../lib/auth/actor-policy.ts";
 import { queueIssue } from "../../lib/app/queue-issue.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
+import { removeOrder } from "../../lib/app/remove-order.ts";
 
 const QUEUED = statusLabel("queued");
 
@@ -49,4 +50,13 @@ export async function onIssueMilestoned(
   const { issue, milestone, sender } = context.payload;
   if (ctx.selfLogins.includes(sender.login)) return;
   await assignOrder(ctx, { number: issue.number, labels: labelsOf(issue) }, milestone.number);
+}
+
+export async function onIssueDemilestoned(
+  ctx: AppContext,
+  context: Context<"issues.demilestoned">,
+): Promise<void> {
+  const { issue, sender } = context.payload;
+  if (ctx.selfLogins.includes(sender.login)) return;
+  await removeOrder(ctx, { number: issue.number, labels: labelsOf(issue) });
 }

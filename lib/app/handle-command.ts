@@ -96,7 +96,7 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
       if (target.isPullRequest) return "`/locus approve` answers a plan on an issue.";
       return approvePlanCommand(ctx, target.number, command.sequence);
     case "order":
-      return orderCommand(ctx, target.milestone, command.issues);
+      return orderCommand(ctx, target, command.issues);
     case "cancel":
       return cancelCommand(ctx, target, event.requester);
     case "iterate":

@@ -158,6 +158,38 @@ describe("/locus comments", () => {
     expect(await listCreated()).toHaveLength(3);
   });
 
+  it("continues after the highest order when approving into an existing milestone", async () => {
+    const { data: existing } = await h
+      .as("alice")
+      .rest.issues.createMilestone({ owner, repo, title: "Growing sprint" });
+    await h.settle();
+    const first = await newIssue(h, "already here", { milestone: existing.number });
+    const pinned = await newIssue(h, "pinned", { milestone: existing.number, labels: ["order:4"] });
+    expect(await labelsOf(h, first)).toEqual(["order:1"]);
+    expect(await labelsOf(h, pinned)).toEqual(["order:4"]);
+    const issue = await newIssue(h, "More plan");
+    const plan = planSchema.parse({
+      sprint: "Growing sprint",
+      tasks: [{ title: "Next one" }, { title: "Last one" }],
+    });
+    await h.repo.comment(issue, renderPlanComment(plan), { as: "locus[bot]" });
+    await comment(h, "alice", issue, "/locus approve");
+    const { data: created } = await h
+      .as("alice")
+      .rest.issues.listForRepo({ owner, repo, milestone: String(existing.number), state: "all" });
+    const orderOf = (title: string) =>
+      created
+        .find((i) => i.title === title)
+        ?.labels.map((l) => (typeof l === "string" ? l : l.name))
+        .find((n) => n?.startsWith("order:"));
+    expect([orderOf("already here"), orderOf("pinned"), orderOf("Next one"), orderOf("Last one")]).toEqual([
+      "order:1",
+      "order:4",
+      "order:5",
+      "order:6",
+    ]);
+  });
+
   it("refuses an approve order that breaks a dependency", async () => {
     const issue = await newIssue(h, "Plan two");
     const plan = planSchema.parse({ sprint: "S2", tasks: [{ title: "A" }, { title: "B", dependsOn: [1] }] });

@@ -47,6 +47,36 @@ describe("sprints", () => {
     expect(await labelsOf(h, second)).toEqual(["order:8"]);
   });
 
+  it("removes the order label of an issue taken out of its milestone", async () => {
+    const m = await milestone("Leaving");
+    const issue = await newIssue(h, "leaves", { milestone: m, labels: ["type:bug"] });
+    expect(await labelsOf(h, issue)).toEqual(["order:1", "type:bug"]);
+    await h.as("alice").rest.issues.update({ owner, repo, issue_number: issue, milestone: null });
+    await h.settle();
+    expect(await labelsOf(h, issue)).toEqual(["type:bug"]);
+  });
+
+  it("reorders a sprint from its tracking issue", async () => {
+    const m = await milestone("Tracked");
+    const a = await newIssue(h, "a", { milestone: m });
+    const b = await newIssue(h, "b", { milestone: m });
+    const tracking = await h.repo.issue(
+      { title: "Sprint: Tracked", labels: ["agent:managed"] },
+      { as: "locus[bot]" },
+    );
+    await comment(h, "alice", tracking.number, `/locus order ${b} ${a}`);
+    expect(await labelsOf(h, b)).toEqual(["order:1"]);
+    expect(await labelsOf(h, a)).toEqual(["order:2"]);
+    expect((await commentsOf(h, tracking.number)).at(-1)).toContain("New order:");
+    // The same title on an issue a person opened is no tracking issue.
+    const { data: fake } = await h
+      .as("alice")
+      .rest.issues.create({ owner, repo, title: "Sprint: Tracked", labels: ["agent:managed"] });
+    await h.settle();
+    await comment(h, "alice", fake.number, `/locus order ${a} ${b}`);
+    expect((await commentsOf(h, fake.number)).at(-1)).toContain("this issue is in no milestone");
+  });
+
   it("runs the sprint when an issue in a milestone is queued", async () => {
     const m = await milestone("Queued sprint");
     const issue = await newIssue(h, "task", { milestone: m });
