@@ -45,6 +45,7 @@ export async function runAgentLive(ctx: ActionContext, run: LiveAgentRun): Promi
           live.onEvent(event);
         },
         maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, run.budget),
+        ...(ctx.config.agent.pricing ? { prices: ctx.config.agent.pricing } : {}),
       }),
     );
   } finally {

@@ -18,6 +18,7 @@ import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../
 import { mayTriggerWork } from "../auth/actor-policy.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
 import { answersAfter } from "./question-answer.ts";
+import { unpricedModelRefusal } from "./unpriced-model.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
@@ -91,6 +92,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   if (plan.budget && plan.budget.remaining() <= 0) {
     return await refuseOverBudget(ctx, plan, { reason: plan.budget.refusal(), state, writeStatus });
   }
+  const unpriced = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
+  if (unpriced) return await refuseUnpriced(ctx, plan, { reason: unpriced, state, writeStatus });
   let labels = starting.labels;
   if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
@@ -404,6 +407,26 @@ async function answeredQuestions(
   return {
     questions: waiting.questions,
     answers: candidates.filter((answer) => writers.has(answer.author)),
+  };
+}
+
+/** A model with no known price: not started, the status cleared (nothing retries it) until a person fixes the config. */
+async function refuseUnpriced(
+  ctx: ActionContext,
+  plan: TaskPlan,
+  refusal: { reason: string; state: StatusState; writeStatus: ReturnType<typeof createStatusWriter> },
+): Promise<TaskOutcome> {
+  const { issue } = plan;
+  const cleared = transition(issue.labels, "refuse");
+  const labels = cleared.ok ? cleared.labels : [...issue.labels];
+  if (cleared.ok && cleared.changed) await ctx.gateway.setLabels(issue.number, labels);
+  await refusal.writeStatus({ headline: `Not started: ${refusal.reason}` }, refusal.state);
+  await ctx.gateway.createComment(issue.number, `Locus did not start this task. ${refusal.reason}`);
+  ctx.log.warn(`Not starting #${issue.number}: ${refusal.reason}`);
+  return {
+    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "skipped", refusal.reason),
+    labels,
+    attempts: refusal.state.attempts,
   };
 }
 

@@ -94,7 +94,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
   const files = new Set<string>();
   const questions: string[] = [];
   const summaries = new Map<string, string>();
-  const priced = costUsd(model, NO_USAGE) !== undefined;
+  const priced = costUsd(model, NO_USAGE, options.prices) !== undefined;
 
   function end(
     stop: StopReason,
@@ -197,7 +197,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     const message = outcome.message;
     const turnUsage = usageFromApi(message.usage);
     usage = addUsage(usage, turnUsage);
-    const turnCost = costUsd(model, turnUsage) ?? 0;
+    const turnCost = costUsd(model, turnUsage, options.prices) ?? 0;
     cost += turnCost;
     emit({ type: "turn", turn: turns, usage: turnUsage, costUsd: turnCost });
 

@@ -5,6 +5,7 @@
 import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
+import type { ConfiguredPrices } from "./pricing.ts";
 import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
 import { createClaudeCodeRunner } from "./runners/claude-code-runner.ts";
 import { createCodexRunner } from "./runners/codex-runner.ts";
@@ -30,6 +31,8 @@ export interface ExecuteOptions {
   readonly maxTurns: number;
   readonly signal?: AbortSignal;
   readonly onEvent?: AgentEventListener;
+  /** Prices from config for models Locus has no list price for (or overrides). */
+  readonly prices?: ConfiguredPrices;
   /** Spend limit in US dollars; the task stops cleanly once a turn reaches it. */
   readonly maxCostUsd?: number;
   /** Wall-clock limit for the whole task. */

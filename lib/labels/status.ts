@@ -15,6 +15,7 @@ export type StatusEvent =
   | "merge" // its PR merged: done, whatever came before
   | "close-unmerged" // its PR was closed without merging: no longer in review, and not completed
   | "cancel" // `/locus cancel`: no status, so nothing retries it on its own
+  | "refuse" // a run would not start it for a setting a person must fix (an unpriced model): no status either
   | "fail"; // error, crash, timeout
 
 type From = Status | "none";
@@ -30,6 +31,7 @@ const ALLOWED: Readonly<Record<StatusEvent, { from: readonly From[]; to: From }>
   merge: { from: ["none", "queued", "in-progress", "waiting", "in-review", "failed"], to: "done" },
   "close-unmerged": { from: ["in-review"], to: "none" },
   cancel: { from: ["queued", "in-progress", "waiting", "failed"], to: "none" },
+  refuse: { from: ["queued", "in-progress", "failed"], to: "none" },
   fail: { from: ["queued", "in-progress"], to: "failed" },
 };
 
@@ -84,9 +86,10 @@ export function withStatus(labels: readonly string[], status: Status): string[] 
   return next.includes(MANAGED_LABEL) ? next : [...next, MANAGED_LABEL];
 }
 
-/** The label set with no status: every other label, the managed marker included, kept in place. */
+/** The label set with no status and the managed marker (Locus touched it); every other label kept in place. */
 export function withoutStatus(labels: readonly string[]): string[] {
-  return labels.filter((label) => !isStatusLabel(label));
+  const kept = labels.filter((label) => !isStatusLabel(label));
+  return kept.includes(MANAGED_LABEL) ? kept : [...kept, MANAGED_LABEL];
 }
 
 export function sameLabelSet(a: readonly string[], b: readonly string[]): boolean {

@@ -52,7 +52,7 @@ describe("configJsonSchema", () => {
   });
 
   // Keys that are off unless set: they have a description but no default.
-  const OFF_UNLESS_SET: Record<string, string[]> = { agent: ["maxCostPerDayUsd"] };
+  const OFF_UNLESS_SET: Record<string, string[]> = { agent: ["maxCostPerDayUsd", "pricing"] };
 
   it("lists every key of every group, each with a description for editors", () => {
     const defaults = defaultConfig() as Record<string, unknown>;

@@ -121,7 +121,7 @@ describe("status machine", () => {
     expect(transition(["locus:in-review", "order:2"], "close-unmerged")).toMatchObject({
       ok: true,
       to: undefined,
-      labels: ["order:2"],
+      labels: ["order:2", "agent:managed"],
     });
     expect(canTransition("done", "close-unmerged")).toBe(false);
     // A cleared task is neither completed nor retried: `fail` and `requeue-stale` do not apply.
