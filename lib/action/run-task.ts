@@ -19,6 +19,7 @@ import { mayTriggerWork } from "../auth/actor-policy.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
 import { answersAfter } from "./question-answer.ts";
 import { unpricedModelRefusal } from "./unpriced-model.ts";
+import { leftOutNote, scratchFiles } from "./scratch-files.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
@@ -128,6 +129,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
           summary: ctx.mask(result?.summary ?? ""),
           startSha: (await worktree.revParse(start.ref)) ?? "",
           remoteWip: start.remoteWip,
+          leaveOut: await scratchIn(worktree, result),
         });
         // Said in the log too: the comment below needs GitHub, and the token may be what failed.
         if (checkpoint) log.info(`The work so far is saved on ${checkpoint}.`);
@@ -217,6 +219,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         summary: ctx.mask(asked?.summary ?? ""),
         startSha: (await worktree.revParse(start.ref)) ?? "",
         remoteWip: start.remoteWip,
+        leaveOut: await scratchIn(worktree, asked),
       });
     }
     const asking = transition(labels, "ask");
@@ -307,7 +310,10 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     if (result.questions.length > 0) return await wait(result.questions);
 
     if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
-    if (await worktree.stageAll()) await worktree.commit(taskCommitMessage(issue));
+    const leftOut = await scratchIn(worktree, result);
+    if (await worktree.stageAll(leftOut)) await worktree.commit(taskCommitMessage(issue));
+    // The summary says what stayed out, so nobody wonders where a generated file went.
+    result = { ...result, summary: [result.summary, leftOutNote(leftOut)].filter(Boolean).join("\n\n") };
     if (!(await worktree.differs(plan.parentRef, "HEAD"))) {
       return await fail("the agent made no change to the repository", { noChanges: true });
     }
@@ -428,6 +434,15 @@ async function refuseUnpriced(
     labels,
     attempts: refusal.state.attempts,
   };
+}
+
+/** Untracked scratch files and build output the agent's commands left in the worktree (scratch-files.ts). */
+async function scratchIn(worktree: GitClient, result: RunResult | undefined): Promise<string[]> {
+  return scratchFiles(
+    await worktree.untrackedFiles(),
+    result?.filesChanged ?? [],
+    await worktree.listFiles(),
+  );
 }
 
 function conflictReason(parent: string, files: readonly string[]): string {

@@ -36,6 +36,7 @@ import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
+import { scratchFiles } from "../scratch-files.ts";
 import type { ActionContext } from "../context.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { withDaySpend } from "../daily-budget.ts";
@@ -229,7 +230,12 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       "fail",
     );
   }
-  if (!(await worktree.stageAll())) {
+  const leftOut = scratchFiles(
+    await worktree.untrackedFiles(),
+    result.filesChanged,
+    await worktree.listFiles(),
+  );
+  if (!(await worktree.stageAll(leftOut))) {
     await gateway.createComment(
       prNumber,
       ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${result.summary}`),
