@@ -160,6 +160,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
           repositoryUrl: ctx.run.repositoryUrl,
           logTail: recorder.tail(LOG_TAIL_LINES),
           runUrl: ctx.run.url,
+          ...(result?.summary ? { agentSaid: result.summary } : {}),
         }),
       ),
     );
