@@ -23,7 +23,9 @@ import type { AgentEvent } from "./events.ts";
 import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "./limit-messages.ts";
 import { costUsd } from "./pricing.ts";
 import { requestWithRetries, type Sleep } from "./request-with-retries.ts";
-import type { ExecuteOptions, RunResult, StopReason, ToolCallRecord } from "./runner.ts";
+import { z } from "zod";
+import type { ExecuteOptions, RunResult, StopReason, ThreadReport, ToolCallRecord } from "./runner.ts";
+import { threadReportSchema } from "./tools/finish.ts";
 import { streamTurn } from "./stream-turn.ts";
 import type { EditHook, ShellPolicy, ToolContext, ToolResult } from "./tool.ts";
 import { addUsage, NO_USAGE, usageFromApi, type Usage } from "./usage.ts";
@@ -100,6 +102,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     stop: StopReason,
     summary: string,
     error?: { message: string; retryable: boolean },
+    threads?: readonly ThreadReport[],
   ): RunResult {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
@@ -122,6 +125,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
       toolCalls,
       filesChanged: [...files],
       questions,
+      ...(threads ? { threads } : {}),
     };
   }
 
@@ -224,8 +228,10 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
         params: call.input as Record<string, unknown>,
       });
       if (call.name === FINISH_TOOL) {
-        const input = call.input as { summary?: unknown };
+        const input = call.input as { summary?: unknown; threads?: unknown };
         const summary = typeof input.summary === "string" ? input.summary : text.trim();
+        // A malformed report counts as no report: no thread is then claimed addressed.
+        const threads = z.array(threadReportSchema).safeParse(input.threads);
         toolCalls.push({ name: call.name, target: "", ok: true, summary: "Finished" });
         emit({
           type: "tool_completed",
@@ -235,7 +241,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
           ok: true,
           summary: "Finished",
         });
-        return end("finished", summary);
+        return end("finished", summary, undefined, threads.success ? threads.data : undefined);
       }
       const toolStarted = deps.now();
       // Tools report their own failures; a throw here is a bug in one, reported to the model the same way.

@@ -77,6 +77,15 @@ export interface RunResult {
   readonly filesChanged: readonly string[];
   /** Questions the agent asked (`ask_user`): the task waits for a person's answer to them. */
   readonly questions: readonly string[];
+  /** What the agent said it did per review thread (iterate), from `finish`; absent when it did not say. */
+  readonly threads?: readonly ThreadReport[];
+}
+
+export interface ThreadReport {
+  /** The thread's label in the prompt (`T1`). */
+  readonly thread: string;
+  readonly addressed: boolean;
+  readonly note: string;
 }
 
 export interface AgentRunner {

@@ -119,7 +119,18 @@ const capitalizeReview: Transcript = {
         }),
       ),
       testRun,
-      finish("`capitalize` now returns an empty string unchanged, with a test for it."),
+      reply(
+        call("finish", {
+          summary: `${REPLAY_NOTICE}\n\n\`capitalize\` now returns an empty string unchanged, with a test for it.`,
+          threads: [
+            {
+              thread: "T1",
+              addressed: true,
+              note: "An empty string is now returned unchanged, with a test.",
+            },
+          ],
+        }),
+      ),
     ],
   ],
 };

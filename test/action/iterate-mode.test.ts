@@ -92,7 +92,12 @@ function raceScript(push: () => void): FakeTurn[] {
     reply(call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" })),
     () => {
       push();
-      return reply(call("finish", { summary: "Switched to a template string." }));
+      return reply(
+        call("finish", {
+          summary: "Switched to a template string.",
+          threads: [{ thread: "T1", addressed: true, note: "Now a template string." }],
+        }),
+      );
     },
   ];
 }
@@ -120,7 +125,12 @@ describe("mode iterate", () => {
       reply(
         call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" }),
       ),
-      reply(call("finish", { summary: "Switched to a template string." })),
+      reply(
+        call("finish", {
+          summary: "Switched to a template string.",
+          threads: [{ thread: "T1", addressed: true, note: "Switched to a template string." }],
+        }),
+      ),
     ]);
 
     const { run, calls, firstRequest } = await iterate(pr, { command: "keep it short" });
@@ -130,7 +140,7 @@ describe("mode iterate", () => {
     expect(run.outputs["status"]).toBe("succeeded");
     expect(calls).toBeLessThanOrEqual(8);
     const task = JSON.stringify(h.fake.requests[firstRequest]?.body);
-    expect(task).toContain("src/greet.js:2");
+    expect(task).toContain("T1: src/greet.js:2");
     expect(task).toContain("Use a template string here.");
     expect(task).toContain("Almost there.");
     expect(task).toContain("keep it short");
@@ -161,7 +171,12 @@ describe("mode iterate", () => {
     await lineComment(pr, "Say Hello again.");
     h.fake.setScript([
       reply(call("edit_file", { path: "src/greet.js", old_text: "`Hi, ", new_text: "`Hello, " })),
-      reply(call("finish", { summary: "Back to Hello." })),
+      reply(
+        call("finish", {
+          summary: "Back to Hello.",
+          threads: [{ thread: "T1", addressed: true, note: "Back to Hello." }],
+        }),
+      ),
     ]);
 
     const { run } = await iterate(pr, { "config-path": "keep-threads.yml" });
@@ -386,5 +401,46 @@ describe("mode iterate", () => {
 
     expect(run.code).toBe(0);
     expect((await h.api.getIssue(human.number))?.comments.at(-1)?.body).toContain("not a Locus pull request");
+  });
+});
+
+// After the cost-cap rounds, whose budget counts every earlier round's spend today.
+describe("honest threads", () => {
+  it("resolves only the threads the agent reports addressed, and says why in the others", async () => {
+    const own = await locusPullRequest("Greet honestly");
+    await lineComment(own.pr, "Use a template string.");
+    await lineComment(own.pr, "Rename greet to hello.");
+    await lineComment(own.pr, "Add a JSDoc comment.");
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" }),
+      ),
+      reply(
+        call("finish", {
+          summary: "Template string done; kept the name.",
+          threads: [
+            { thread: "T1", addressed: true, note: "Now a template string." },
+            { thread: "T2", addressed: false, note: "Renaming would break @alice's callers." },
+          ],
+        }),
+      ),
+    ]);
+
+    const { run } = await iterate(own.pr);
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    const done = thread("Use a template string.");
+    expect(done.root.resolved).toBe(true);
+    expect(done.replies.map((c) => c.body)).toEqual([
+      expect.stringMatching(/^Addressed in [0-9a-f]{7}: Now a template string\.$/),
+    ]);
+    const declined = thread("Rename greet to hello.");
+    expect(declined.root.resolved).toBe(false);
+    expect(declined.replies[0]?.body).toMatch(
+      /^Not changed in [0-9a-f]{7}: Renaming would break @\u200balice's callers\.$/,
+    );
+    const silent = thread("Add a JSDoc comment.");
+    expect(silent.root.resolved).toBe(false);
+    expect(silent.replies[0]?.body).toContain("did not say it addressed this thread");
   });
 });

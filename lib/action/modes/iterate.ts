@@ -37,6 +37,7 @@ import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
 import { scratchFiles } from "../scratch-files.ts";
+import { threadReplies } from "../thread-replies.ts";
 import type { ActionContext } from "../context.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { withDaySpend } from "../daily-budget.ts";
@@ -260,15 +261,15 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
 
   const short = pushed.sha.slice(0, 7);
-  const reply = ctx.mask(`Addressed in ${short}: ${result.summary}`);
   let headline = `Pushed fixes for the review feedback on PR #${prNumber}.`;
   try {
     await gateway.answerReviewFeedback(
-      feedback.threads.map((thread) => ({
-        threadId: thread.id,
-        body: reply,
-        resolve: ctx.config.iterate.resolveThreads,
-      })),
+      threadReplies(feedback.threads, result.threads, short, ctx.config.iterate.resolveThreads).map(
+        (reply) => ({
+          ...reply,
+          body: ctx.mask(reply.body),
+        }),
+      ),
       {
         subjectId: pr.nodeId,
         body: ctx.mask(`Locus addressed the review feedback in ${short}.\n\n${result.summary}`),

@@ -68,7 +68,7 @@ describe("tool registry", () => {
       write_file: ["path", "content"],
       run_shell: ["command", "timeout_s"],
       ask_user: ["question"],
-      finish: ["summary"],
+      finish: ["summary", "threads"],
     });
   });
 
