@@ -443,4 +443,43 @@ describe("honest threads", () => {
     expect(silent.root.resolved).toBe(false);
     expect(silent.replies[0]?.body).toContain("did not say it addressed this thread");
   });
+
+  it("a round continues from the work an earlier round saved on wip", async () => {
+    const own = await locusPullRequest("Greet twice");
+    await lineComment(own.pr, "Make it a template string.");
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" }),
+      ),
+      reply(call("read_file", { path: "src/greet.js" })),
+    ]);
+    const first = await iterate(own.pr, { "max-turns": "1" });
+    expect(first.run.outputs["status"]).toBe("failed");
+    expect(await h.show(`locus/wip/issue-${own.issue}`, "src/greet.js")).toContain("`Hi, ${name}`");
+    // A person puts it back in review and asks again.
+    await h.api.setLabels(own.issue, ["agent:managed", "locus:in-review"]);
+    h.fake.setScript([
+      reply(
+        call("finish", {
+          summary: "The template string from the saved round is in.",
+          threads: [{ thread: "T1", addressed: true, note: "Template string." }],
+        }),
+      ),
+    ]);
+
+    const second = await iterate(own.pr);
+
+    expect(second.run.outputs["status"]).toBe("succeeded");
+    expect(JSON.stringify(h.fake.requests[second.firstRequest]?.body)).toContain(
+      "A previous attempt stopped part-way",
+    );
+    const branch = `locus/issue-${own.issue}`;
+    expect(await h.show(branch, "src/greet.js")).toContain("`Hi, ${name}`");
+    const commits = await h.git(["log", "--format=%s", `origin/main..origin/${branch}`]);
+    expect(commits.trim().split("\n")).toEqual([
+      `fix: address review feedback (#${own.issue})`,
+      `feat: Greet twice (#${own.issue})`,
+    ]);
+    expect(await h.git(["ls-remote", "--heads", "origin", `locus/wip/issue-${own.issue}`])).toBe("");
+  });
 });

@@ -33,9 +33,9 @@ import {
   type SelectedFeedback,
 } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
-import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
+import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
-import { saveCheckpoint } from "../checkpoint.ts";
+import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
 import { scratchFiles } from "../scratch-files.ts";
 import { threadReplies } from "../thread-replies.ts";
 import type { ActionContext } from "../context.ts";
@@ -161,8 +161,17 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
   const remoteHead = (await git.revParse(headRef)) ?? "";
-  const remoteWip = (await git.remoteBranches([wipBranch(issueNumber)])).get(wipBranch(issueNumber)) ?? "";
-  const worktree = await git.worktreeAdd(path, pr.head.ref, headRef);
+  const wip = wipBranch(issueNumber);
+  const remoteWip = (await git.remoteBranches([wip])).get(wip) ?? "";
+  // An earlier round's saved work that builds on the branch as it is now: this round continues it.
+  let resumed: Checkpoint | undefined;
+  if (remoteWip) {
+    await git.fetchBranches([wip]);
+    if (await git.isAncestor(headRef, git.remoteRef(wip)))
+      resumed = parseCheckpoint(wip, await git.commitMessage(git.remoteRef(wip)));
+  }
+  const worktree = await git.worktreeAdd(path, pr.head.ref, resumed ? git.remoteRef(wip) : headRef);
+  if (resumed) ctx.log.info(`Continuing from ${wip}: ${resumed.reason}`);
   const finish = async (report: TaskReport, headline: string, event: "deliver" | "fail") => {
     const next = transition(labels, event);
     if (next.ok && next.changed) labels = await gateway.setLabels(issueNumber, next.labels);
@@ -184,13 +193,16 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     title: `Agent: iterate on PR #${prNumber}`,
     prompt: {
       ...prompt,
-      task: renderIterateTask({
-        issue: asPrompted,
-        pr: { number: prNumber, diff },
-        feedback,
-        note: ctx.command,
-        withheld,
-      }),
+      task: withCheckpoint(
+        resumed,
+        renderIterateTask({
+          issue: asPrompted,
+          pr: { number: prNumber, diff },
+          feedback,
+          note: ctx.command,
+          withheld,
+        }),
+      ),
     },
     cwd: worktree.cwd,
     recorder,
@@ -231,6 +243,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       "fail",
     );
   }
+  // The saved round's commits fold into this round's one commit on top of the branch.
+  if (resumed) await worktree.resetSoft(headRef);
   const leftOut = scratchFiles(
     await worktree.untrackedFiles(),
     result.filesChanged,
@@ -281,13 +295,17 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     ctx.log.warn(`Replying on PR #${prNumber} failed: ${why}`);
     headline = `${headline} Replying in its review threads failed: ${why}`;
   }
-  if (remoteWip) await worktree.deleteRemoteBranch(wipBranch(issueNumber), remoteWip);
+  if (remoteWip) await worktree.deleteRemoteBranch(wip, remoteWip);
   await git.worktreeRemove(path);
   return finish(
     { ...measured, status: "succeeded", pr: { number: prNumber, url: pr.url } },
     headline,
     "deliver",
   );
+}
+
+function withCheckpoint(checkpoint: Checkpoint | undefined, task: string): string {
+  return checkpoint ? `${task}\n\n${renderCheckpoint(checkpoint)}` : task;
 }
 
 function movedBranchComment(branch: string, why: string, checkpoint: string | undefined): string {
