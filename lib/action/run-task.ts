@@ -276,6 +276,16 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       });
       return [found, await plan.checkout(branch, found.ref)] as const;
     });
+    if (start.rebaseOnto) {
+      // The parent moved since the work was saved: the saved work is replayed onto it, never dropped.
+      const rebased = await worktree.rebase(start.rebaseOnto);
+      if (!rebased.ok) {
+        return await fail(checkpointConflictReason(wipBranch(issue.number), plan.prBase, rebased.conflicts), {
+          conflicts: rebased.conflicts,
+        });
+      }
+      log.info(`Rebased the saved work of ${wipBranch(issue.number)} onto ${plan.prBase}.`);
+    }
     if (plan.rebaseOntoParent && start.remoteBranch && !start.checkpoint) {
       if (!(await worktree.isAncestor(plan.parentRef, "HEAD"))) {
         const rebased = await worktree.rebase(plan.parentRef);
@@ -444,6 +454,11 @@ async function scratchIn(worktree: GitClient, result: RunResult | undefined): Pr
     result?.filesChanged ?? [],
     await worktree.listFiles(),
   );
+}
+
+function checkpointConflictReason(wip: string, parent: string, files: readonly string[]): string {
+  const list = files.length > 0 ? files.map((file) => `\`${file}\``).join(", ") : "(unknown files)";
+  return `the saved work on \`${wip}\` conflicts with the new \`${parent}\` in ${list}. Rebase \`${wip}\` onto \`${parent}\` by hand and push it, or delete it to start over, then comment \`/locus run\``;
 }
 
 function conflictReason(parent: string, files: readonly string[]): string {
