@@ -9,6 +9,7 @@
 import { transition } from "../labels/status.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, readDeliveryRecord, type DispatchOutcome } from "./dispatch-once.ts";
+import { refreshDashboard } from "./refresh-dashboard.ts";
 
 export interface AnswerEvent {
   readonly number: number;
@@ -55,5 +56,6 @@ export async function answerQuestion(ctx: AppContext, event: AnswerEvent): Promi
             requester: event.requester,
           },
         );
+  await refreshDashboard(ctx, issue.milestone);
   return { kind: "queued", dispatch };
 }

@@ -6,6 +6,7 @@ import { orderLabel } from "../labels/schema.ts";
 import { reorder } from "../sprint/reorder.ts";
 import { isTrackingIssue, trackingTitle } from "../action/sprint-tracking.ts";
 import type { AppContext } from "./app-context.ts";
+import { refreshDashboard } from "./refresh-dashboard.ts";
 
 export async function orderCommand(
   ctx: AppContext,
@@ -23,6 +24,7 @@ export async function orderCommand(
     await ctx.gateway.createLabel(orderLabel(change.to));
     await ctx.gateway.setLabels(change.number, change.labels);
   }
+  if (result.changes.length > 0) await refreshDashboard(ctx, milestone);
   const sequence = requested
     .map((number, index) => `\`order:${result.floor + 1 + index}\` #${number}`)
     .join(", ");

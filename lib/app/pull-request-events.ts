@@ -8,6 +8,7 @@ import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce } from "./dispatch-once.ts";
+import { refreshDashboard } from "./refresh-dashboard.ts";
 
 type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & { merged: boolean };
 
@@ -26,6 +27,7 @@ export async function onPullRequestMerged(
   const done = transition(issue.labels, "merge");
   if (!done.ok || !done.changed) return "ignored";
   await ctx.gateway.setLabels(issueNumber, done.labels);
+  await refreshDashboard(ctx, issue.milestone);
   return "done";
 }
 
@@ -45,6 +47,7 @@ export async function onPullRequestClosedUnmerged(
     `Pull request #${pr.number} was closed without merging, so this issue is no longer in review and its sprint no longer counts it as done. ` +
       `Its branch \`${pr.head.ref}\` is kept; comment \`/locus run\` to have Locus work on it again.`,
   );
+  await refreshDashboard(ctx, issue.milestone);
   return "cleared";
 }
 

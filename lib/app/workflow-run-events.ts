@@ -8,6 +8,7 @@ import type { WorkflowRun } from "../github/index.ts";
 import { statusOf, transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
+import { refreshDashboard } from "./refresh-dashboard.ts";
 
 const FAILED_CONCLUSIONS = new Set(["failure", "cancelled", "timed_out", "startup_failure"]);
 
@@ -32,6 +33,7 @@ export async function onWorkflowRunCompleted(
     );
     marked.push(issue.number);
   }
+  if (marked.length > 0 && parsed.mode === "sprint") await refreshDashboard(ctx, parsed.target);
   return marked;
 }
 

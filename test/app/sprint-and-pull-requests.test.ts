@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comment, commentsOf, labelsOf, newIssue, owner, repo, runs } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
+import { renderTrackingDashboard } from "../../lib/render/tracking-dashboard.ts";
 
 let h: AppHarness;
 beforeAll(async () => {
@@ -136,6 +137,29 @@ describe("pull requests and runs", () => {
     expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:done"]);
     const { data: closed } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: issue });
     expect([closed.state, closed.state_reason]).toEqual(["closed", "completed"]);
+  });
+
+  it("redraws the sprint's dashboard when a task's PR merges between runs", async () => {
+    const m = await milestone("Dashboarded");
+    const issue = await newIssue(h, "dash task", {
+      milestone: m,
+      labels: ["locus:in-review", "agent:managed", "order:1"],
+    });
+    const body = renderTrackingDashboard(
+      { number: m, title: "Dashboarded" },
+      [{ number: issue, title: "dash task", order: 1, labels: ["locus:in-review"], attempts: 1 }],
+      { state: "finished", message: "Every task of this run is delivered." },
+    );
+    const tracking = await h.repo.issue(
+      { title: "Sprint: Dashboarded", labels: ["agent:managed"], body },
+      { as: "locus[bot]" },
+    );
+    const pr = await locusPullRequest(issue);
+    await h.as("alice").rest.pulls.merge({ owner, repo, pull_number: pr, merge_method: "squash" });
+    await h.settle();
+    const { data } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: tracking.number });
+    expect(data.body).toContain(`| 1 | #${issue} | dash task | done |`);
+    expect(data.body).toContain("1/1");
   });
 
   it("clears the status with a comment when its Locus PR is closed without merging", async () => {
