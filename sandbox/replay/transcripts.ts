@@ -32,6 +32,10 @@ export const DEMO_ISSUES = {
     title: "slugify: no leading or trailing dashes",
     body: '`slugify("  Hello, World! ")` gives `-hello-world-`. It should give `hello-world`.',
   },
+  truncate: {
+    title: "Add a truncate helper",
+    body: "Add `truncate(text, length)` in `src/truncate.js` that shortens long text.",
+  },
   docs: {
     title: "Document the API in the README",
     body: "List every exported function in the README with a one-line example.",
@@ -240,4 +244,54 @@ const docs: Transcript = {
   ],
 };
 
-export const DEMO_TRANSCRIPTS: readonly Transcript[] = [capitalize, capitalizeReview, words, slugEdges, docs];
+/** The task that asks: its first attempt stops with a question, its second continues with the answer. */
+export const TRUNCATE_QUESTION =
+  "When truncate cuts the text, should it end with an ellipsis (…), and does `length` count the ellipsis?";
+
+const truncate: Transcript = {
+  name: "truncate",
+  matches: taskFor(DEMO_ISSUES.truncate.title),
+  attempts: [
+    [
+      reply(
+        say("Shortening is clear; what the cut looks like is not."),
+        call("write_file", {
+          path: "src/truncate.js",
+          content: "export function truncate(text, length) {\n  return text.slice(0, length);\n}\n",
+        }),
+      ),
+      reply(call("ask_user", { question: TRUNCATE_QUESTION })),
+    ],
+    [
+      reply(
+        say("The answer says: an ellipsis, counted in the length."),
+        call("read_file", { path: "src/truncate.js" }),
+      ),
+      reply(
+        call("write_file", {
+          path: "src/truncate.js",
+          content:
+            'export function truncate(text, length) {\n  return text.length <= length ? text : text.slice(0, length - 1) + "…";\n}\n',
+        }),
+      ),
+      reply(
+        call("write_file", {
+          path: "test/truncate.test.js",
+          content:
+            'import assert from "node:assert/strict";\nimport { test } from "node:test";\nimport { truncate } from "../src/truncate.js";\n\ntest("ends a cut with an ellipsis counted in the length", () => {\n  assert.equal(truncate("hello world", 6), "hello…");\n  assert.equal(truncate("hi", 6), "hi");\n});\n',
+        }),
+      ),
+      testRun,
+      finish("`truncate` ends a cut with an ellipsis that counts toward `length`, as answered, with a test."),
+    ],
+  ],
+};
+
+export const DEMO_TRANSCRIPTS: readonly Transcript[] = [
+  capitalize,
+  capitalizeReview,
+  words,
+  slugEdges,
+  docs,
+  truncate,
+];
