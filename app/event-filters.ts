@@ -6,6 +6,7 @@
 import type { Context } from "probot";
 import { parseCommand } from "../lib/commands/index.ts";
 import { parseRunName } from "../lib/dispatch/dispatch-inputs.ts";
+import { statusLabel } from "../lib/labels/schema.ts";
 import { isStatusLabel } from "../lib/labels/status.ts";
 import { issueOfBranch } from "../lib/naming/branches.ts";
 import { isActiveSprint } from "../lib/sprint/activation.ts";
@@ -26,17 +27,21 @@ export function wantsMilestone(context: Context<"milestone.created"> | Context<"
 }
 
 /**
- * Only a comment the parser reads a command (or a malformed one) from is for
- * Locus: a `/locus` in prose, code or a quote — Locus's own replies name
- * commands that way — costs nothing. The parser is pure and linear.
+ * A comment is for Locus when the parser reads a command (or a malformed one)
+ * from it, or when it is on an issue waiting for an answer (any writer's
+ * comment there answers). A `/locus` in prose, code or a quote elsewhere —
+ * Locus's own replies name commands that way — costs nothing. The parser is
+ * pure and linear.
  */
 export function wantsComment(context: Context<"issue_comment.created">): boolean {
-  return parseCommand(context.payload.comment.body).kind !== "none";
+  const { comment, issue } = context.payload;
+  if (parseCommand(comment.body).kind !== "none") return true;
+  return (issue.labels ?? []).some((label) => label.name === statusLabel("waiting"));
 }
 
-export function wantsMergedLocusPullRequest(context: Context<"pull_request.closed">): boolean {
-  const pr = context.payload.pull_request;
-  return pr.merged === true && issueOfBranch(pr.head.ref) !== undefined;
+/** Merged or closed without merging: either way its issue's status changes. */
+export function wantsClosedLocusPullRequest(context: Context<"pull_request.closed">): boolean {
+  return issueOfBranch(context.payload.pull_request.head.ref) !== undefined;
 }
 
 /**

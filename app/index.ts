@@ -22,13 +22,13 @@ import {
   wantsLabel,
   wantsLocusPullRequest,
   wantsLocusRun,
-  wantsMergedLocusPullRequest,
+  wantsClosedLocusPullRequest,
   wantsMilestone,
 } from "./event-filters.ts";
 import { onCheckSuite } from "./handlers/check-suite.ts";
 import { onInstallation } from "./handlers/installation.ts";
 import { onIssueComment } from "./handlers/issue-comment.ts";
-import { onIssueLabeled, onIssueMilestoned } from "./handlers/issues.ts";
+import { onIssueDemilestoned, onIssueLabeled, onIssueMilestoned } from "./handlers/issues.ts";
 import { onMilestoneChanged } from "./handlers/milestone.ts";
 import { onPullRequestClosed, onPullRequestOpened, onReviewSubmitted } from "./handlers/pull-request.ts";
 import { onWorkflowRun } from "./handlers/workflow-run.ts";
@@ -160,9 +160,10 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     });
     listen("issues.labeled", on(onIssueLabeled, wantsLabel));
     listen("issues.milestoned", on(onIssueMilestoned));
+    listen("issues.demilestoned", on(onIssueDemilestoned));
     listen(["milestone.created", "milestone.edited"], on(onMilestoneChanged, wantsMilestone));
     listen("issue_comment.created", on(onIssueComment, wantsComment));
-    listen("pull_request.closed", on(onPullRequestClosed, wantsMergedLocusPullRequest));
+    listen("pull_request.closed", on(onPullRequestClosed, wantsClosedLocusPullRequest));
     listen("pull_request.opened", on(onPullRequestOpened, wantsLocusPullRequest));
     listen("pull_request_review.submitted", on(onReviewSubmitted, wantsChangesRequested));
     listen("workflow_run.completed", on(onWorkflowRun, wantsLocusRun));

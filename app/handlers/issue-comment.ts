@@ -1,7 +1,12 @@
-/** issue_comment.created: a `/locus` command. Text that is no command causes no write at all. */
+/**
+ * issue_comment.created: a `/locus` command, or a writer's answer on an issue
+ * waiting for one. Other text causes no write at all, and so does a reply on
+ * a waiting issue by someone who may not trigger work.
+ */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { authorize } from "../../lib/app/authorize.ts";
+import { answerQuestion } from "../../lib/app/answer-question.ts";
 import { handleCommand, isReadOnlyCommand } from "../../lib/app/handle-command.ts";
 import { usageReply } from "../../lib/app/replies.ts";
 import { replyToComment, type AnsweredComment } from "../../lib/app/reply-to-comment.ts";
@@ -15,10 +20,23 @@ export async function onIssueComment(
 ): Promise<void> {
   const { comment, issue, sender } = context.payload;
   const parsed = parseCommand(comment.body);
-  if (parsed.kind === "none") return;
   const actor = classifyActor(sender, ctx.selfLogins, ctx.config.bots.allowed);
   if (actor.kind === "self" || actor.kind === "ignored-bot") {
     ctx.log.debug(`comment ${comment.id} ignored: ${actor.reason}`);
+    return;
+  }
+  if (parsed.kind === "none") {
+    const access = await authorize(ctx, sender);
+    if (!access.ok) {
+      ctx.log.debug(`comment ${comment.id} on waiting #${issue.number} is no answer: ${access.reason}`);
+      return;
+    }
+    await answerQuestion(ctx, {
+      number: issue.number,
+      isPullRequest: issue.pull_request !== undefined,
+      requester: sender.login,
+      explicit: false,
+    });
     return;
   }
   const answered: AnsweredComment = { issue: issue.number, id: comment.id, createdAt: comment.created_at };

@@ -1,5 +1,5 @@
 /**
- * issues.labeled (a `locus:*` status) and issues.milestoned. `locus:queued`
+ * issues.labeled (a `locus:*` status), issues.milestoned and issues.demilestoned. `locus:queued`
  * from a writer queues the issue. Any other status label, and a milestone,
  * steer what Locus runs too (the stale sweep retries failures, sprints run
  * their milestone's issues), so one set by someone without write access is
@@ -13,6 +13,7 @@ import { classifyActor, type Actor } from "../../lib/auth/actor-policy.ts";
 import { queueIssue } from "../../lib/app/queue-issue.ts";
 import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-limits.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
+import { removeOrder } from "../../lib/app/remove-order.ts";
 
 const QUEUED = statusLabel("queued");
 const ACTIONS_BOT = "github-actions[bot]";
@@ -55,7 +56,7 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
       milestone: issue.milestone?.number ?? null,
       isPullRequest: "pull_request" in issue && issue.pull_request !== undefined,
     },
-    { labelled: true },
+    { labelled: true, requester: sender.login },
   );
 }
 
@@ -94,4 +95,13 @@ async function undoUnauthorized(
   ctx.log.info(`${what} by ${sender.login}, taken back: ${access.reason}`);
   await undo();
   return true;
+}
+
+export async function onIssueDemilestoned(
+  ctx: AppContext,
+  context: Context<"issues.demilestoned">,
+): Promise<void> {
+  const { issue, sender } = context.payload;
+  if (ctx.selfLogins.includes(sender.login)) return;
+  await removeOrder(ctx, { number: issue.number, labels: labelsOf(issue) });
 }

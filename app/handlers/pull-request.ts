@@ -5,6 +5,7 @@ import { authorize } from "../../lib/app/authorize.ts";
 import {
   onChangesRequested,
   onLocusPullRequestOpened,
+  onPullRequestClosedUnmerged,
   onPullRequestMerged,
 } from "../../lib/app/pull-request-events.ts";
 
@@ -28,7 +29,8 @@ export async function onPullRequestClosed(
   ctx: AppContext,
   context: Context<"pull_request.closed">,
 ): Promise<void> {
-  const outcome = await onPullRequestMerged(ctx, slice(context.payload.pull_request));
+  const pr = slice(context.payload.pull_request);
+  const outcome = pr.merged ? await onPullRequestMerged(ctx, pr) : await onPullRequestClosedUnmerged(ctx, pr);
   ctx.log.debug(`PR #${context.payload.pull_request.number} closed: ${outcome}`);
 }
 

@@ -40,12 +40,14 @@ export interface SaveCheckpointInput {
   readonly startSha: string;
   /** The wip branch's sha on the remote when the attempt started ("" when absent). */
   readonly remoteWip: string;
+  /** Untracked scratch files and build output to keep out of the checkpoint. */
+  readonly leaveOut?: readonly string[];
 }
 
 /** Commits what is in the worktree and pushes it to the wip branch; answers the branch, or undefined when there was nothing. */
 export async function saveCheckpoint(input: SaveCheckpointInput): Promise<string | undefined> {
   const { worktree } = input;
-  if (await worktree.stageAll()) {
+  if (await worktree.stageAll(input.leaveOut ?? [])) {
     await worktree.commit(checkpointMessage(input.issue, input.reason, input.summary));
   }
   const head = await worktree.revParse("HEAD");

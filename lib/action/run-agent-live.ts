@@ -48,6 +48,7 @@ export async function runAgentLive(ctx: ActionContext, run: LiveAgentRun): Promi
         },
         maxCostUsd: costLimit(ctx.config.agent.maxCostUsd, run.budget),
         ...(run.tools ? { tools: run.tools } : {}),
+        ...(ctx.config.agent.pricing ? { prices: ctx.config.agent.pricing } : {}),
       }),
     );
   } finally {

@@ -1,18 +1,25 @@
 /**
  * One coding task, start to finish: labels → in-progress, the status comment,
  * the prompt, the agent, then either a commit, a push and a pull request
- * (labels → in-review) or a failure that keeps the work on the wip branch and
- * says why (labels → failed). Issue mode runs it in a worktree per issue,
- * sprint mode in one worktree, task after task.
+ * (labels → in-review), or questions the agent asked (posted on the issue,
+ * the work kept on the wip branch, labels → waiting until a writer answers),
+ * or a failure that keeps the work on the wip branch and says why (labels →
+ * failed). Issue mode runs it in a worktree per issue, sprint mode in one
+ * worktree, task after task.
  */
 import type { RunResult } from "../agent/runner.ts";
 import { NO_USAGE } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import type { TaskIssue } from "../github/index.ts";
-import { transition, withStatus } from "../labels/status.ts";
+import { statusOf, transition } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
-import { buildTaskPrompt, type SprintContext } from "../prompt/task-prompt.ts";
+import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../prompt/task-prompt.ts";
+import { mayTriggerWork } from "../auth/actor-policy.ts";
+import { renderQuestionComment } from "../render/question-comment.ts";
+import { answersAfter } from "./question-answer.ts";
+import { unpricedModelRefusal } from "./unpriced-model.ts";
+import { leftOutNote, scratchFiles } from "./scratch-files.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
@@ -23,7 +30,7 @@ import { selfLogins } from "./self-logins.ts";
 import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
-import { withDaySpend, type DailyBudget } from "./daily-budget.ts";
+import { utcDay, withDaySpend, type DailyBudget } from "./daily-budget.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import { reportWithoutRun, type TaskReport } from "./task-report.ts";
@@ -90,10 +97,15 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   if (plan.budget && plan.budget.remaining() <= 0) {
     return await refuseOverBudget(ctx, plan, { reason: plan.budget.refusal(), state, writeStatus });
   }
+  const unpriced = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
+  if (unpriced) return await refuseUnpriced(ctx, plan, { reason: unpriced, state, writeStatus });
   let labels = starting.labels;
   if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
+  // The questions are answered by now (or a writer restarted the task without an answer).
+  delete status.waiting;
+  delete status.capRefused;
   if (ctx.run.url) status.runUrl = ctx.run.url;
   if (ctx.run.unsandboxed) status.unsandboxed = true;
   else delete status.unsandboxed;
@@ -123,12 +135,19 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
           summary: ctx.mask(result?.summary ?? ""),
           startSha: (await worktree.revParse(start.ref)) ?? "",
           remoteWip: start.remoteWip,
+          leaveOut: await scratchIn(worktree, result),
         });
         // Said in the log too: the comment below needs GitHub, and the token may be what failed.
         if (checkpoint) log.info(`The work so far is saved on ${checkpoint}.`);
       } catch (error) {
         log.error(ctx.mask(`Could not save a checkpoint: ${messageOf(error)}`));
       }
+    }
+    // A run stopped by `/locus cancel` finds its issue cleared: that is no failure, and it stays cleared.
+    if (ctx.signal.aborted) {
+      const now = (await gateway.getIssue(issue.number))?.labels ?? labels;
+      if (statusOf(now) === undefined) return cancelled(now, checkpoint);
+      labels = now;
     }
     const failing = transition(labels, "fail");
     if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
@@ -147,6 +166,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
           repositoryUrl: ctx.run.repositoryUrl,
           logTail: recorder.tail(LOG_TAIL_LINES),
           runUrl: ctx.run.url,
+          ...(result?.summary ? { agentSaid: result.summary } : {}),
         }),
       ),
     );
@@ -170,6 +190,86 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     };
   }
 
+  async function cancelled(now: readonly string[], checkpoint: string | undefined): Promise<TaskOutcome> {
+    labels = [...now];
+    status = { ...spend(result?.costUsd ?? 0), costUsd: (state.costUsd ?? 0) + (result?.costUsd ?? 0) };
+    const headline = checkpoint
+      ? `Cancelled. The work so far is saved on \`${checkpoint}\`; \`/locus run\` continues from it.`
+      : "Cancelled. `/locus run` starts it again.";
+    await writeStatus({ headline }, status);
+    return {
+      report: {
+        ...base,
+        status: "skipped",
+        reason: "cancelled with /locus cancel",
+        durationMs: elapsed(),
+        usage: result?.usage ?? NO_USAGE,
+        costUsd: result?.costUsd ?? 0,
+        cards: recorder.cards(),
+        ...(checkpoint ? { checkpoint } : {}),
+      },
+      worktree,
+      labels,
+      attempts: status.attempts,
+    };
+  }
+
+  /** The agent asked: its questions go on the issue together, the work to the wip branch, and the task waits. */
+  async function wait(questions: readonly string[]): Promise<TaskOutcome> {
+    const asked = result;
+    let checkpoint: string | undefined;
+    if (worktree && start) {
+      checkpoint = await saveCheckpoint({
+        worktree,
+        issue,
+        reason: "it asked a question and waits for the answer",
+        summary: ctx.mask(asked?.summary ?? ""),
+        startSha: (await worktree.revParse(start.ref)) ?? "",
+        remoteWip: start.remoteWip,
+        leaveOut: await scratchIn(worktree, asked),
+      });
+    }
+    const asking = transition(labels, "ask");
+    if (asking.ok && asking.changed) labels = await gateway.setLabels(issue.number, asking.labels);
+    const masked = questions.map((question) => ctx.mask(question));
+    const requester = state.requester ?? (ctx.run.actor.endsWith("[bot]") ? undefined : ctx.run.actor);
+    const comment = await gateway.createComment(
+      issue.number,
+      renderQuestionComment({
+        questions: masked,
+        ...(requester ? { requester } : {}),
+        ...(checkpoint ? { checkpoint } : {}),
+      }),
+    );
+    const cost = (state.costUsd ?? 0) + (asked?.costUsd ?? 0);
+    status = {
+      ...spend(asked?.costUsd ?? 0),
+      costUsd: cost,
+      waiting: {
+        questions: masked.map((q) => q.slice(0, 2_000)),
+        commentId: comment.id,
+        askedAt: comment.createdAt,
+      },
+    };
+    await writeStatus(phaseView({ kind: "waiting", questions: masked }), status);
+    return {
+      report: {
+        ...base,
+        status: "waiting",
+        reason: `waiting for an answer: ${masked.join(" / ").slice(0, 300)}`,
+        durationMs: elapsed(),
+        usage: asked?.usage ?? NO_USAGE,
+        costUsd: asked?.costUsd ?? 0,
+        cards: recorder.cards(),
+        ...(checkpoint ? { checkpoint } : {}),
+        ...(asked?.summary ? { summary: ctx.mask(asked.summary) } : {}),
+      },
+      worktree,
+      labels,
+      attempts: status.attempts,
+    };
+  }
+
   try {
     const exclusive = plan.exclusive ?? ((fn) => fn());
     [start, worktree] = await exclusive(async () => {
@@ -182,6 +282,16 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       });
       return [found, await plan.checkout(branch, found.ref)] as const;
     });
+    if (start.rebaseOnto) {
+      // The parent moved since the work was saved: the saved work is replayed onto it, never dropped.
+      const rebased = await worktree.rebase(start.rebaseOnto);
+      if (!rebased.ok) {
+        return await fail(checkpointConflictReason(wipBranch(issue.number), plan.prBase, rebased.conflicts), {
+          conflicts: rebased.conflicts,
+        });
+      }
+      log.info(`Rebased the saved work of ${wipBranch(issue.number)} onto ${plan.prBase}.`);
+    }
     if (plan.rebaseOntoParent && start.remoteBranch && !start.checkpoint) {
       if (!(await worktree.isAncestor(plan.parentRef, "HEAD"))) {
         const rebased = await worktree.rebase(plan.parentRef);
@@ -206,6 +316,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       ),
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
+      ...(state.waiting ? { answered: await answeredQuestions(ctx, plan, state.waiting) } : {}),
     });
     result = await runAgentLive(ctx, {
       title: `Agent: #${issue.number} ${issue.title}`,
@@ -217,9 +328,13 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     });
     if (!result.success)
       return await fail(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, plan.budget));
+    if (result.questions.length > 0) return await wait(result.questions);
 
     if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
-    if (await worktree.stageAll()) await worktree.commit(taskCommitMessage(issue));
+    const leftOut = await scratchIn(worktree, result);
+    if (await worktree.stageAll(leftOut)) await worktree.commit(taskCommitMessage(issue));
+    // The summary says what stayed out, so nobody wonders where a generated file went.
+    result = { ...result, summary: [result.summary, leftOutNote(leftOut)].filter(Boolean).join("\n\n") };
     if (!(await worktree.differs(plan.parentRef, "HEAD"))) {
       return await fail("the agent made no change to the repository", { noChanges: true });
     }
@@ -267,7 +382,13 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   }
 }
 
-/** Over the daily cap: the task is not started; it is marked failed with the reason, and no work exists to lose. */
+/**
+ * Over the daily cap: the task is not started, and that is no failure (nothing
+ * ran, no attempt is counted, no work exists to lose). Its status stays as it
+ * was; the refusal is said once a day, in a comment and the status comment,
+ * and the stale sweep starts the task on a later UTC day (or a writer's
+ * `/locus run` after raising the cap).
+ */
 async function refuseOverBudget(
   ctx: ActionContext,
   plan: TaskPlan,
@@ -275,19 +396,79 @@ async function refuseOverBudget(
 ): Promise<TaskOutcome> {
   const { issue } = plan;
   const { reason, state, writeStatus } = refusal;
-  const labels = withStatus(issue.labels, "failed");
-  await ctx.gateway.setLabels(issue.number, labels);
-  await writeStatus({ headline: `Not started: ${reason}` }, { ...state, lastError: reason.slice(0, 500) });
-  await ctx.gateway.createComment(
-    issue.number,
-    ctx.mask(renderFailureComment({ reason, logTail: "", ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) })),
-  );
+  const day = utcDay(ctx.clock.now());
+  const said = state.capRefused === day;
+  const next =
+    "It stays queued: the stale sweep starts it after 00:00 UTC, or comment `/locus run` once the cap is raised.";
+  await writeStatus({ headline: `Not started: ${reason}. ${next}` }, { ...state, capRefused: day });
+  if (!said)
+    await ctx.gateway.createComment(
+      issue.number,
+      ctx.mask(`Locus did not start this task: ${reason}. ${next}`),
+    );
   ctx.log.warn(`Not starting #${issue.number}: ${reason}`);
   return {
-    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "failed", reason),
-    labels,
+    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "skipped", reason),
+    labels: issue.labels,
     attempts: state.attempts,
   };
+}
+
+/**
+ * The questions the last attempt asked and what people with write access
+ * answered after them, as it stood at the trigger. The app queued the task on
+ * a writer's answer; the permission is checked again here because anyone with
+ * write access can dispatch a run by hand.
+ */
+async function answeredQuestions(
+  ctx: ActionContext,
+  plan: TaskPlan,
+  waiting: NonNullable<StatusState["waiting"]>,
+): Promise<AnsweredQuestions> {
+  const candidates = answersAfter(plan.issue.comments, waiting.commentId, plan.triggeredAt);
+  const authors = [...new Set(candidates.map((answer) => answer.author))];
+  const writers = new Set<string>();
+  for (const author of authors) {
+    if (mayTriggerWork(await ctx.gateway.getCollaboratorPermission(author))) writers.add(author);
+  }
+  return {
+    questions: waiting.questions,
+    answers: candidates.filter((answer) => writers.has(answer.author)),
+  };
+}
+
+/** A model with no known price: not started, the status cleared (nothing retries it) until a person fixes the config. */
+async function refuseUnpriced(
+  ctx: ActionContext,
+  plan: TaskPlan,
+  refusal: { reason: string; state: StatusState; writeStatus: ReturnType<typeof createStatusWriter> },
+): Promise<TaskOutcome> {
+  const { issue } = plan;
+  const cleared = transition(issue.labels, "refuse");
+  const labels = cleared.ok ? cleared.labels : [...issue.labels];
+  if (cleared.ok && cleared.changed) await ctx.gateway.setLabels(issue.number, labels);
+  await refusal.writeStatus({ headline: `Not started: ${refusal.reason}` }, refusal.state);
+  await ctx.gateway.createComment(issue.number, `Locus did not start this task. ${refusal.reason}`);
+  ctx.log.warn(`Not starting #${issue.number}: ${refusal.reason}`);
+  return {
+    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "skipped", refusal.reason),
+    labels,
+    attempts: refusal.state.attempts,
+  };
+}
+
+/** Untracked scratch files and build output the agent's commands left in the worktree (scratch-files.ts). */
+async function scratchIn(worktree: GitClient, result: RunResult | undefined): Promise<string[]> {
+  return scratchFiles(
+    await worktree.untrackedFiles(),
+    result?.filesChanged ?? [],
+    await worktree.listFiles(),
+  );
+}
+
+function checkpointConflictReason(wip: string, parent: string, files: readonly string[]): string {
+  const list = files.length > 0 ? files.map((file) => `\`${file}\``).join(", ") : "(unknown files)";
+  return `the saved work on \`${wip}\` conflicts with the new \`${parent}\` in ${list}. Rebase \`${wip}\` onto \`${parent}\` by hand and push it, or delete it to start over, then comment \`/locus run\``;
 }
 
 function conflictReason(parent: string, files: readonly string[]): string {

@@ -16,6 +16,8 @@ export function describeStop(result: RunResult): string {
       return "the run was cancelled";
     case "api_error":
       return `the model API failed${error}`;
+    case "asked":
+      return "it asked a question and waits for an answer";
     case "failed":
     case "finished":
     case "end_turn":

@@ -2,7 +2,8 @@
 import { NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { ToolCard } from "./tool-cards.ts";
 
-export type TaskStatus = "succeeded" | "failed" | "no-changes" | "skipped";
+/** `waiting`: the agent asked a question; its work is saved and the issue waits for an answer. */
+export type TaskStatus = "succeeded" | "failed" | "waiting" | "no-changes" | "skipped";
 
 export interface TaskReport {
   readonly issue: number;
@@ -38,10 +39,11 @@ export function reportWithoutRun(
   return { ...task, status, reason, durationMs: 0, usage: NO_USAGE, costUsd: 0, cards: [] };
 }
 
-/** One word for the `status` output: any failure wins, then success, then no-changes. */
+/** One word for the `status` output: any failure wins, then a question waiting, then success, then no-changes. */
 export function overallStatus(result: ModeResult): TaskStatus {
   const statuses = result.tasks.map((task) => task.status);
   if (statuses.includes("failed")) return "failed";
+  if (statuses.includes("waiting")) return "waiting";
   if (statuses.includes("succeeded")) return "succeeded";
   if (statuses.includes("no-changes")) return "no-changes";
   return "skipped";

@@ -1,8 +1,9 @@
 /**
  * Where an attempt starts (docs/contracts.md "Branches", recovery from
- * saved work): a saved checkpoint when it builds on the branch it would start
- * from anyway, else the task's existing branch (a retry updates it), else the
- * parent (the base branch, or the previous sprint task's branch).
+ * saved work): a saved checkpoint — rebased after checkout onto the branch it
+ * would start from when that moved since the work was saved — else the task's
+ * existing branch (a retry updates it), else the parent (the base branch, or
+ * the previous sprint task's branch).
  */
 import type { GitClient } from "../git/git-client.ts";
 import { wipBranch } from "../naming/branches.ts";
@@ -15,6 +16,8 @@ export interface TaskStart {
   /** Where the delivered commit goes on top of: the checkpoint's commits are folded into it. */
   readonly deliverFrom: string;
   readonly checkpoint?: Checkpoint;
+  /** Set when the checkpoint does not build on `deliverFrom` (its parent moved): rebase onto it after checkout. */
+  readonly rebaseOnto?: string;
   /** Remote shas seen now, for leases ("" when the branch does not exist). */
   readonly remoteBranch: string;
   readonly remoteWip: string;
@@ -37,12 +40,15 @@ export async function findTaskStart(input: TaskStartInput): Promise<TaskStart> {
   const remoteWip = remote.get(wip) ?? "";
   await git.fetchBranches([...remote.keys()]);
   const deliverFrom = remoteBranch ? git.remoteRef(branch) : input.parentRef;
-  if (input.useCheckpoint && remoteWip && (await git.isAncestor(deliverFrom, git.remoteRef(wip)))) {
-    const message = await git.commitMessage(git.remoteRef(wip));
+  if (input.useCheckpoint && remoteWip) {
+    const ref = git.remoteRef(wip);
+    const checkpoint = parseCheckpoint(wip, await git.commitMessage(ref));
+    const builds = await git.isAncestor(deliverFrom, ref);
     return {
-      ref: git.remoteRef(wip),
+      ref,
       deliverFrom,
-      checkpoint: parseCheckpoint(wip, message),
+      checkpoint,
+      ...(builds ? {} : { rebaseOnto: deliverFrom }),
       remoteBranch,
       remoteWip,
     };

@@ -12,7 +12,8 @@
  *
  * A turn: trim the context if due, place cache breakpoints, stream the answer (retrying
  * transient failures), count usage and cost, then run the tool calls in order. The task ends at a
- * `finish` call (its summary), at a turn without tool calls (its text), or at a limit.
+ * `finish` call (its summary), at a turn without tool calls (its text), after a turn that asked
+ * the people behind the task a question (`ask_user`: the task waits for the answer), or at a limit.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ConversationMessage } from "./conversation.ts";
@@ -22,7 +23,9 @@ import type { AgentEvent } from "./events.ts";
 import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "./limit-messages.ts";
 import { costUsd } from "./pricing.ts";
 import { requestWithRetries, type Sleep } from "./request-with-retries.ts";
-import type { ExecuteOptions, RunResult, StopReason, ToolCallRecord } from "./runner.ts";
+import { z } from "zod";
+import type { ExecuteOptions, RunResult, StopReason, ThreadReport, ToolCallRecord } from "./runner.ts";
+import { threadReportSchema } from "./tools/finish.ts";
 import { streamTurn } from "./stream-turn.ts";
 import type { EditHook, ShellPolicy, ToolContext, ToolResult } from "./tool.ts";
 import { addUsage, NO_USAGE, usageFromApi, type Usage } from "./usage.ts";
@@ -96,12 +99,13 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
   const files = new Set<string>();
   const questions: string[] = [];
   const summaries = new Map<string, string>();
-  const priced = costUsd(model, NO_USAGE) !== undefined;
+  const priced = costUsd(model, NO_USAGE, options.prices) !== undefined;
 
   function end(
     stop: StopReason,
     summary: string,
     error?: { message: string; retryable: boolean },
+    threads?: readonly ThreadReport[],
   ): RunResult {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
@@ -124,6 +128,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
       toolCalls,
       filesChanged: [...files],
       questions,
+      ...(threads ? { threads } : {}),
     };
   }
 
@@ -200,7 +205,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     const message = outcome.message;
     const turnUsage = usageFromApi(message.usage);
     usage = addUsage(usage, turnUsage);
-    const turnCost = costUsd(model, turnUsage) ?? 0;
+    const turnCost = costUsd(model, turnUsage, options.prices) ?? 0;
     cost += turnCost;
     emit({ type: "turn", turn: turns, usage: turnUsage, costUsd: turnCost });
 
@@ -227,8 +232,10 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
         params: call.input as Record<string, unknown>,
       });
       if (call.name === FINISH_TOOL) {
-        const input = call.input as { summary?: unknown };
+        const input = call.input as { summary?: unknown; threads?: unknown };
         const summary = typeof input.summary === "string" ? input.summary : text.trim();
+        // A malformed report counts as no report: no thread is then claimed addressed.
+        const threads = z.array(threadReportSchema).safeParse(input.threads);
         toolCalls.push({ name: call.name, target: "", ok: true, summary: "Finished" });
         emit({
           type: "tool_completed",
@@ -238,7 +245,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
           ok: true,
           summary: "Finished",
         });
-        return end("finished", summary);
+        return end("finished", summary, undefined, threads.success ? threads.data : undefined);
       }
       const toolStarted = deps.now();
       // Tools report their own failures; a throw here is a bug in one, reported to the model the same way.
@@ -274,6 +281,8 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
         ...(result.isError ? { is_error: true } : {}),
       });
     }
+    // The questions of this turn go out together; nothing more is done until someone answers.
+    if (questions.length > 0) return end("asked", text.trim());
     messages.push({ role: "user", content: results });
   }
 }

@@ -2,8 +2,9 @@
  * List prices of Claude models in US dollars per million tokens, from Anthropic's pricing page
  * (platform.claude.com/docs/en/about-claude/pricing). Cache writes (5-minute TTL, the only kind
  * Locus uses) cost 1.25× input and cache reads 0.1× input, except where the page lists another
- * cache-hit price. A model missing here has no known price: its cost is reported as 0 with a
- * warning rather than guessed.
+ * cache-hit price. Config `agent.pricing` adds or overrides prices per model id. A model with no
+ * known price is refused at the start of a task (lib/action/unpriced-model.ts) rather than counted
+ * as free, which would turn the cost limits off.
  */
 import type { Usage } from "./usage.ts";
 
@@ -40,14 +41,27 @@ const PRICES: Readonly<Record<string, ModelPrice>> = {
   "claude-haiku-4-5": price(1, 5),
 };
 
-export function modelPrice(model: string): ModelPrice | undefined {
+/** Prices from config (`agent.pricing`), dollars per million tokens; cache prices default as above. */
+export type ConfiguredPrices = Readonly<
+  Record<
+    string,
+    { input: number; output: number; cacheWrite?: number | undefined; cacheRead?: number | undefined }
+  >
+>;
+
+export function modelPrice(model: string, configured: ConfiguredPrices = {}): ModelPrice | undefined {
   const base = model.replace(/-\d{8}$/, "");
+  const own = configured[model] ?? configured[base];
+  if (own) {
+    const p = price(own.input, own.output, own.cacheRead);
+    return own.cacheWrite === undefined ? p : { ...p, cacheWrite: own.cacheWrite };
+  }
   return PRICES[base];
 }
 
 /** Dollars for `usage` on `model`, or undefined when the model's price is not known. */
-export function costUsd(model: string, usage: Usage): number | undefined {
-  const p = modelPrice(model);
+export function costUsd(model: string, usage: Usage, configured?: ConfiguredPrices): number | undefined {
+  const p = modelPrice(model, configured);
   if (!p) return undefined;
   const dollars =
     usage.inputTokens * p.input +

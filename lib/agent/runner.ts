@@ -7,6 +7,7 @@ import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
+import type { ConfiguredPrices } from "./pricing.ts";
 import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
 import { createClaudeCodeRunner } from "./runners/claude-code-runner.ts";
 import { createCodexRunner } from "./runners/codex-runner.ts";
@@ -35,6 +36,8 @@ export interface ExecuteOptions {
   readonly maxTurns: number;
   readonly signal?: AbortSignal;
   readonly onEvent?: AgentEventListener;
+  /** Prices from config for models Locus has no list price for (or overrides). */
+  readonly prices?: ConfiguredPrices;
   /** Spend limit in US dollars; the task stops cleanly once a turn reaches it. */
   readonly maxCostUsd?: number;
   /** Wall-clock limit for the whole task. */
@@ -54,7 +57,16 @@ export interface ToolCallRecord {
 }
 
 export type StopReason =
-  "finished" | "end_turn" | "max_turns" | "time_limit" | "cost_limit" | "aborted" | "api_error" | "failed";
+  | "finished"
+  | "end_turn"
+  /** The agent asked a question (`ask_user`) and waits for a person's answer: a success. */
+  | "asked"
+  | "max_turns"
+  | "time_limit"
+  | "cost_limit"
+  | "aborted"
+  | "api_error"
+  | "failed";
 
 export interface RunResult {
   readonly success: boolean;
@@ -68,8 +80,17 @@ export interface RunResult {
   readonly toolCalls: readonly ToolCallRecord[];
   /** Paths written, relative to the worktree. */
   readonly filesChanged: readonly string[];
-  /** Questions the agent asked (`ask_user`); unattended runs put them in the status comment. */
+  /** Questions the agent asked (`ask_user`): the task waits for a person's answer to them. */
   readonly questions: readonly string[];
+  /** What the agent said it did per review thread (iterate), from `finish`; absent when it did not say. */
+  readonly threads?: readonly ThreadReport[];
+}
+
+export interface ThreadReport {
+  /** The thread's label in the prompt (`T1`). */
+  readonly thread: string;
+  readonly addressed: boolean;
+  readonly note: string;
 }
 
 export interface AgentRunner {

@@ -32,7 +32,7 @@ export interface ToolContext {
   readonly env: Readonly<Record<string, string>>;
   /** Where every command runs (the Action always sets it; absent, commands run unconfined). */
   readonly sandbox?: Sandbox;
-  /** Unattended runs record the question for the status comment. */
+  /** Records a question for the people behind the task; the run ends after the turn. */
   readonly onQuestion: (question: string) => void;
 }
 

@@ -6,7 +6,14 @@
  */
 import type { Comment } from "../github/index.ts";
 import { orderLabel } from "../labels/schema.ts";
-import { approvePlan, plannedIssueMarker, renderPlannedIssueBody } from "../plan/approve-plan.ts";
+import {
+  approvePlan,
+  ordersAfter,
+  plannedByMarker,
+  plannedIssueMarker,
+  renderPlannedIssueBody,
+} from "../plan/approve-plan.ts";
+import { nextOrder } from "../sprint/order.ts";
 import { readPlanComment, renderApprovedPlanComment } from "../plan/plan-comment.ts";
 import type { AppContext } from "./app-context.ts";
 
@@ -32,10 +39,13 @@ export async function approvePlanCommand(
     milestones.find((m) => m.title === approval.milestone) ??
     (await ctx.gateway.createMilestone({ title: approval.milestone }));
   const existing = (await ctx.gateway.listMilestoneIssues(milestone.number)) ?? [];
+  // Orders continue after the highest of the issues already there (this plan's own, from an earlier approve, aside).
+  const others = existing.filter((candidate) => !candidate.body.includes(plannedByMarker(planComment.id)));
+  const issues = ordersAfter(approval.issues, nextOrder(others) - 1);
 
   const created: Array<{ position: number; issue: number }> = [];
   const numberOf = new Map<number, number>();
-  for (const entry of approval.issues) {
+  for (const entry of issues) {
     const marker = plannedIssueMarker(planComment.id, entry.position);
     const found = existing.find((candidate) => candidate.body.includes(marker));
     let number = found?.number;

@@ -1,4 +1,9 @@
-/** `/locus cancel`: stop the live Locus runs working on this issue or PR, and mark it failed. */
+/**
+ * `/locus cancel`: stop the live Locus runs working on this issue or PR and
+ * clear its status. A cancelled task is no failure: the stale sweep retries
+ * only failures, so nothing starts it again until someone says so. Its work
+ * so far stays on `locus/wip/issue-<N>` (the Action saves it when cancelled).
+ */
 import { parseRunName } from "../dispatch/dispatch-inputs.ts";
 import { transition } from "../labels/status.ts";
 import type { AppContext } from "./app-context.ts";
@@ -16,9 +21,9 @@ export async function cancelCommand(
     return parsed.mode === "sprint" ? parsed.target === target.milestone : parsed.target === target.number;
   });
   for (const run of live) await ctx.gateway.cancelWorkflowRun(run.id);
-  const failed = transition(target.labels, "fail");
-  if (failed.ok && failed.changed) await ctx.gateway.setLabels(target.number, failed.labels);
-  if (live.length === 0 && !failed.ok) return "Nothing to cancel: no Locus run is working on this.";
+  const cleared = transition(target.labels, "cancel");
+  if (cleared.ok && cleared.changed) await ctx.gateway.setLabels(target.number, cleared.labels);
+  if (live.length === 0 && !cleared.ok) return "Nothing to cancel: no Locus run is working on this.";
   const links = live.map((run) => `[run ${run.id}](${run.url})`).join(", ");
-  return `Cancelled by @${requester}${links ? `: ${links}` : ""}. Work saved so far is kept; \`/locus run\` starts again.`;
+  return `Cancelled by @${requester}${links ? `: ${links}` : ""}. The status is cleared and Locus will not retry it on its own; work saved so far is kept on \`locus/wip/…\`, and \`/locus run\` continues from it.`;
 }

@@ -38,6 +38,8 @@ export async function dispatchOnce(
   anchorIssue: number,
   headline: string,
   known?: StatusRecord,
+  /** Who asked for the work, remembered so a question the agent asks mentions them. */
+  remember: { readonly requester?: string } = {},
 ): Promise<DispatchOutcome> {
   const record = known ?? (await readStatusRecord(ctx.gateway, anchorIssue));
   if (actedOn(ctx, record)) {
@@ -66,7 +68,11 @@ export async function dispatchOnce(
   // it (a 204) an earlier run's link would mislead, so it goes until the new run
   // writes its own.
   const delivered = withDelivery(record.state, ctx.delivery);
-  const state = { ...(ctx.bodyKey ? withDelivery(delivered, ctx.bodyKey) : delivered), runUrl: run?.url };
+  const state = {
+    ...(ctx.bodyKey ? withDelivery(delivered, ctx.bodyKey) : delivered),
+    runUrl: run?.url,
+    ...(remember.requester ? { requester: remember.requester } : {}),
+  };
   await writeStatus(ctx.gateway, anchorIssue, { headline }, state, record);
   return "dispatched";
 }

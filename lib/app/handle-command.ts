@@ -6,6 +6,7 @@
 import type { LocusCommand } from "../commands/index.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
+import { answerQuestion } from "./answer-question.ts";
 import { approvePlanCommand } from "./approve-plan-command.ts";
 import { cancelCommand } from "./cancel-command.ts";
 import { fixCiCommand } from "./ci-failure-events.ts";
@@ -69,8 +70,21 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
     case "status":
       return statusCommand(ctx, target);
     case "run":
-      await queueIssue(ctx, { ...target, labels: [...target.labels] }, { answering: event.comment });
+      await queueIssue(
+        ctx,
+        { ...target, labels: [...target.labels] },
+        { answering: event.comment, requester: event.requester },
+      );
       return undefined;
+    case "answer": {
+      const outcome = await answerQuestion(ctx, {
+        number: target.number,
+        isPullRequest: target.isPullRequest,
+        requester: event.requester,
+        explicit: true,
+      });
+      return outcome.kind === "not-waiting" ? outcome.reply : undefined;
+    }
     case "plan":
       if (target.isPullRequest) return "Plans are made on issues: comment `/locus plan <goal>` on an issue.";
       await dispatchOnce(
@@ -94,7 +108,7 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
       if (target.isPullRequest) return "`/locus approve` answers a plan on an issue.";
       return approvePlanCommand(ctx, target.number, command.sequence);
     case "order":
-      return orderCommand(ctx, target.milestone, command.issues);
+      return orderCommand(ctx, target, command.issues);
     case "cancel":
       return cancelCommand(ctx, target, event.requester);
     case "iterate":

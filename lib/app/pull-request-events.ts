@@ -1,9 +1,14 @@
-/** Pull request events on Locus PRs: merged → done; changes requested → iterate; opened → review (config). */
+/**
+ * Pull request events on Locus PRs: merged → done; closed without merging →
+ * no status (with a comment: a sprint must not stack on rejected work);
+ * changes requested → iterate; opened → review (config).
+ */
 import type { PullRequest } from "../github/index.ts";
 import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
+import { refreshDashboard } from "./refresh-dashboard.ts";
 import { restackAbove } from "./restack-on-merge.ts";
 
 type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & {
@@ -35,9 +40,32 @@ export async function onPullRequestMerged(
   const issue = await ctx.gateway.getIssue(issueNumber);
   if (!issue) return "ignored";
   const done = transition(issue.labels, "merge");
-  if (done.ok && done.changed) await ctx.gateway.setLabels(issueNumber, done.labels);
+  if (done.ok && done.changed) {
+    await ctx.gateway.setLabels(issueNumber, done.labels);
+    await refreshDashboard(ctx, issue.milestone);
+  }
   const restacked = await restackAbove(ctx, pr);
   return done.ok && done.changed ? "done" : restacked ? "restacked" : "ignored";
+}
+
+export async function onPullRequestClosedUnmerged(
+  ctx: AppContext,
+  pr: PullRequestSlice,
+): Promise<"cleared" | "ignored"> {
+  const issueNumber = linkedIssue(pr);
+  if (pr.merged || issueNumber === undefined) return "ignored";
+  const issue = await ctx.gateway.getIssue(issueNumber);
+  if (!issue) return "ignored";
+  const cleared = transition(issue.labels, "close-unmerged");
+  if (!cleared.ok || !cleared.changed) return "ignored";
+  await ctx.gateway.setLabels(issueNumber, cleared.labels);
+  await ctx.gateway.createComment(
+    issueNumber,
+    `Pull request #${pr.number} was closed without merging, so this issue is no longer in review and its sprint no longer counts it as done. ` +
+      `Its branch \`${pr.head.ref}\` is kept; comment \`/locus run\` to have Locus work on it again.`,
+  );
+  await refreshDashboard(ctx, issue.milestone);
+  return "cleared";
 }
 
 export async function onChangesRequested(

@@ -19,6 +19,8 @@ export interface QueueOptions {
   readonly labelled?: boolean;
   /** The `/locus run` comment that asked: what Locus says about it is a reply to that comment. */
   readonly answering?: AnsweredComment;
+  /** Who asked for the work (the labeller or commenter): a question the agent asks mentions them. */
+  readonly requester?: string;
 }
 
 async function tell(ctx: AppContext, issue: number, text: string, options: QueueOptions): Promise<void> {
@@ -67,7 +69,7 @@ export async function queueIssue(
     ctx,
     { number: issue.number, labels: current.labels, milestone: current.milestone },
     before,
-    options,
+    { ...options, heldByCap: record.state.capRefused !== undefined },
   );
 }
 
@@ -75,10 +77,12 @@ async function queueOpenIssue(
   ctx: AppContext,
   issue: Pick<Issue, "number" | "labels" | "milestone">,
   before: readonly string[],
-  options: QueueOptions,
+  options: QueueOptions & { readonly heldByCap?: boolean },
 ): Promise<QueueOutcome> {
   const result = transition(before, "queue");
-  if (!result.ok) {
+  // A task the daily cost cap held back is still queued: `/locus run` (after raising the cap) dispatches it again.
+  const held = !result.ok && options.heldByCap === true && statusOf(before) === "queued";
+  if (!result.ok && !held) {
     if (!sameLabelSet(before, issue.labels)) await ctx.gateway.setLabels(issue.number, [...before]);
     const status = statusOf(before);
     const why =
@@ -90,13 +94,17 @@ async function queueOpenIssue(
     await tell(ctx, issue.number, `Not queued: ${why}`, options);
     return "refused";
   }
-  if (!sameLabelSet(result.labels, issue.labels)) await ctx.gateway.setLabels(issue.number, result.labels);
+  const labels = result.ok ? result.labels : [...before];
+  if (!sameLabelSet(labels, issue.labels)) await ctx.gateway.setLabels(issue.number, labels);
+  const remember = options.requester ? { requester: options.requester } : {};
   if (issue.milestone !== null) {
     return dispatchOnce(
       ctx,
       { mode: "sprint", milestone: issue.milestone },
       issue.number,
       "Queued; the sprint will run it in order.",
+      undefined,
+      remember,
     );
   }
   return dispatchOnce(
@@ -104,5 +112,7 @@ async function queueOpenIssue(
     { mode: "issue", issues: [issue.number] },
     issue.number,
     "Queued; a workflow run will pick it up.",
+    undefined,
+    remember,
   );
 }

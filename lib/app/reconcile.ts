@@ -1,8 +1,11 @@
 /**
  * GitHub never retries a failed delivery and a crash can drop work in flight,
  * so the app also repairs a repository on a timer: a standalone issue left
- * `queued` with no Locus run is dispatched again, and an issue left
- * `in-progress` after its run failed is marked `failed`. Each repair is a
+ * `queued` with no Locus run is dispatched again, so is the sprint of a
+ * milestone issue left `queued` when no sprint run started after it was queued
+ * and nothing in the sprint stops it (a failure, a question, an issue without
+ * an order), and an issue left `in-progress` after its run failed is marked
+ * `failed`. Each repair is a
  * status transition or a dispatch keyed by its own delivery id, so running
  * the reconciler twice repairs nothing twice.
  */
@@ -12,12 +15,16 @@ import { statusLabel } from "../labels/schema.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce } from "./dispatch-once.ts";
 import { statusUpdatedAt } from "../status/status-store.ts";
+import { sprintBlockedBy } from "../sprint/sprint-blocked.ts";
 import { onWorkflowRunCompleted } from "./workflow-run-events.ts";
 
 export interface ReconcileReport {
   readonly redispatched: number[];
   readonly markedFailed: number[];
 }
+
+/** The status comment is written just after the dispatch: a run created this long before it still took it. */
+const DISPATCH_SLACK_MS = 60_000;
 
 export async function reconcileRepository(ctx: AppContext, graceMinutes: number): Promise<ReconcileReport> {
   const [queued, runs] = await Promise.all([
@@ -40,6 +47,27 @@ export async function reconcileRepository(ctx: AppContext, graceMinutes: number)
       { mode: "issue", issues: [issue.number] },
       issue.number,
       "Queued again: no run had picked it up.",
+    );
+    if (outcome === "dispatched") redispatched.push(issue.number);
+  }
+  const sprints = new Set<number>();
+  for (const issue of queued) {
+    const milestone = issue.milestone;
+    if (issue.isPullRequest || milestone === null || sprints.has(milestone)) continue;
+    const latest = latestRunOf.get(`sprint:${milestone}`);
+    if (latest && latest.status !== "completed") continue;
+    if (now - Date.parse(issue.updatedAt) < graceMinutes * 60_000) continue;
+    const statusAt = await statusUpdatedAt(ctx.gateway, issue.number);
+    if (statusAt && now - Date.parse(statusAt) < graceMinutes * 60_000) continue;
+    const queuedAt = Date.parse(statusAt ?? issue.updatedAt) - DISPATCH_SLACK_MS;
+    if (latest && Date.parse(latest.createdAt) >= queuedAt) continue;
+    if (sprintBlockedBy((await ctx.gateway.listMilestoneIssues(milestone)) ?? [])) continue;
+    sprints.add(milestone);
+    const outcome = await dispatchOnce(
+      { ...ctx, delivery: `reconcile-${Math.floor(now / 60_000)}-${issue.number}` },
+      { mode: "sprint", milestone },
+      issue.number,
+      "Queued again: no sprint run had picked it up.",
     );
     if (outcome === "dispatched") redispatched.push(issue.number);
   }

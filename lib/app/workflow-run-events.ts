@@ -13,6 +13,7 @@ import type { WorkflowRun } from "../github/index.ts";
 import { statusOf, transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
+import { refreshDashboard } from "./refresh-dashboard.ts";
 
 /**
  * Whether a run's workflow file is the configured Locus workflow. A run's
@@ -65,6 +66,7 @@ export async function onWorkflowRunCompleted(
     );
     marked.push(issue.number);
   }
+  if (marked.length > 0 && parsed.mode === "sprint") await refreshDashboard(ctx, parsed.target);
   return marked;
 }
 

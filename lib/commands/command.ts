@@ -8,6 +8,7 @@ export const commandNames = [
   "plan",
   "approve",
   "ask",
+  "answer",
   "order",
   "status",
   "help",
@@ -33,6 +34,8 @@ export type LocusCommand =
   | { readonly name: "approve"; readonly sequence?: number[] }
   /** `question` is never empty; it may span several lines. */
   | { readonly name: "ask"; readonly question: string }
+  /** `text` is never empty; it may span several lines. It answers the question a waiting task asked. */
+  | { readonly name: "answer"; readonly text: string }
   /** `issues` is never empty and holds no duplicates. */
   | { readonly name: "order"; readonly issues: number[] }
   | { readonly name: "status" }

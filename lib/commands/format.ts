@@ -21,6 +21,8 @@ export function formatCommand(command: LocusCommand): string {
       return withArgument("/locus plan", command.goal);
     case "ask":
       return withArgument("/locus ask", command.question);
+    case "answer":
+      return withArgument("/locus answer", command.text);
     case "approve":
       return withArgument("/locus approve", command.sequence?.join(",") ?? "");
     case "order":

@@ -16,12 +16,12 @@ import { commandUsage } from "./usage.ts";
  * first one is wrong, not at all (the error is what the user must fix).
  *
  * Arguments: `iterate` takes the rest of its line as an optional note;
- * `plan` and `ask` take the rest of the line and the lines below it, up to
+ * `plan`, `ask` and `answer` take the rest of the line and the lines below it, up to
  * the next command line; `approve` and `order` take number lists; `run`,
  * `review`, `fix-ci`, `rebase`, `status`, `help` and `cancel` take nothing, and text after them
  * on the same line is an error rather than silently dropped, since it is
  * most often an argument the user expects to matter. Text on the lines
- * below a command other than `plan` and `ask` is ordinary prose.
+ * below a command other than `plan`, `ask` and `answer` is ordinary prose.
  *
  * Never throws, and its work is linear in the body's length.
  */
@@ -89,6 +89,15 @@ function parseCommandLine(text: string, following: readonly string[]): LocusComm
         return fail("`/locus ask` needs a question, e.g. `/locus ask Where are webhooks verified?`");
       }
       return { name: "ask", question };
+    }
+    case "answer": {
+      const answer = [rest, ...following].join("\n").trim();
+      if (answer === "") {
+        return fail(
+          "`/locus answer` needs the answer, e.g. `/locus answer Use the ISO date format`; it may continue on the following lines.",
+        );
+      }
+      return { name: "answer", text: answer };
     }
     case "approve": {
       if (argument === "") return { name: "approve" };

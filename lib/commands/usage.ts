@@ -11,8 +11,11 @@ export const commandUsage: Readonly<Record<CommandName, string>> = {
   plan: "`/locus plan <goal>` — propose a plan of issues for the goal (it may continue on the following lines)",
   approve: "`/locus approve [2,1,3]` — under a plan: create its issues, optionally in another order",
   ask: "`/locus ask <question>` — answer a question about the code without changing anything",
+  answer:
+    "`/locus answer <text>` — on an issue waiting for an answer (`locus:waiting`): answer Locus's question and let it continue (any comment of yours there answers too)",
   order: "`/locus order 17 15 16` — reorder the sprint: its open issues, in the new order",
   status: "`/locus status` — summarize the repository: sprints, tasks, PRs, API budget",
   help: "`/locus help` — list these commands",
-  cancel: "`/locus cancel` — cancel the running work and mark the issue `locus:failed`",
+  cancel:
+    "`/locus cancel` — cancel the running work and clear the status; the work is kept on `locus/wip/…` and nothing retries it until `/locus run`",
 };

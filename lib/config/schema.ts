@@ -157,6 +157,28 @@ export const configSchema = z
           .describe(
             "Spend limit per UTC day for the repository's tasks in US dollars, counted from the status comments; a task past it is not started, and a running one stops at what remains. Off when absent.",
           ),
+        pricing: z
+          .record(
+            nonEmpty,
+            z.object({
+              input: z.number().nonnegative().describe("US dollars per million input tokens."),
+              output: z.number().nonnegative().describe("US dollars per million output tokens."),
+              cacheWrite: z
+                .number()
+                .nonnegative()
+                .optional()
+                .describe("US dollars per million cache-write tokens; 1.25 × input when absent."),
+              cacheRead: z
+                .number()
+                .nonnegative()
+                .optional()
+                .describe("US dollars per million cache-read tokens; 0.1 × input when absent."),
+            }),
+          )
+          .optional()
+          .describe(
+            "Prices per model id for models Locus has no list price for (or to override one). A task on a model with no known price is not started, since its cost limits could not hold; Claude Code reports its own cost.",
+          ),
       })
       .prefault({})
       .describe("Coding agent settings."),

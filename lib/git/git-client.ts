@@ -77,7 +77,10 @@ export interface GitClient {
   /** Points `branch` at `startPoint` and checks it out, discarding local changes. */
   checkoutBranch(branch: string, startPoint: string): Promise<void>;
   /** Stages everything and answers whether anything is staged. */
-  stageAll(): Promise<boolean>;
+  /** Stages every change but `leaveOut` (untracked paths kept out of the commit); whether anything is staged. */
+  stageAll(leaveOut?: readonly string[]): Promise<boolean>;
+  /** Untracked files that no ignore rule covers, relative to the worktree. */
+  untrackedFiles(): Promise<string[]>;
   commit(message: string): Promise<string>;
   /** Moves the branch to `ref`, keeping the files and the index as they are. */
   resetSoft(ref: string): Promise<void>;
@@ -235,8 +238,12 @@ export function createGitClient(options: GitClientOptions): GitClient {
       await git(["checkout", "--force", "-B", assertRefName(branch), startPoint]);
       await git(["clean", "-ffdq"]);
     },
-    async stageAll() {
+    async stageAll(leaveOut = []) {
       await git(["add", "--all"]);
+      // Unstaged again in bounded batches; `--` keeps a path from being read as an option.
+      for (let at = 0; at < leaveOut.length; at += 100) {
+        await git(["reset", "--quiet", "--", ...leaveOut.slice(at, at + 100)]);
+      }
       const staged = await git(["diff", "--cached", "--quiet"], { allowFailure: true });
       return staged.exitCode === 1;
     },
@@ -283,6 +290,11 @@ export function createGitClient(options: GitClientOptions): GitClient {
         range,
       ]);
       return stdout.trim() || null;
+    },
+    async untrackedFiles() {
+      return (await git(["ls-files", "--others", "--exclude-standard", "-z"])).stdout
+        .split("\0")
+        .filter(Boolean);
     },
     async listFiles() {
       return (await git(["ls-files", "-z"])).stdout.split("\0").filter(Boolean);

@@ -10,7 +10,7 @@ export interface LabelDefinition {
   readonly group: LabelGroup;
 }
 
-export const STATUSES = ["queued", "in-progress", "in-review", "done", "failed"] as const;
+export const STATUSES = ["queued", "in-progress", "waiting", "in-review", "done", "failed"] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const STATUS_PREFIX = "locus:";
@@ -27,6 +27,12 @@ const STATUS_LABELS: readonly LabelDefinition[] = [
     name: statusLabel("in-progress"),
     color: "0e8a16",
     description: "A Locus agent is working on it",
+    group: "status",
+  },
+  {
+    name: statusLabel("waiting"),
+    color: "e4b40c",
+    description: "Locus asked a question on the issue; a writer's answer continues the work",
     group: "status",
   },
   {

@@ -5,28 +5,38 @@
 import { MANAGED_LABEL, STATUSES, STATUS_PREFIX, statusLabel, type Status } from "./schema.ts";
 
 export type StatusEvent =
-  | "queue" // a user or Locus asks for work
+  | "queue" // a user or Locus asks for work (a writer may restart a waiting task without answering)
   | "requeue-stale" // in-progress with no live run: the stale sweep puts it back
   | "start" // a run picked it up (sprint runs also retry failed and resume stale tasks)
+  | "ask" // the agent asked a question: the run ended, the work is saved, a person must answer
+  | "answer" // a writer answered the question: the task runs again from its saved work
   | "deliver" // a PR was opened, or an iterate round pushed
   | "iterate" // review feedback, a CI failure (fix-ci) or a rebase is being addressed
   | "merge" // its PR merged: done, whatever came before
-  | "fail"; // error, crash, timeout, cancellation
+  | "close-unmerged" // its PR was closed without merging: no longer in review, and not completed
+  | "cancel" // `/locus cancel`: no status, so nothing retries it on its own
+  | "refuse" // a run would not start it for a setting a person must fix (an unpriced model): no status either
+  | "fail"; // error, crash, timeout
 
 type From = Status | "none";
 
-const ALLOWED: Readonly<Record<StatusEvent, { from: readonly From[]; to: Status }>> = {
-  queue: { from: ["none", "failed"], to: "queued" },
+const ALLOWED: Readonly<Record<StatusEvent, { from: readonly From[]; to: From }>> = {
+  queue: { from: ["none", "failed", "waiting"], to: "queued" },
   "requeue-stale": { from: ["in-progress"], to: "queued" },
   start: { from: ["none", "queued", "failed", "in-progress"], to: "in-progress" },
+  ask: { from: ["in-progress"], to: "waiting" },
+  answer: { from: ["waiting"], to: "queued" },
   deliver: { from: ["in-progress"], to: "in-review" },
   iterate: { from: ["in-review"], to: "in-progress" },
-  merge: { from: ["none", "queued", "in-progress", "in-review", "failed"], to: "done" },
+  merge: { from: ["none", "queued", "in-progress", "waiting", "in-review", "failed"], to: "done" },
+  "close-unmerged": { from: ["in-review"], to: "none" },
+  cancel: { from: ["queued", "in-progress", "waiting", "failed"], to: "none" },
+  refuse: { from: ["queued", "in-progress", "failed"], to: "none" },
   fail: { from: ["queued", "in-progress"], to: "failed" },
 };
 
 /** When an issue wrongly carries several statuses, the most advanced one counts. */
-const PRECEDENCE: readonly Status[] = ["done", "in-review", "in-progress", "failed", "queued"];
+const PRECEDENCE: readonly Status[] = ["done", "in-review", "in-progress", "waiting", "failed", "queued"];
 
 export function isStatus(value: string): value is Status {
   return (STATUSES as readonly string[]).includes(value);
@@ -50,7 +60,8 @@ export function canTransition(from: Status | undefined, event: StatusEvent): boo
 }
 
 export type TransitionResult =
-  | { ok: true; from: Status | undefined; to: Status; labels: string[]; changed: boolean }
+  /** `to` is undefined when the event clears the status (cancel, a PR closed unmerged). */
+  | { ok: true; from: Status | undefined; to: Status | undefined; labels: string[]; changed: boolean }
   | { ok: false; from: Status | undefined; message: string };
 
 export function transition(labels: readonly string[], event: StatusEvent): TransitionResult {
@@ -62,8 +73,9 @@ export function transition(labels: readonly string[], event: StatusEvent): Trans
       message: `Cannot ${event} an issue that is ${from ? statusLabel(from) : "not queued"}.`,
     };
   }
-  const to = ALLOWED[event].to;
-  const next = withStatus(labels, to);
+  const target = ALLOWED[event].to;
+  const to = target === "none" ? undefined : target;
+  const next = to === undefined ? withoutStatus(labels) : withStatus(labels, to);
   return { ok: true, from, to, labels: next, changed: !sameLabelSet(labels, next) };
 }
 
@@ -72,6 +84,12 @@ export function withStatus(labels: readonly string[], status: Status): string[] 
   const kept = labels.filter((label) => !isStatusLabel(label));
   const next = [...kept, statusLabel(status)];
   return next.includes(MANAGED_LABEL) ? next : [...next, MANAGED_LABEL];
+}
+
+/** The label set with no status and the managed marker (Locus touched it); every other label kept in place. */
+export function withoutStatus(labels: readonly string[]): string[] {
+  const kept = labels.filter((label) => !isStatusLabel(label));
+  return kept.includes(MANAGED_LABEL) ? kept : [...kept, MANAGED_LABEL];
 }
 
 export function sameLabelSet(a: readonly string[], b: readonly string[]): boolean {

@@ -47,9 +47,29 @@ export function approvePlan(plan: Plan, sequence?: readonly number[]): ApprovalR
   return { ok: true, milestone: plan.sprint, issues };
 }
 
+/**
+ * The issues with their orders after `highest`, the largest order already in
+ * the milestone: a plan approved into an existing sprint continues it rather
+ * than colliding with the orders there.
+ */
+export function ordersAfter(issues: readonly IssueToCreate[], highest: number): IssueToCreate[] {
+  return issues.map((entry) => {
+    const order = entry.order + highest;
+    const labels = entry.labels.map((label) =>
+      label.startsWith(ORDER_PREFIX) ? `${ORDER_PREFIX}${order}` : label,
+    );
+    return { ...entry, order, labels };
+  });
+}
+
 /** The hidden marker that makes a created issue findable again (no duplicate on a retried approve). */
 export function plannedIssueMarker(planCommentId: number, position: number): string {
-  return `<!-- locus:planned comment=${planCommentId} task=${position} -->`;
+  return `${plannedByMarker(planCommentId)}task=${position} -->`;
+}
+
+/** What every issue created from one plan comment carries, whatever its task. */
+export function plannedByMarker(planCommentId: number): string {
+  return `<!-- locus:planned comment=${planCommentId} `;
 }
 
 export function renderPlannedIssueBody(

@@ -13,17 +13,24 @@ export interface IteratePromptInput {
   readonly withheld?: readonly string[];
 }
 
+/** How the prompt names the review thread at `index`, and how the agent reports on it. */
+export function threadLabel(index: number): string {
+  return `T${index + 1}`;
+}
+
 export function renderIterateTask(input: IteratePromptInput): string {
   const diff = truncateHead(input.pr.diff, BUDGETS.prDiff, "PR diff", "Read the files for the rest.");
   const feedback: string[] = [];
-  for (const thread of input.feedback.threads) {
+  for (const [index, thread] of input.feedback.threads.entries()) {
     const at = thread.line === null ? thread.path : `${thread.path}:${thread.line}`;
     // GitHub drops the line of an outdated thread; the hunk still shows what was commented on.
     const where = thread.isOutdated ? `${at} (outdated: the code changed since this comment)` : at;
     const said = thread.comments
       .map((c) => quoteUntrusted(`@${c.author}`, sanitizeUntrusted(c.body)))
       .join("\n\n");
-    feedback.push(`#### ${where}\n\n\`\`\`diff\n${thread.diffHunk}\n\`\`\`\n\n${said}`);
+    feedback.push(
+      `#### ${threadLabel(index)}: ${where}\n\n\`\`\`diff\n${thread.diffHunk}\n\`\`\`\n\n${said}`,
+    );
   }
   for (const review of input.feedback.reviews) {
     const verdict = review.state === "CHANGES_REQUESTED" ? "requested changes" : review.state.toLowerCase();
@@ -51,6 +58,9 @@ export function renderIterateTask(input: IteratePromptInput): string {
       : "",
     withheld,
     note,
+    input.feedback.threads.length > 0
+      ? "When you finish, report on every review thread (T1, T2, …) in finish's `threads`: whether your change addresses it, and a one-sentence note for the reviewer. Locus resolves only the threads you addressed and replies in the others with your note."
+      : "",
     "Address this feedback; do not rewrite from scratch. Keep what reviewers did not ask to change.",
   ]
     .filter(Boolean)

@@ -43,6 +43,12 @@ export interface Checkpoint {
   readonly summary: string;
 }
 
+/** The questions a previous attempt asked (it stopped to wait) and what people with write access answered. */
+export interface AnsweredQuestions {
+  readonly questions: readonly string[];
+  readonly answers: ReadonlyArray<{ readonly author: string; readonly body: string }>;
+}
+
 export interface RepositoryContext {
   readonly instructions?: { readonly path: string; readonly text: string };
   readonly learnings?: string;
@@ -175,17 +181,34 @@ export function renderCheckpoint(checkpoint: Checkpoint): string {
     .join("\n\n");
 }
 
+export function renderAnswered(answered: AnsweredQuestions): string {
+  const questions = answered.questions.map((question) => `- ${question.replace(/\s+/g, " ").trim()}`);
+  const answers = answered.answers
+    .map((answer) => quoteUntrusted(`@${answer.author}`, sanitizeUntrusted(answer.body)))
+    .join("\n\n");
+  return [
+    "## Your questions and the answer",
+    `Your previous attempt stopped to ask:\n\n${questions.join("\n")}`,
+    answers
+      ? `The answer:\n\n${truncateHead(answers, BUDGETS.comments, "answer").text}`
+      : "Nobody answered: a maintainer restarted the task without an answer. Decide conservatively and say in your summary what you assumed.",
+    "Continue the task with this answer, from the work already in this worktree.",
+  ].join("\n\n");
+}
+
 export interface TaskPromptInput {
   readonly repository: RepositoryContext;
   readonly issue: PromptIssue;
   readonly sprint?: SprintContext;
   readonly checkpoint?: Checkpoint;
+  readonly answered?: AnsweredQuestions;
 }
 
 export function buildTaskPrompt(input: TaskPromptInput): Prompt {
   const task = [renderIssue(input.issue)];
   if (input.sprint) task.push(renderSprint(input.sprint));
   if (input.checkpoint) task.push(renderCheckpoint(input.checkpoint));
+  if (input.answered) task.push(renderAnswered(input.answered));
   return {
     system: buildSystemPrompt(input.repository),
     context: buildRepositoryContext(input.repository),

@@ -40,6 +40,7 @@ const CLASSES: Readonly<Record<string, string>> = {
   pending: "fill:#f6f8fa,stroke:#8c959f",
   queued: "fill:#ddf4ff,stroke:#54aeff",
   "in-progress": "fill:#fff8c5,stroke:#d4a72c",
+  waiting: "fill:#fff1a8,stroke:#bf8700",
   "in-review": "fill:#fbefff,stroke:#c297ff",
   done: "fill:#dafbe1,stroke:#4ac26b",
   failed: "fill:#ffebe9,stroke:#ff8182",

@@ -37,6 +37,14 @@ const stateSchema = z.object({
   lastError: z.string().optional(),
   /** Set while the latest run's agent ran without a sandbox (config `sandbox.mode: off`). */
   unsandboxed: z.boolean().optional(),
+  /** Who asked for the work (by label, command or answer): the person a question mentions. */
+  requester: z.string().optional(),
+  /** The agent's open questions, posted on the issue in comment `commentId`; a writer's answer after it resumes the task. */
+  waiting: z
+    .object({ questions: z.array(z.string()), commentId: z.number().int(), askedAt: z.string() })
+    .optional(),
+  /** The UTC day a run last refused to start it for the daily cost cap: said once that day; the sweep starts it on a later day. */
+  capRefused: z.string().optional(),
   /** What this issue's tasks cost on one UTC day (the daily cost cap adds these up). */
   daySpend: z.object({ day: z.string(), usd: z.number().nonnegative() }).optional(),
   ci: ciFixSchema.optional(),

@@ -18,6 +18,7 @@ export type TaskPhase =
   | { readonly kind: "queued" }
   | { readonly kind: "working"; readonly activity?: ToolActivity; readonly turn?: number }
   | { readonly kind: "pr-open"; readonly pr: number }
+  | { readonly kind: "waiting"; readonly questions: readonly string[] }
   | { readonly kind: "failed"; readonly reason: string; readonly nextStep: string };
 
 /** Long commands are cut: the status line is a glance, the run's log has the rest. */
@@ -80,7 +81,7 @@ export function toolActivity(tool: string, params: Params, cwd: string): ToolAct
     case "LS":
       return activity("listing files", text(params, "glob", "pattern") ?? pathOf(params, cwd));
     case "ask_user":
-      return { verb: "noting a question for you" };
+      return { verb: "asking you a question" };
     case "finish":
       return { verb: "wrapping up" };
     default:
@@ -111,6 +112,15 @@ export function failureNextStep(checkpoint: string | undefined): string {
     : "fix what stopped it if it needs a person, then comment `/locus run` to try again.";
 }
 
+/** A question on one line of a list item, cut like a target, pinging nobody. */
+function oneLine(question: string): string {
+  const flat = question
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/@(?=[A-Za-z0-9])/g, "@\u200b");
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+}
+
 export function phaseView(phase: TaskPhase): StatusView {
   switch (phase.kind) {
     case "queued":
@@ -124,5 +134,11 @@ export function phaseView(phase: TaskPhase): StatusView {
       return { headline: `Pull request #${phase.pr} is ready for review.` };
     case "failed":
       return { headline: `Failed: ${phase.reason}`, details: [`**What to do:** ${phase.nextStep}`] };
+    case "waiting":
+      return {
+        headline:
+          "Waiting for an answer to its question. Answer in a comment here (or `/locus answer <text>`) and Locus continues.",
+        details: phase.questions.map((question) => `**Question:** ${oneLine(question)}`),
+      };
   }
 }

@@ -36,6 +36,10 @@ export const DEMO_ISSUES = {
     title: "Add a shout helper",
     body: '`shout("hello")` gives `"HELLO!"`: upper-case, then one exclamation mark. Export it and test it.',
   },
+  truncate: {
+    title: "Add a truncate helper",
+    body: "Add `truncate(text, length)` in `src/truncate.js` that shortens long text.",
+  },
   docs: {
     title: "Document the API in the README",
     body: "List every exported function in the README with a one-line example.",
@@ -123,7 +127,18 @@ const capitalizeReview: Transcript = {
         }),
       ),
       testRun,
-      finish("`capitalize` now returns an empty string unchanged, with a test for it."),
+      reply(
+        call("finish", {
+          summary: `${REPLAY_NOTICE}\n\n\`capitalize\` now returns an empty string unchanged, with a test for it.`,
+          threads: [
+            {
+              thread: "T1",
+              addressed: true,
+              note: "An empty string is now returned unchanged, with a test.",
+            },
+          ],
+        }),
+      ),
     ],
   ],
 };
@@ -287,6 +302,49 @@ const shoutCi: Transcript = {
   ],
 };
 
+/** The task that asks: its first attempt stops with a question, its second continues with the answer. */
+export const TRUNCATE_QUESTION =
+  "When truncate cuts the text, should it end with an ellipsis (…), and does `length` count the ellipsis?";
+
+const truncate: Transcript = {
+  name: "truncate",
+  matches: taskFor(DEMO_ISSUES.truncate.title),
+  attempts: [
+    [
+      reply(
+        say("Shortening is clear; what the cut looks like is not."),
+        call("write_file", {
+          path: "src/truncate.js",
+          content: "export function truncate(text, length) {\n  return text.slice(0, length);\n}\n",
+        }),
+      ),
+      reply(call("ask_user", { question: TRUNCATE_QUESTION })),
+    ],
+    [
+      reply(
+        say("The answer says: an ellipsis, counted in the length."),
+        call("read_file", { path: "src/truncate.js" }),
+      ),
+      reply(
+        call("write_file", {
+          path: "src/truncate.js",
+          content:
+            'export function truncate(text, length) {\n  return text.length <= length ? text : text.slice(0, length - 1) + "…";\n}\n',
+        }),
+      ),
+      reply(
+        call("write_file", {
+          path: "test/truncate.test.js",
+          content:
+            'import assert from "node:assert/strict";\nimport { test } from "node:test";\nimport { truncate } from "../src/truncate.js";\n\ntest("ends a cut with an ellipsis counted in the length", () => {\n  assert.equal(truncate("hello world", 6), "hello…");\n  assert.equal(truncate("hi", 6), "hi");\n});\n',
+        }),
+      ),
+      testRun,
+      finish("`truncate` ends a cut with an ellipsis that counts toward `length`, as answered, with a test."),
+    ],
+  ],
+};
+
 export const DEMO_TRANSCRIPTS: readonly Transcript[] = [
   shoutCi,
   capitalize,
@@ -295,4 +353,5 @@ export const DEMO_TRANSCRIPTS: readonly Transcript[] = [
   slugEdges,
   docs,
   shout,
+  truncate,
 ];

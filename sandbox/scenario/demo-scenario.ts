@@ -6,7 +6,7 @@
  * state; a step's problems are what did not happen as expected.
  */
 import { LOCUS_LABELS } from "../../lib/labels/schema.ts";
-import { DEMO_ISSUES, REPLAY_NOTICE } from "../replay/transcripts.ts";
+import { DEMO_ISSUES, REPLAY_NOTICE, TRUNCATE_QUESTION } from "../replay/transcripts.ts";
 import { HUMAN, type RestClient, type World } from "../world/start-world.ts";
 import { reader, type Reader } from "./github-state.ts";
 
@@ -410,6 +410,67 @@ const restackStep: Step = {
   },
 };
 
+const ask: Step = {
+  title: "Label an unclear issue locus:queued → Locus asks a question and waits (locus:waiting)",
+  waiting: "Locus works on the issue",
+  async act(state) {
+    const { human, repo } = state;
+    const { data } = await human.rest.issues.create({
+      ...repo,
+      ...DEMO_ISSUES.truncate,
+      labels: ["type:feature", "locus:queued"],
+    });
+    state.issues.truncate = data.number;
+    await state.world.settle();
+  },
+  async check(state) {
+    const issue = need(state.issues.truncate, "the unclear issue");
+    const problems: string[] = [];
+    const labels = (await state.read.issue(issue)).labels;
+    expectThat(problems, labels.includes("locus:waiting"), `#${issue} is ${labels.join(", ")}, not waiting`);
+    // The replay model asks on cue; a real model may not need to.
+    if (!state.world.replay) return problems;
+    const asked = (await state.read.comments(issue)).some(
+      (comment) =>
+        comment.author === state.world.sim.app.botLogin &&
+        comment.body.includes(`@${HUMAN} Locus has a question`) &&
+        comment.body.includes(TRUNCATE_QUESTION),
+    );
+    expectThat(problems, asked, `no question for @${HUMAN} on #${issue}`);
+    expectThat(
+      problems,
+      await state.read.branchExists(`locus/wip/issue-${issue}`),
+      `the work so far of #${issue} is not saved on wip`,
+    );
+    return problems;
+  },
+};
+
+const answer: Step = {
+  title: "Answer the question in a comment → Locus continues from its saved work: a pull request",
+  waiting: "Locus continues with the answer",
+  async act(state) {
+    const issue = need(state.issues.truncate, "the unclear issue");
+    await state.human.rest.issues.createComment({
+      ...state.repo,
+      issue_number: issue,
+      body: "Yes, end with …, and count it in the length.",
+    });
+    await state.world.settle();
+  },
+  async check(state) {
+    const issue = need(state.issues.truncate, "the unclear issue");
+    const problems: string[] = [];
+    await expectTaskPull(state, problems, issue, "main");
+    expectThat(
+      problems,
+      await state.read.testsPass(`locus/issue-${issue}`),
+      `the tests fail on locus/issue-${issue}`,
+    );
+    return problems;
+  },
+};
+
 export const DEMO_STEPS: readonly Step[] = [
   install,
   standalone,
@@ -420,6 +481,8 @@ export const DEMO_STEPS: readonly Step[] = [
   merge,
   status,
   restackStep,
+  ask,
+  answer,
 ];
 
 export function scenarioState(world: World): ScenarioState {

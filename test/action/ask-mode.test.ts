@@ -59,7 +59,7 @@ describe("mode ask", () => {
     const tools = (h.fake.requests[before]?.body as { tools: Array<{ name: string }> }).tools.map(
       (t) => t.name,
     );
-    expect(tools).toEqual(["list_files", "read_file", "search_text", "ask_user", "finish"]);
+    expect(tools).toEqual(["list_files", "read_file", "search_text", "finish"]);
 
     await h.as("dana").createComment(issue.number, "/locus ask And who calls it?");
     const next = h.fake.requests.length;

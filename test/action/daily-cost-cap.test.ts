@@ -1,14 +1,15 @@
 /**
  * The daily cost cap (`agent.maxCostPerDayUsd`), through the bundled Action:
  * what was spent today is read from Locus's own status comments in the task's
- * one read; a task past the cap is not started (labels `failed`, a comment with
- * the cap and when it resets, no model call), and a task under it may spend
- * only what remains, stopping at that limit.
+ * one read; a task past the cap is not started (no failure: it stays queued, one
+ * comment a day with the cap and when it resets, no model call, and the stale
+ * sweep starts it on a later day), and a task under it may spend only what
+ * remains, stopping at that limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { renderStatusComment, STATUS_MARKER } from "../../lib/status/status-comment.ts";
-import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
 
 const CAP_USD = 0.05;
 let h: Harness;
@@ -19,6 +20,8 @@ beforeAll(async () => {
   h = await startHarness({
     ...PROJECT_FILES,
     ".github/locus.yml": `version: 3\nagent:\n  maxCostPerDayUsd: ${CAP_USD}\n`,
+    // The stale sweep lists this workflow's runs.
+    ".github/workflows/locus.yml": "name: Locus\non: workflow_dispatch\njobs: {}\n",
   });
   h.repo.collaborator("alice", "write");
   // An issue Locus worked on earlier today, and its status comment recording the spend.
@@ -44,7 +47,7 @@ const greetHi = [
 ];
 
 describe("daily cost cap", () => {
-  it("does not start a task once today's spend reached the cap: failed, a comment with the cap and reset, no model call", async () => {
+  it("does not start a task once today's spend reached the cap: no failure, said once a day, no model call", async () => {
     await h.api.updateComment(spentComment, statusBody(CAP_USD));
     const issue = await h.api.createIssue({
       title: "Greet politely",
@@ -55,18 +58,44 @@ describe("daily cost cap", () => {
     const before = h.fake.requests.length;
 
     const run = await h.run({ mode: "issue", issue: String(issue.number) });
+    // The sweep and the next dispatch the same day: nothing more is said, nothing starts.
+    const sweep = await h.run({ mode: "stale" });
+    const again = await h.run({ mode: "issue", issue: String(issue.number) });
 
-    expect(run.code).toBe(0);
-    expect(run.outputs["status"]).toBe("failed");
+    for (const finished of [run, sweep, again]) expect(finished.code, finished.stdout).toBe(0);
+    expect(run.outputs["status"]).toBe("skipped");
     expect(h.fake.requests.length).toBe(before);
     const after = await h.api.getIssue(issue.number);
-    expect(after?.labels).toContain("locus:failed");
-    expect(after?.labels).not.toContain("locus:queued");
-    expect(after?.labels).not.toContain("locus:in-progress");
-    const failure = after?.comments.find((c) => c.body.startsWith("**Locus could not finish this task:**"));
-    expect(failure?.body).toContain("daily cost cap of $0.0500");
-    expect(failure?.body).toContain("resets at 00:00 UTC");
+    expect(after?.labels).toEqual(["locus:queued"]);
+    const refusals = after?.comments.filter((c) => c.body.startsWith("Locus did not start this task:")) ?? [];
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]?.body).toContain("daily cost cap of $0.0500");
+    expect(refusals[0]?.body).toContain("resets at 00:00 UTC");
+    expect(after?.comments.some((c) => c.body.includes("could not finish"))).toBe(false);
+    const status = after?.comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`))?.body ?? "";
+    expect(status).toContain('"attempts":0');
     expect(await h.git(["ls-remote", "--heads", "origin", `locus/issue-${issue.number}`])).toBe("");
+    const dispatched = h.sim.store.repos
+      .get(`${OWNER}/${REPO}`)
+      ?.runs.filter((r) => r.inputs["issue"] === String(issue.number));
+    expect(dispatched ?? []).toHaveLength(0);
+  });
+
+  it("the stale sweep starts a task the cap held back on an earlier day", async () => {
+    const issue = await h.api.createIssue({ title: "Greet later", labels: ["locus:queued"] });
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await h.api.createComment(
+      issue.number,
+      `<!-- ${STATUS_MARKER} -->\n${renderStatusComment({ headline: "Not started." }, { deliveries: [], attempts: 0, capRefused: yesterday })}`,
+    );
+
+    const sweep = await h.run({ mode: "stale" });
+
+    expect(sweep.code).toBe(0);
+    const dispatched = h.sim.store.repos
+      .get(`${OWNER}/${REPO}`)
+      ?.runs.filter((r) => r.inputs["issue"] === String(issue.number));
+    expect(dispatched?.map((r) => r.inputs["delivery"])).toEqual([expect.stringMatching(/^stale-\d+-\d+$/)]);
   });
 
   it("lets a task spend only what remains of the cap, ignoring spend claimed in comments Locus did not write", async () => {

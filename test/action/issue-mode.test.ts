@@ -110,9 +110,10 @@ describe("mode issue", () => {
     expect(await h.api.findPullRequestByHead(`locus/issue-${issue.number}`, { state: "all" })).toBeNull();
     const after = await h.api.getIssue(issue.number);
     expect(after?.labels).toContain("locus:failed");
-    expect(after?.comments.some((c) => c.body.includes("the agent made no change to the repository"))).toBe(
-      true,
-    );
+    const failure = after?.comments.find((c) => c.body.startsWith("**Locus could not finish this task:**"));
+    expect(failure?.body).toContain("the agent made no change to the repository");
+    // The agent's own explanation is posted, not only the log's last lines.
+    expect(failure?.body).toContain("**What the agent said:**\n\n> The code already does this.");
   });
 
   it("keeps a failed attempt's work on the wip branch and continues from it next time", async () => {

@@ -93,7 +93,12 @@ function raceScript(push: () => void): FakeTurn[] {
     reply(call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" })),
     () => {
       push();
-      return reply(call("finish", { summary: "Switched to a template string." }));
+      return reply(
+        call("finish", {
+          summary: "Switched to a template string.",
+          threads: [{ thread: "T1", addressed: true, note: "Now a template string." }],
+        }),
+      );
     },
   ];
 }
@@ -124,7 +129,12 @@ describe("mode iterate", () => {
       reply(
         call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" }),
       ),
-      reply(call("finish", { summary: "Switched to a template string." })),
+      reply(
+        call("finish", {
+          summary: "Switched to a template string.",
+          threads: [{ thread: "T1", addressed: true, note: "Switched to a template string." }],
+        }),
+      ),
     ]);
 
     const { run, calls, firstRequest } = await iterate(pr, { command: "keep it short" });
@@ -134,7 +144,7 @@ describe("mode iterate", () => {
     expect(run.outputs["status"]).toBe("succeeded");
     expect(calls).toBeLessThanOrEqual(8);
     const task = JSON.stringify(h.fake.requests[firstRequest]?.body);
-    expect(task).toContain("src/greet.js:2");
+    expect(task).toContain("T1: src/greet.js:2");
     expect(task).toContain("Use a template string here.");
     expect(task).toContain("Almost there.");
     expect(task).toContain("keep it short");
@@ -165,7 +175,12 @@ describe("mode iterate", () => {
     await lineComment(pr, "Say Hello again.");
     h.fake.setScript([
       reply(call("edit_file", { path: "src/greet.js", old_text: "`Hi, ", new_text: "`Hello, " })),
-      reply(call("finish", { summary: "Back to Hello." })),
+      reply(
+        call("finish", {
+          summary: "Back to Hello.",
+          threads: [{ thread: "T1", addressed: true, note: "Back to Hello." }],
+        }),
+      ),
     ]);
 
     const { run } = await iterate(pr, { "config-path": "keep-threads.yml" });
@@ -390,5 +405,85 @@ describe("mode iterate", () => {
 
     expect(run.code).toBe(0);
     expect((await h.api.getIssue(human.number))?.comments.at(-1)?.body).toContain("not a Locus pull request");
+  });
+});
+
+// After the cost-cap rounds, whose budget counts every earlier round's spend today.
+describe("honest threads", () => {
+  it("resolves only the threads the agent reports addressed, and says why in the others", async () => {
+    const own = await locusPullRequest("Greet honestly");
+    await lineComment(own.pr, "Use a template string.");
+    await lineComment(own.pr, "Rename greet to hello.");
+    await lineComment(own.pr, "Add a JSDoc comment.");
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" }),
+      ),
+      reply(
+        call("finish", {
+          summary: "Template string done; kept the name.",
+          threads: [
+            { thread: "T1", addressed: true, note: "Now a template string." },
+            { thread: "T2", addressed: false, note: "Renaming would break @alice's callers." },
+          ],
+        }),
+      ),
+    ]);
+
+    const { run } = await iterate(own.pr);
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    const done = thread("Use a template string.");
+    expect(done.root.resolved).toBe(true);
+    expect(done.replies.map((c) => c.body)).toEqual([
+      expect.stringMatching(/^Addressed in [0-9a-f]{7}: Now a template string\.$/),
+    ]);
+    const declined = thread("Rename greet to hello.");
+    expect(declined.root.resolved).toBe(false);
+    expect(declined.replies[0]?.body).toMatch(
+      /^Not changed in [0-9a-f]{7}: Renaming would break @\u200balice's callers\.$/,
+    );
+    const silent = thread("Add a JSDoc comment.");
+    expect(silent.root.resolved).toBe(false);
+    expect(silent.replies[0]?.body).toContain("did not say it addressed this thread");
+  });
+
+  it("a round continues from the work an earlier round saved on wip", async () => {
+    const own = await locusPullRequest("Greet twice");
+    await lineComment(own.pr, "Make it a template string.");
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" }),
+      ),
+      reply(call("read_file", { path: "src/greet.js" })),
+    ]);
+    const first = await iterate(own.pr, { "max-turns": "1" });
+    expect(first.run.outputs["status"]).toBe("failed");
+    expect(await h.show(`locus/wip/issue-${own.issue}`, "src/greet.js")).toContain("`Hi, ${name}`");
+    // A person puts it back in review and asks again.
+    await h.api.setLabels(own.issue, ["agent:managed", "locus:in-review"]);
+    h.fake.setScript([
+      reply(
+        call("finish", {
+          summary: "The template string from the saved round is in.",
+          threads: [{ thread: "T1", addressed: true, note: "Template string." }],
+        }),
+      ),
+    ]);
+
+    const second = await iterate(own.pr);
+
+    expect(second.run.outputs["status"]).toBe("succeeded");
+    expect(JSON.stringify(h.fake.requests[second.firstRequest]?.body)).toContain(
+      "A previous attempt stopped part-way",
+    );
+    const branch = `locus/issue-${own.issue}`;
+    expect(await h.show(branch, "src/greet.js")).toContain("`Hi, ${name}`");
+    const commits = await h.git(["log", "--format=%s", `origin/main..origin/${branch}`]);
+    expect(commits.trim().split("\n")).toEqual([
+      `fix: address review feedback (#${own.issue})`,
+      `feat: Greet twice (#${own.issue})`,
+    ]);
+    expect(await h.git(["ls-remote", "--heads", "origin", `locus/wip/issue-${own.issue}`])).toBe("");
   });
 });

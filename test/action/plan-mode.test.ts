@@ -98,14 +98,7 @@ describe("mode plan", () => {
     expect(lines).toContain("| 2 | Document farewell | low | docs | 1 |");
     expect(lines).toContain("  T1 --> T2");
 
-    expect(toolNames(before)).toEqual([
-      "list_files",
-      "read_file",
-      "search_text",
-      "ask_user",
-      "finish",
-      "propose_plan",
-    ]);
+    expect(toolNames(before)).toEqual(["list_files", "read_file", "search_text", "finish", "propose_plan"]);
     const sent = requestText(before);
     expect(sent).toContain("Add farewells");
     expect(sent).toContain("We greet but never say goodbye.");

@@ -95,14 +95,7 @@ describe("mode review", () => {
     expect(comments.map((c) => [c.path, c.line, c.side])).toEqual([["src/math.js", 10, "RIGHT"]]);
     expect(comments[0]?.body).toContain("Ten is spelled out elsewhere.");
 
-    expect(toolNames(before)).toEqual([
-      "list_files",
-      "read_file",
-      "search_text",
-      "ask_user",
-      "finish",
-      "submit_review",
-    ]);
+    expect(toolNames(before)).toEqual(["list_files", "read_file", "search_text", "finish", "submit_review"]);
     const task = JSON.stringify(h.fake.requests[before]?.body);
     expect(task).toContain("Tidies the constants.");
     expect(task).toContain("   10       |-export const n10 = 10;");

@@ -115,4 +115,25 @@ describe("mode stale", () => {
     expect((await h.api.getIssue(forgedFailed.number))?.labels).toEqual(["locus:failed"]);
     expect(run.summary).toContain("not Locus's");
   });
+
+  it("dispatches a sprint whose dispatch was lost, and never a waiting task or a sprint stopped by one", async () => {
+    const lost = await h.api.createMilestone({ title: "Lost dispatch" });
+    const queued = await issueWithStatus("Queued, no run", ["locus:queued", "order:1"], 0, 120, lost.number);
+    const stopped = await h.api.createMilestone({ title: "Stopped on a question" });
+    await issueWithStatus("Asks", ["locus:waiting", "order:1"], 1, 3000, stopped.number);
+    const behind = await issueWithStatus("Behind it", ["locus:queued", "order:2"], 0, 3000, stopped.number);
+    const waiting = await issueWithStatus("Waits a day", ["locus:waiting"], 1, 24 * 60 + 5);
+    const before = dispatched().length;
+
+    const run = await h.run({ mode: "stale" });
+
+    expect(run.code).toBe(0);
+    const inputs = dispatched().slice(before);
+    expect(inputs.map((i) => [i["mode"], i["milestone"]])).toEqual([["sprint", String(lost.number)]]);
+    expect(inputs[0]?.["delivery"]).toMatch(/^stale-\d+-\d+$/);
+    const labels = async (n: number) => (await h.api.getIssue(n))?.labels ?? [];
+    expect(await labels(queued)).toContain("locus:queued");
+    expect(await labels(behind)).toContain("locus:queued");
+    expect(await labels(waiting)).toContain("locus:waiting");
+  });
 });

@@ -158,6 +158,38 @@ describe("/locus comments", () => {
     expect(await listCreated()).toHaveLength(3);
   });
 
+  it("continues after the highest order when approving into an existing milestone", async () => {
+    const { data: existing } = await h
+      .as("alice")
+      .rest.issues.createMilestone({ owner, repo, title: "Growing sprint" });
+    await h.settle();
+    const first = await newIssue(h, "already here", { milestone: existing.number });
+    const pinned = await newIssue(h, "pinned", { milestone: existing.number, labels: ["order:4"] });
+    expect(await labelsOf(h, first)).toEqual(["order:1"]);
+    expect(await labelsOf(h, pinned)).toEqual(["order:4"]);
+    const issue = await newIssue(h, "More plan");
+    const plan = planSchema.parse({
+      sprint: "Growing sprint",
+      tasks: [{ title: "Next one" }, { title: "Last one" }],
+    });
+    await h.repo.comment(issue, renderPlanComment(plan), { as: "locus[bot]" });
+    await comment(h, "alice", issue, "/locus approve");
+    const { data: created } = await h
+      .as("alice")
+      .rest.issues.listForRepo({ owner, repo, milestone: String(existing.number), state: "all" });
+    const orderOf = (title: string) =>
+      created
+        .find((i) => i.title === title)
+        ?.labels.map((l) => (typeof l === "string" ? l : l.name))
+        .find((n) => n?.startsWith("order:"));
+    expect([orderOf("already here"), orderOf("pinned"), orderOf("Next one"), orderOf("Last one")]).toEqual([
+      "order:1",
+      "order:4",
+      "order:5",
+      "order:6",
+    ]);
+  });
+
   it("refuses an approve order that breaks a dependency", async () => {
     const issue = await newIssue(h, "Plan two");
     const plan = planSchema.parse({ sprint: "S2", tasks: [{ title: "A" }, { title: "B", dependsOn: [1] }] });
@@ -200,7 +232,7 @@ describe("/locus comments", () => {
     expect(tableRows(sprints).map((row) => row[0])).not.toContainEqual(expect.stringContaining("[Reorder]"));
   });
 
-  it("cancels the live run and marks the issue failed", async () => {
+  it("cancels the live run and clears the status, so no sweep retries it", async () => {
     const issue = await newIssue(h, "Long job");
     h.runsConclude("hold");
     await h.as("alice").rest.issues.createComment({ owner, repo, issue_number: issue, body: "/locus run" });
@@ -210,7 +242,10 @@ describe("/locus comments", () => {
     await comment(h, "alice", issue, "/locus cancel");
     h.runsConclude("success");
     expect(runs(h).find((r) => r.id === run?.id)?.conclusion).toBe("cancelled");
-    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:failed"]);
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed"]);
     expect((await commentsOf(h, issue)).at(-1)).toContain("Cancelled by @alice");
+    expect((await commentsOf(h, issue)).at(-1)).toContain("will not retry it on its own");
+    // The cancelled run's workflow_run event marks nothing failed either.
+    expect(await labelsOf(h, issue)).not.toContain("locus:failed");
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { renderTrackingDashboard } from "../../lib/render/tracking-dashboard.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comment, commentsOf, labelsOf, newIssue, owner, repo, runs } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
@@ -95,6 +96,36 @@ describe("sprints", () => {
     await h.settle();
     expect(runs(h).filter((run) => run.inputs.milestone === String(m))).toHaveLength(0);
   });
+
+  it("removes the order label of an issue taken out of its milestone", async () => {
+    const m = await milestone("Leaving");
+    const issue = await newIssue(h, "leaves", { milestone: m, labels: ["type:bug"] });
+    expect(await labelsOf(h, issue)).toEqual(["order:1", "type:bug"]);
+    await h.as("alice").rest.issues.update({ owner, repo, issue_number: issue, milestone: null });
+    await h.settle();
+    expect(await labelsOf(h, issue)).toEqual(["type:bug"]);
+  });
+
+  it("reorders a sprint from its tracking issue", async () => {
+    const m = await milestone("Tracked");
+    const a = await newIssue(h, "a", { milestone: m });
+    const b = await newIssue(h, "b", { milestone: m });
+    const tracking = await h.repo.issue(
+      { title: "Sprint: Tracked", labels: ["agent:managed"] },
+      { as: "locus[bot]" },
+    );
+    await comment(h, "alice", tracking.number, `/locus order ${b} ${a}`);
+    expect(await labelsOf(h, b)).toEqual(["order:1"]);
+    expect(await labelsOf(h, a)).toEqual(["order:2"]);
+    expect((await commentsOf(h, tracking.number)).at(-1)).toContain("New order:");
+    // The same title on an issue a person opened is no tracking issue.
+    const { data: fake } = await h
+      .as("alice")
+      .rest.issues.create({ owner, repo, title: "Sprint: Tracked", labels: ["agent:managed"] });
+    await h.settle();
+    await comment(h, "alice", fake.number, `/locus order ${a} ${b}`);
+    expect((await commentsOf(h, fake.number)).at(-1)).toContain("this issue is in no milestone");
+  });
 });
 
 describe("pull requests and runs", () => {
@@ -165,6 +196,40 @@ describe("pull requests and runs", () => {
     expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:failed"]);
     const last = (await commentsOf(h, issue)).at(-1) ?? "";
     expect(last).toMatch(/Locus's \[workflow run\]\(http[^)]+\/actions\/runs\/\d+\) ended with `failure`/);
+  });
+
+  it("redraws the sprint's dashboard when a task's PR merges between runs", async () => {
+    const m = await milestone("Dashboarded");
+    const issue = await newIssue(h, "dash task", {
+      milestone: m,
+      labels: ["locus:in-review", "agent:managed", "order:1"],
+    });
+    const body = renderTrackingDashboard(
+      { number: m, title: "Dashboarded" },
+      [{ number: issue, title: "dash task", order: 1, labels: ["locus:in-review"], attempts: 1 }],
+      { state: "finished", message: "Every task of this run is delivered." },
+    );
+    const tracking = await h.repo.issue(
+      { title: "Sprint: Dashboarded", labels: ["agent:managed"], body },
+      { as: "locus[bot]" },
+    );
+    const pr = await locusPullRequest(issue);
+    await h.as("alice").rest.pulls.merge({ owner, repo, pull_number: pr, merge_method: "squash" });
+    await h.settle();
+    const { data } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: tracking.number });
+    expect(data.body).toContain(`| 1 | #${issue} | dash task | done |`);
+    expect(data.body).toContain("1/1");
+  });
+
+  it("clears the status with a comment when its Locus PR is closed without merging", async () => {
+    const issue = await newIssue(h, "reject me", { labels: ["locus:in-review", "agent:managed", "order:1"] });
+    const pr = await locusPullRequest(issue);
+    await h.as("alice").rest.pulls.update({ owner, repo, pull_number: pr, state: "closed" });
+    await h.settle();
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "order:1"]);
+    expect((await commentsOf(h, issue)).at(-1)).toContain(`Pull request #${pr} was closed without merging`);
+    const { data: open } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: issue });
+    expect(open.state).toBe("open");
   });
 });
 

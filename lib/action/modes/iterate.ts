@@ -33,9 +33,11 @@ import {
 } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { safeToPublish } from "../../render/safe-text.ts";
-import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
+import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
-import { saveCheckpoint } from "../checkpoint.ts";
+import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
+import { scratchFiles } from "../scratch-files.ts";
+import { threadReplies } from "../thread-replies.ts";
 import type { ActionContext } from "../context.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { withDaySpend } from "../daily-budget.ts";
@@ -145,8 +147,17 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
   const remoteHead = (await git.revParse(headRef)) ?? "";
-  const remoteWip = (await git.remoteBranches([wipBranch(issueNumber)])).get(wipBranch(issueNumber)) ?? "";
-  const worktree = await git.worktreeAdd(path, pr.head.ref, headRef);
+  const wip = wipBranch(issueNumber);
+  const remoteWip = (await git.remoteBranches([wip])).get(wip) ?? "";
+  // An earlier round's saved work that builds on the branch as it is now: this round continues it.
+  let resumed: Checkpoint | undefined;
+  if (remoteWip) {
+    await git.fetchBranches([wip]);
+    if (await git.isAncestor(headRef, git.remoteRef(wip)))
+      resumed = parseCheckpoint(wip, await git.commitMessage(git.remoteRef(wip)));
+  }
+  const worktree = await git.worktreeAdd(path, pr.head.ref, resumed ? git.remoteRef(wip) : headRef);
+  if (resumed) ctx.log.info(`Continuing from ${wip}: ${resumed.reason}`);
   const finish = async (report: TaskReport, headline: string, event: "deliver" | "fail") => {
     const next = transition(labels, event);
     if (next.ok && next.changed) labels = await gateway.setLabels(issueNumber, next.labels);
@@ -172,13 +183,16 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     title: `Agent: iterate on PR #${prNumber}`,
     prompt: {
       ...prompt,
-      task: renderIterateTask({
-        issue: asPrompted,
-        pr: { number: prNumber, diff },
-        feedback,
-        note: ctx.command,
-        withheld,
-      }),
+      task: withCheckpoint(
+        resumed,
+        renderIterateTask({
+          issue: asPrompted,
+          pr: { number: prNumber, diff },
+          feedback,
+          note: ctx.command,
+          withheld,
+        }),
+      ),
     },
     cwd: worktree.cwd,
     recorder,
@@ -219,7 +233,14 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       "fail",
     );
   }
-  if (!(await worktree.stageAll())) {
+  // The saved round's commits fold into this round's one commit on top of the branch.
+  if (resumed) await worktree.resetSoft(headRef);
+  const leftOut = scratchFiles(
+    await worktree.untrackedFiles(),
+    result.filesChanged,
+    await worktree.listFiles(),
+  );
+  if (!(await worktree.stageAll(leftOut))) {
     await gateway.createComment(
       prNumber,
       ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${safeToPublish(result.summary)}`),
@@ -244,15 +265,15 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
 
   const short = pushed.sha.slice(0, 7);
-  const reply = ctx.mask(`Addressed in ${short}: ${safeToPublish(result.summary)}`);
   let headline = `Pushed fixes for the review feedback on PR #${prNumber}.`;
   try {
     await gateway.answerReviewFeedback(
-      feedback.threads.map((thread) => ({
-        threadId: thread.id,
-        body: reply,
-        resolve: ctx.config.iterate.resolveThreads,
-      })),
+      threadReplies(feedback.threads, result.threads, short, ctx.config.iterate.resolveThreads).map(
+        (reply) => ({
+          ...reply,
+          body: ctx.mask(safeToPublish(reply.body)),
+        }),
+      ),
       {
         subjectId: pr.nodeId,
         body: ctx.mask(
@@ -266,13 +287,17 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     ctx.log.warn(`Replying on PR #${prNumber} failed: ${why}`);
     headline = `${headline} Replying in its review threads failed: ${why}`;
   }
-  if (remoteWip) await worktree.deleteRemoteBranch(wipBranch(issueNumber), remoteWip);
+  if (remoteWip) await worktree.deleteRemoteBranch(wip, remoteWip);
   await git.worktreeRemove(path);
   return finish(
     { ...measured, status: "succeeded", pr: { number: prNumber, url: pr.url } },
     headline,
     "deliver",
   );
+}
+
+function withCheckpoint(checkpoint: Checkpoint | undefined, task: string): string {
+  return checkpoint ? `${task}\n\n${renderCheckpoint(checkpoint)}` : task;
 }
 
 function movedBranchComment(branch: string, why: string, checkpoint: string | undefined): string {

@@ -3,8 +3,9 @@
  * each task on `locus/issue-<N>` started from the previous task's branch and
  * its PR based on it, so every PR shows only its own diff. Completed tasks
  * are skipped, failed and interrupted ones retried (from their checkpoint),
- * and the run stops at the first failure (config `sprint.stopOnFailure`); the
- * next run resumes there. `locus/sprint-<slug>` follows the newest completed
+ * and the run stops at the first failure (config `sprint.stopOnFailure`) and
+ * at a task waiting for an answer to its question (always: later tasks build
+ * on it); the next run resumes there. `locus/sprint-<slug>` follows the newest completed
  * task. Labels are the truth; the tracking issue mirrors them.
  */
 import { join } from "node:path";
@@ -48,6 +49,10 @@ function conflictMessage(issue: number, parent: string, files: readonly string[]
     `Resolve it by hand: \`git fetch origin && git checkout ${issueBranch(issue)} && git rebase origin/${parent}\`,`,
     "fix the files, `git rebase --continue`, push the branch, then comment `/locus run` on the issue.",
   ].join("\n");
+}
+
+function waitingMessage(issue: number): string {
+  return `#${issue} is waiting for an answer to its question. Answer on the issue and the sprint resumes there.`;
 }
 
 export async function runSprintMode(ctx: ActionContext, milestoneNumber: number): Promise<ModeResult> {
@@ -131,6 +136,10 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
     }
     const task = planned.get(issue.number);
     if (!task) continue;
+    if (statusOf(issue.labels) === "waiting") {
+      stop = { state: "stopped", message: waitingMessage(issue.number) };
+      break;
+    }
     if (ctx.signal.aborted) {
       stop = { state: "stopped", message: "The run was cancelled; the next run resumes here." };
       break;
@@ -177,8 +186,19 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       earlier.push({ number: issue.number, title: issue.title, summary: report.summary ?? "" });
       continue;
     }
+    if (report.status === "waiting") {
+      stop = { state: "stopped", message: waitingMessage(issue.number) };
+      break;
+    }
     if (outcome.conflicts) {
       stop = { state: "stopped", message: conflictMessage(issue.number, parent.branch, outcome.conflicts) };
+      break;
+    }
+    if (report.status === "skipped") {
+      stop = {
+        state: "stopped",
+        message: `#${issue.number} was not started: ${report.reason ?? "unknown"}.`,
+      };
       break;
     }
     if (!continuesAfter("failed", ctx.config.sprint.stopOnFailure)) {

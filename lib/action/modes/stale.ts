@@ -10,8 +10,15 @@
  * work Locus itself recorded: a failure needs an attempt in the status
  * comment Locus wrote, a stuck task that status comment (the gateway ignores
  * one written by anyone else).
+ *
+ * Issues already `queued` with no live run are dispatched when their dispatch
+ * was lost (quiet past the threshold; for a sprint, only when nothing in it
+ * stops it), or when the daily cost cap held them back on an earlier UTC day.
+ * Waiting and cancelled tasks (no status) are never touched: people decide.
  */
-import type { Issue } from "../../github/index.ts";
+import type { Issue, ListedIssue } from "../../github/index.ts";
+import { sprintBlockedBy } from "../../sprint/sprint-blocked.ts";
+import { utcDay } from "../daily-budget.ts";
 import { statusLabel, type Status } from "../../labels/schema.ts";
 import { transition, type StatusEvent } from "../../labels/status.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
@@ -59,10 +66,15 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
       reports.push(report(issue, "skipped", "another sweep re-queued it first"));
       return;
     }
-    const delivery = `stale-${ctx.run.id}-${issue.number}`;
     await gateway.setLabels(issue.number, next.labels);
+    await dispatch(issue, `Re-queued by the stale sweep: ${why}.`, why);
+  }
+
+  /** Records this sweep's delivery on the issue and dispatches its work (its sprint at most once). */
+  async function dispatch(issue: Issue, headline: string, why: string): Promise<void> {
+    const delivery = `stale-${ctx.run.id}-${issue.number}`;
     const state = withDelivery((await readStatusRecord(gateway, issue.number)).state, delivery);
-    await writeStatus(gateway, issue.number, { headline: `Re-queued by the stale sweep: ${why}.` }, state);
+    await writeStatus(gateway, issue.number, { headline }, state);
     const request: DispatchRequest =
       issue.milestone === null
         ? { mode: "issue", issues: [issue.number], delivery }
@@ -78,7 +90,37 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     reports.push(report(issue, "succeeded", `re-queued and dispatched (${why})`));
   }
 
+  /** A queued issue nothing runs: its dispatch was lost, or the cost cap held it back on an earlier day. */
+  async function dispatchQueued(issue: ListedIssue): Promise<void> {
+    const record = await readStatusRecord(gateway, issue.number);
+    const refused = record.state.capRefused;
+    if (refused === utcDay(ctx.clock.now())) return;
+    if (refused === undefined) {
+      const quietSince = record.comment?.updatedAt ?? issue.updatedAt;
+      if (now - Date.parse(quietSince) < staleMs) return;
+    }
+    if (issue.milestone !== null) {
+      if (dispatchedSprints.has(issue.milestone)) return;
+      const blocked = sprintBlockedBy((await gateway.listMilestoneIssues(issue.milestone)) ?? []);
+      if (blocked) return;
+    }
+    const why = refused
+      ? `the daily cost cap held it back on ${refused}`
+      : `queued with no Locus run for ${config.retry.staleAfterMinutes} minutes`;
+    await dispatch(issue, `Dispatched by the stale sweep: ${why}.`, why);
+  }
+
   const staleMs = config.retry.staleAfterMinutes * 60_000;
+  for (const issue of await gateway.listIssues({ state: "open", labels: [statusLabel("queued")] })) {
+    if (issue.isPullRequest) continue;
+    if (
+      live.has(`issue:${issue.number}`) ||
+      (issue.milestone !== null && live.has(`sprint:${issue.milestone}`))
+    ) {
+      continue;
+    }
+    await dispatchQueued(issue);
+  }
   for (const issue of await gateway.listIssues({ state: "open", labels: [statusLabel("in-progress")] })) {
     if (issue.isPullRequest) continue;
     if (

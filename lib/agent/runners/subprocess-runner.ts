@@ -119,16 +119,19 @@ export function createSubprocessRunner(
     let turns = 0;
     const toolCalls: ToolCallRecord[] = [];
     const files = new Set<string>();
-    const priced = costUsd(execute.model, NO_USAGE) !== undefined;
+    const priced = costUsd(execute.model, NO_USAGE, execute.prices) !== undefined;
+    // A CLI that reports its own cost is priced whatever Locus knows about the model.
+    let reported = false;
     const tally: RunTally = {
       emit,
       turn(turnUsage, reportedCostUsd) {
         turns += 1;
         usage = addUsage(usage, turnUsage);
-        const turnCost = reportedCostUsd ?? costUsd(execute.model, turnUsage) ?? 0;
+        if (reportedCostUsd !== undefined) reported = true;
+        const turnCost = reportedCostUsd ?? costUsd(execute.model, turnUsage, execute.prices) ?? 0;
         cost += turnCost;
         emit({ type: "turn", turn: turns, usage: turnUsage, costUsd: turnCost });
-        if (execute.maxCostUsd !== undefined && priced && cost >= execute.maxCostUsd) {
+        if (execute.maxCostUsd !== undefined && (priced || reported) && cost >= execute.maxCostUsd) {
           tally.stop("cost_limit", costLimitMessage(cost, execute.maxCostUsd));
         }
       },

@@ -234,15 +234,26 @@ describe("agent loop: ending a task", () => {
     expect(result.error).toBeUndefined();
   });
 
-  it("records questions from ask_user", async () => {
+  it("ends the run after a turn that asks, with every question of that turn", async () => {
     await script(
-      reply(call("ask_user", { question: "Should greet take a name?" })),
+      reply(
+        say("Two things are unclear."),
+        call("ask_user", { question: "Should greet take a name?" }),
+        call("ask_user", { question: "Which language?" }),
+      ),
       reply(say("Proceeding.")),
     );
 
     const result = await runAgentLoop(deps(), execute());
 
-    expect(result.questions).toEqual(["Should greet take a name?"]);
+    expect(result).toMatchObject({
+      success: true,
+      stop: "asked",
+      turns: 1,
+      summary: "Two things are unclear.",
+    });
+    expect(result.questions).toEqual(["Should greet take a name?", "Which language?"]);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it("stops at max turns with a clear error", async () => {

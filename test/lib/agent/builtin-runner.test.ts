@@ -45,7 +45,7 @@ describe("builtin runner", () => {
         reply(call("edit_file", { path: "greet.js", old_text: '"helo "', new_text: '"hello "' })),
         reply(call("write_file", { path: "greet.test.js", content: "// greeting tests\n" })),
         reply(call("run_shell", { command: "grep -c hello greet.js" })),
-        reply(call("ask_user", { question: "Should the greeting end with an exclamation mark?" })),
+        reply(call("search_text", { pattern: "hello" })),
         reply(call("read_file", { path: "greet.test.js" })),
         reply(call("run_shell", { command: "ls" })),
         reply(
@@ -74,7 +74,7 @@ describe("builtin runner", () => {
       "edit_file",
       "write_file",
       "run_shell",
-      "ask_user",
+      "search_text",
       "read_file",
       "run_shell",
       "finish",
@@ -82,7 +82,7 @@ describe("builtin runner", () => {
     expect(result.toolCalls.every((c) => c.ok)).toBe(true);
     expect([...result.filesChanged].sort()).toEqual(["greet.js", "greet.test.js"]);
     expect(await readFile(join(cwd, "greet.js"), "utf8")).toContain('"hello "');
-    expect(result.questions).toEqual(["Should the greeting end with an exclamation mark?"]);
+    expect(result.questions).toEqual([]);
 
     const report = fake.cacheReport();
     expect(result.usage).toEqual({

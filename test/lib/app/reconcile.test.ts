@@ -26,7 +26,11 @@ beforeAll(async () => {
   sim = await startGitHubSimulator({
     now: () => clock,
     runName: ({ inputs }) =>
-      runName(inputs.mode as Mode, Number(inputs.issue) || undefined, inputs.delivery ?? ""),
+      runName(
+        inputs.mode as Mode,
+        Number(inputs.milestone || inputs.issue) || undefined,
+        inputs.delivery ?? "",
+      ),
     runner: ({ inputs }) => ({ conclusion: inputs.delivery === "doomed" ? "failure" : "success" }),
   });
   repo = await sim.seed.repo("octo/demo", {
@@ -91,6 +95,40 @@ describe("reconciler", () => {
     const report = await reconcileRepository(ctx, 10);
     expect(report.redispatched).not.toContain(fresh.number);
     expect(report.redispatched).not.toContain(inSprint.number);
+  });
+
+  it("dispatches the sprint of a queued milestone issue whose dispatch was lost, once, unless the sprint is stopped", async () => {
+    const ctx = context();
+    const milestone = await repo.milestone({ title: "Lost" });
+    const lost = await repo.issue({
+      title: "lost",
+      labels: ["locus:queued", "order:1"],
+      milestone: milestone.number,
+    });
+    const stopped = await repo.milestone({ title: "Stopped" });
+    await repo.issue({ title: "asks", labels: ["locus:waiting", "order:1"], milestone: stopped.number });
+    const behind = await repo.issue({
+      title: "behind",
+      labels: ["locus:queued", "order:2"],
+      milestone: stopped.number,
+    });
+    const sprintRuns = (number: number) =>
+      sim.store.repos.get("octo/demo")?.runs.filter((run) => run.inputs.milestone === String(number)) ?? [];
+
+    clock = new Date(clock.getTime() + 11 * 60_000);
+    const report = await reconcileRepository(ctx, 10);
+    await sim.settle();
+
+    expect(report.redispatched).toContain(lost.number);
+    expect(report.redispatched).not.toContain(behind.number);
+    expect(sprintRuns(milestone.number).map((run) => run.inputs.delivery)).toEqual([
+      expect.stringMatching(/^reconcile-\d+-\d+$/),
+    ]);
+    expect(sprintRuns(stopped.number)).toHaveLength(0);
+
+    clock = new Date(clock.getTime() + 60 * 60_000);
+    expect((await reconcileRepository(ctx, 10)).redispatched).not.toContain(lost.number);
+    expect(sprintRuns(milestone.number)).toHaveLength(1);
   });
 
   it("marks failed an in-progress issue whose run failed without saying so", async () => {

@@ -56,7 +56,7 @@ describe("configJsonSchema", () => {
 
   // Keys that are off unless set: they have a description but no default.
   const OFF_UNLESS_SET: Record<string, string[]> = {
-    agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks"],
+    agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks", "pricing"],
   };
 
   it("lists every key of every group, each with a description for editors", () => {

@@ -29,11 +29,17 @@ describe("label schema", () => {
     expect(names.some((name) => name.startsWith("order:"))).toBe(false);
   });
 
-  it("colours failed red and the other statuses green", () => {
+  it("colours failed red, waiting yellow and the other statuses green", () => {
     const colour = (status: (typeof STATUSES)[number]) =>
       LOCUS_LABELS.find((label) => label.name === statusLabel(status))?.color;
     expect(colour("failed")).toBe("d73a4a");
-    for (const status of STATUSES.filter((s) => s !== "failed")) {
+    const [wr, wg, wb] = [0, 2, 4].map((i) => parseInt((colour("waiting") ?? "").slice(i, i + 2), 16)) as [
+      number,
+      number,
+      number,
+    ];
+    expect(Math.min(wr, wg)).toBeGreaterThan(wb + 100);
+    for (const status of STATUSES.filter((s) => s !== "failed" && s !== "waiting")) {
       const hex = colour(status) ?? "";
       const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
       expect(g).toBeGreaterThan(r);
@@ -85,6 +91,41 @@ describe("status machine", () => {
     expect(canTransition("failed", "queue")).toBe(true);
     expect(canTransition("in-progress", "requeue-stale")).toBe(true);
     expect(canTransition("queued", "requeue-stale")).toBe(false);
+  });
+
+  it("waits on a question: in-progress → waiting → (a writer answers) queued", () => {
+    const asked = transition(["type:bug", "locus:in-progress", "agent:managed"], "ask");
+    expect(asked).toMatchObject({ ok: true, to: "waiting" });
+    const labels = asked.ok ? asked.labels : [];
+    expect(labels).toEqual(["type:bug", "agent:managed", "locus:waiting"]);
+    expect(transition(labels, "answer")).toMatchObject({ ok: true, to: "queued" });
+    // Nothing but an answer, a cancel, a merge or a writer's `/locus run` moves a waiting task.
+    for (const event of ["start", "fail", "requeue-stale", "deliver", "iterate"] as const)
+      expect(canTransition("waiting", event)).toBe(false);
+    expect(canTransition("waiting", "queue")).toBe(true);
+    expect(canTransition("queued", "answer")).toBe(false);
+  });
+
+  it("clears the status on cancel and on a PR closed unmerged, keeping every other label", () => {
+    for (const status of ["queued", "in-progress", "waiting", "failed"]) {
+      expect(transition(["x", `locus:${status}`, "agent:managed"], "cancel")).toEqual({
+        ok: true,
+        from: status,
+        to: undefined,
+        labels: ["x", "agent:managed"],
+        changed: true,
+      });
+    }
+    expect(canTransition("in-review", "cancel")).toBe(false);
+    expect(canTransition(undefined, "cancel")).toBe(false);
+    expect(transition(["locus:in-review", "order:2"], "close-unmerged")).toMatchObject({
+      ok: true,
+      to: undefined,
+      labels: ["order:2", "agent:managed"],
+    });
+    expect(canTransition("done", "close-unmerged")).toBe(false);
+    // A cleared task is neither completed nor retried: `fail` and `requeue-stale` do not apply.
+    expect(canTransition(undefined, "fail")).toBe(false);
   });
 
   it("repairs an issue carrying several statuses to exactly one", () => {

@@ -112,7 +112,7 @@ describe("iterate task", () => {
       },
       note: "keep it small",
     });
-    expect(task).toContain("#### src/greet.js:2\n\n```diff\n@@ -1 +1,2 @@\n+return name\n```");
+    expect(task).toContain("#### T1: src/greet.js:2\n\n```diff\n@@ -1 +1,2 @@\n+return name\n```");
     expect(task).toContain("Trim the name.");
     expect(task).toContain("#### Review by @bob (requested changes)");
     expect(task).toContain("Add a test too.");

@@ -76,7 +76,8 @@ describe("renderTrackingDashboard", () => {
     expect(chart).toContain('  I12["#12 in-review"]:::in_review');
     expect(chart).toContain("  I11 --> I12");
     expect(chart).toContain("  I13 --> I14");
-    expect(chart.filter((line) => line.startsWith("  classDef "))).toHaveLength(6);
+    expect(chart.filter((line) => line.startsWith("  classDef "))).toHaveLength(7);
+    expect(chart).toContain("  classDef waiting fill:#fff1a8,stroke:#bf8700");
   });
 
   it("shows the last stop with its instructions and keeps the run state as JSON", () => {

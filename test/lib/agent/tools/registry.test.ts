@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UNATTENDED_ANSWER } from "../../../../lib/agent/tools/ask-user.ts";
+import { QUESTION_RECORDED } from "../../../../lib/agent/tools/ask-user.ts";
 import {
   builtinTools,
   readOnlyTools,
@@ -32,7 +32,6 @@ describe("tool registry", () => {
       "list_files",
       "read_file",
       "search_text",
-      "ask_user",
       "finish",
     ]);
   });
@@ -69,7 +68,7 @@ describe("tool registry", () => {
       write_file: ["path", "content"],
       run_shell: ["command", "timeout_s"],
       ask_user: ["question"],
-      finish: ["summary"],
+      finish: ["summary", "threads"],
     });
   });
 
@@ -82,7 +81,7 @@ describe("tool registry", () => {
     );
     expect(result).toEqual({
       content:
-        'There is no tool named "write_file". Available tools: list_files, read_file, search_text, ask_user, finish.',
+        'There is no tool named "write_file". Available tools: list_files, read_file, search_text, finish.',
       isError: true,
       summary: "Unknown tool write_file",
     });
@@ -116,17 +115,15 @@ describe("tool registry", () => {
     });
   });
 
-  it("answers ask_user unattended and records the question", async () => {
+  it("records an ask_user question and tells the model the run ends after this turn", async () => {
     const result = await runTool(
       builtinTools(),
       "ask_user",
       { question: "Which database?" },
       worktree.context(),
     );
-    expect(result).toEqual({ content: UNATTENDED_ANSWER, isError: false, summary: "Asked: Which database?" });
-    expect(UNATTENDED_ANSWER).toBe(
-      "No one is available to answer. Decide conservatively yourself and say what you assumed, or stop with finish and explain what you need.",
-    );
+    expect(result).toEqual({ content: QUESTION_RECORDED, isError: false, summary: "Asked: Which database?" });
+    expect(QUESTION_RECORDED).toContain("This run ends after this turn");
     expect(worktree.questions).toEqual(["Which database?"]);
   });
 

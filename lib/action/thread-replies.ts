@@ -1,0 +1,46 @@
+/**
+ * Honest threads: after an iterate round pushes, Locus replies in each review
+ * thread it was given with what the agent said about that thread, and resolves
+ * only the threads the agent reported as addressed. A thread the agent said
+ * nothing about is left open with a reply saying so, never claimed. The
+ * agent's notes are its own output: they cannot ping anyone. Pure.
+ */
+import type { ThreadReport } from "../agent/runner.ts";
+import { threadLabel } from "../prompt/iterate-prompt.ts";
+import { defuseMentions } from "../render/question-comment.ts";
+
+export interface ThreadReply {
+  readonly threadId: string;
+  readonly body: string;
+  readonly resolve: boolean;
+}
+
+export function threadReplies(
+  threads: ReadonlyArray<{ readonly id: string }>,
+  reports: readonly ThreadReport[] | undefined,
+  commit: string,
+  resolveAddressed: boolean,
+): ThreadReply[] {
+  const byLabel = new Map((reports ?? []).map((report) => [report.thread.trim().toUpperCase(), report]));
+  return threads.map((thread, index) => {
+    const report = byLabel.get(threadLabel(index));
+    const note = defuseMentions(report?.note.replace(/\s+/g, " ").trim() ?? "");
+    if (report?.addressed)
+      return {
+        threadId: thread.id,
+        body: `Addressed in ${commit}${note ? `: ${note}` : "."}`,
+        resolve: resolveAddressed,
+      };
+    if (report)
+      return {
+        threadId: thread.id,
+        body: `Not changed in ${commit}${note ? `: ${note}` : "."}`,
+        resolve: false,
+      };
+    return {
+      threadId: thread.id,
+      body: `Locus pushed ${commit} but the agent did not say it addressed this thread, so it is left open for you to check.`,
+      resolve: false,
+    };
+  });
+}
