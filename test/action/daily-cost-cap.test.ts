@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { renderStatusComment, STATUS_MARKER } from "../../lib/status/status-comment.ts";
 import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const CAP_USD = 0.05;
 let h: Harness;
@@ -20,8 +21,8 @@ beforeAll(async () => {
   h = await startHarness({
     ...PROJECT_FILES,
     ".github/locus.yml": `version: 3\nagent:\n  maxCostPerDayUsd: ${CAP_USD}\n`,
-    // The stale sweep lists this workflow's runs.
-    ".github/workflows/locus.yml": "name: Locus\non: workflow_dispatch\njobs: {}\n",
+    // The stale sweep lists this workflow's runs and dispatches it as the app would.
+    ...callerWorkflowFiles(),
   });
   h.repo.collaborator("alice", "write");
   // An issue Locus worked on earlier today, and its status comment recording the spend.

@@ -147,7 +147,12 @@ describe("mode review", () => {
       reply(
         call("edit_file", { path: "src/greet.js", old_text: '"Hi, " + name', new_text: "`Hi, ${name}`" }),
       ),
-      reply(call("finish", { summary: "Switched to a template string." })),
+      reply(
+        call("finish", {
+          summary: "Switched to a template string.",
+          threads: [{ thread: "T1", addressed: true, note: "Switched to a template string." }],
+        }),
+      ),
     ]);
     const iterate = await h.run({ mode: "iterate", pr: String(pr) });
 
