@@ -20,19 +20,17 @@ import { issueOfBranch, wipBranch } from "../../naming/branches.ts";
 import { fixCiCommitMessage } from "../../naming/ci-commit.ts";
 import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
-import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
 import type { ActionContext } from "../context.ts";
-import { withDaySpend } from "../daily-budget.ts";
+import { startPullRequestRound } from "../pull-request-round.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { commentAuthors, promptIssue } from "../prompt-issue.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
-import { selfLogins } from "../self-logins.ts";
 import { createWriters } from "../writers.ts";
 import { runAgentLive } from "../run-agent-live.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
-import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
+import { reportWithoutRun, type ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 
 export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
@@ -83,11 +81,13 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     return { tasks: [reportWithoutRun(base, "failed", reason)] };
   }
 
-  let labels = await gateway.setLabels(issueNumber, working.labels);
-  const record = statusRecordIn(issue.comments, selfLogins(ctx));
-  const writeStatus = createStatusWriter(gateway, issueNumber, record);
-  const status = { ...record.state, ...(ctx.run.url ? { runUrl: ctx.run.url } : {}) };
-  await writeStatus({ headline: `Fixing the CI failure on PR #${prNumber}.` }, status);
+  const round = await startPullRequestRound(
+    ctx,
+    issue,
+    working.labels,
+    `Fixing the CI failure on PR #${prNumber}.`,
+  );
+  const { status, writeStatus } = round;
 
   await git.fetchBranches([pr.head.ref, pr.base.ref]);
   const headRef = git.remoteRef(pr.head.ref);
@@ -96,19 +96,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const remoteWip = (await git.remoteBranches([wipBranch(issueNumber)])).get(wipBranch(issueNumber)) ?? "";
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `fix-ci-${prNumber}`);
   const worktree = await git.worktreeAdd(path, pr.head.ref, headRef);
-  const finish = async (report: TaskReport, headline: string, event: "deliver" | "fail") => {
-    const next = transition(labels, event);
-    if (next.ok && next.changed) labels = await gateway.setLabels(issueNumber, next.labels);
-    await writeStatus(
-      { headline },
-      {
-        ...withDaySpend(status, ctx.clock.now(), report.costUsd),
-        costUsd: (record.state.costUsd ?? 0) + report.costUsd,
-        ...(report.status === "failed" && report.reason ? { lastError: report.reason.slice(0, 500) } : {}),
-      },
-    );
-    return { tasks: [report] };
-  };
+  const finish = round.finish;
 
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
   const asPrompted = promptIssue(

@@ -34,13 +34,12 @@ import {
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { safeToPublish } from "../../render/safe-text.ts";
 import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
-import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
 import { scratchFiles } from "../scratch-files.ts";
 import { threadReplies } from "../thread-replies.ts";
 import type { ActionContext } from "../context.ts";
+import { startPullRequestRound } from "../pull-request-round.ts";
 import { renderFailureComment } from "../failure-comment.ts";
-import { withDaySpend } from "../daily-budget.ts";
 import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
 import { runAgentLive } from "../run-agent-live.ts";
 import { commentAuthors, isLocusComment, promptIssue } from "../prompt-issue.ts";
@@ -50,7 +49,7 @@ import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { asReviewer, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
-import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
+import { reportWithoutRun, type ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 
 function feedbackSources(read: PullRequestFeedback, self: readonly string[]): FeedbackSources {
@@ -135,15 +134,13 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     };
   }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
-  let labels = await gateway.setLabels(issueNumber, iterating.labels);
-  const record = statusRecordIn(issue.comments, selfLogins(ctx));
-  const writeStatus = createStatusWriter(gateway, issueNumber, record);
-  const status = {
-    ...record.state,
-    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
-    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
-  };
-  await writeStatus({ headline: `Addressing review feedback on PR #${prNumber}.` }, status);
+  const round = await startPullRequestRound(
+    ctx,
+    issue,
+    iterating.labels,
+    `Addressing review feedback on PR #${prNumber}.`,
+  );
+  const { status, writeStatus } = round;
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
   const remoteHead = (await git.revParse(headRef)) ?? "";
@@ -158,19 +155,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
   const worktree = await git.worktreeAdd(path, pr.head.ref, resumed ? git.remoteRef(wip) : headRef);
   if (resumed) ctx.log.info(`Continuing from ${wip}: ${resumed.reason}`);
-  const finish = async (report: TaskReport, headline: string, event: "deliver" | "fail") => {
-    const next = transition(labels, event);
-    if (next.ok && next.changed) labels = await gateway.setLabels(issueNumber, next.labels);
-    await writeStatus(
-      { headline },
-      {
-        ...withDaySpend(status, ctx.clock.now(), report.costUsd),
-        costUsd: (record.state.costUsd ?? 0) + report.costUsd,
-        ...(report.status === "failed" && report.reason ? { lastError: report.reason.slice(0, 500) } : {}),
-      },
-    );
-    return { tasks: [report] };
-  };
+  const finish = round.finish;
 
   // The linked issue's discussion follows the same rule as a task's: writers only, unless config says otherwise.
   const asPrompted = promptIssue(issue, triggeredAt, await writers.trustFor(commentAuthors(issue)));
