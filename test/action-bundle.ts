@@ -3,7 +3,7 @@
  * takes an esbuild pass over every source file, so `test/global-setup.ts`
  * builds it once per `vitest run` from the current sources (never `dist/`)
  * and provides its path; a test file started without that setup (an editor's
- * single-file run with another config) builds its own into `dir`.
+ * single-file run with another config, or a benchmark outside vitest) builds its own into `dir`.
  */
 import { join } from "node:path";
 import { inject } from "vitest";
@@ -18,6 +18,8 @@ declare module "vitest" {
 
 /** The bundle built for this run, or undefined when the global setup did not run. */
 export function sharedActionBundle(): string | undefined {
+  // The benchmarks reuse the test harnesses outside vitest, where nothing is provided.
+  if (process.env["VITEST"] === undefined) return undefined;
   return inject("actionBundle");
 }
 
