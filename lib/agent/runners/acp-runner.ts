@@ -158,6 +158,8 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
       hooks: options.hooks ?? [],
       env: withCredentials(options.env, []),
       onQuestion: () => undefined,
+      // The agent's terminals run in the run's sandbox, like the built-in agent's shell.
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     };
     const terminals = createAcpTerminals(toolContext, {
       readOnly,

@@ -120,6 +120,7 @@ export function createAcpTerminals(
           env: scrubEnvironment({ ...context.env, ...extra }),
           timeoutMs: context.shell.timeoutSeconds * 1000,
           signal: stop.signal,
+          ...(context.sandbox ? { sandbox: context.sandbox } : {}),
         }).then((outcome) => {
           context.signal.removeEventListener("abort", onAbort);
           terminal.outcome = outcome;

@@ -1,0 +1,68 @@
+/**
+ * An ACP agent's terminals are Locus's shell by another door: they run in the run's sandbox, so a
+ * command the agent starts there sees the same private home and none of the runner's files.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createAcpTerminals } from "../../../lib/agent/runners/acp-terminals.ts";
+import type { ToolContext } from "../../../lib/agent/tool.ts";
+import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
+import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
+import { describeWithSandbox } from "./sandbox-available.ts";
+
+const SECRET = "ghs_acpTerminalSecret0123456789abcdef";
+let base: string;
+let worktree: string;
+let home: string;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), "locus-acp-terminal-"));
+  home = join(base, "home");
+  worktree = join(base, "work", "_temp", "locus-issue-1");
+  await mkdir(home, { recursive: true });
+  await mkdir(worktree, { recursive: true });
+  await writeFile(join(home, ".secret"), SECRET);
+  sandbox = await createSandbox({
+    mode: "required",
+    allow: [],
+    env: { PATH: process.env["PATH"], HOME: home, RUNNER_TEMP: join(base, "work", "_temp") },
+  });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+function contextWith(withSandbox: boolean): ToolContext {
+  return {
+    cwd: worktree,
+    signal: new AbortController().signal,
+    shell: { allow: ["*"], deny: [], timeoutSeconds: 30 },
+    hooks: [],
+    env: { PATH: process.env["PATH"] ?? "", HOME: home },
+    onQuestion: () => undefined,
+    ...(withSandbox ? { sandbox } : {}),
+  };
+}
+
+async function runInTerminal(context: ToolContext, command: string): Promise<string> {
+  const terminals = createAcpTerminals(context, { readOnly: false, onRefused: () => undefined });
+  const { terminalId } = await terminals.create({ sessionId: "s", command: "bash", args: ["-c", command] });
+  await terminals.waitForExit({ sessionId: "s", terminalId });
+  return terminals.output({ sessionId: "s", terminalId }).output;
+}
+
+describeWithSandbox("ACP terminals", () => {
+  it("run in the sandbox: the runner's home and its secret are out of sight", async () => {
+    const command = `cat ${join(home, ".secret")} 2>&1; echo "home=$HOME"`;
+    const inside = await runInTerminal(contextWith(true), command);
+    expect(inside).not.toContain(SECRET);
+    expect(inside).not.toContain(`home=${home}`);
+    // The same command outside the sandbox does read it: the test can tell the two apart.
+    expect(await runInTerminal(contextWith(false), command)).toContain(SECRET);
+  });
+});
