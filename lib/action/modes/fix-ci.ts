@@ -14,14 +14,14 @@ import { createReportUnrelatedTool } from "../../agent/tools/report-unrelated.ts
 import { readCiFailures } from "../../ci/ci-failures.ts";
 import { parseCiSource } from "../../ci/ci-source.ts";
 import { renderFixCiComment, type FixCiOutcome } from "../../ci/fix-ci-comment.ts";
-import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { transition } from "../../labels/status.ts";
-import { issueOfBranch, wipBranch } from "../../naming/branches.ts";
+import { wipBranch } from "../../naming/branches.ts";
 import { fixCiCommitMessage } from "../../naming/ci-commit.ts";
 import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
 import type { ActionContext } from "../context.ts";
+import { readLocusPullRequest } from "../locus-pull-request.ts";
 import { startPullRequestRound } from "../pull-request-round.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { commentAuthors, promptIssue } from "../prompt-issue.ts";
@@ -29,26 +29,17 @@ import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { createWriters } from "../writers.ts";
 import { runAgentLive } from "../run-agent-live.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import { runFacts } from "../task-read-context.ts";
 import { reportWithoutRun, type ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 
 export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
   const started = ctx.clock.now().getTime();
-  const read = await gateway.getPullRequestFeedback(prNumber, {
-    ...firstReadOptions(ctx),
-    linkedIssue: issueOfBranch,
-  });
-  if (!read || read.pr.state !== "open" || read.pr.merged)
-    return { tasks: [], note: `PR #${prNumber} is not open.` };
+  const found = await readLocusPullRequest(ctx, prNumber, "Locus fixes CI only on its own.");
+  if (!found.ok) return found.result;
+  const { read, issueNumber } = found;
   const { pr } = read;
-  const issueNumber = issueOfBranch(pr.head.ref);
-  if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
-    const note = `PR #${prNumber} is not a Locus pull request; Locus fixes CI only on its own.`;
-    await gateway.createComment(prNumber, note);
-    return { tasks: [], note };
-  }
   const issue = read.linkedIssue;
   const working = issue ? transition(issue.labels, "iterate") : undefined;
   if (!issue || !working?.ok) {

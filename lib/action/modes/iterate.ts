@@ -19,9 +19,8 @@ import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
 import type { GitClient } from "../../git/git-client.ts";
 import type { PullRequestFeedback } from "../../github/index.ts";
-import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { transition } from "../../labels/status.ts";
-import { issueOfBranch, wipBranch } from "../../naming/branches.ts";
+import { wipBranch } from "../../naming/branches.ts";
 import { iterateCommitMessage } from "../../naming/commit.ts";
 import {
   feedbackAuthors,
@@ -38,13 +37,14 @@ import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
 import { scratchFiles } from "../scratch-files.ts";
 import { threadReplies } from "../thread-replies.ts";
 import type { ActionContext } from "../context.ts";
+import { readLocusPullRequest } from "../locus-pull-request.ts";
 import { startPullRequestRound } from "../pull-request-round.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
 import { runAgentLive } from "../run-agent-live.ts";
 import { commentAuthors, isLocusComment, promptIssue } from "../prompt-issue.ts";
 import { createWriters, type Writers } from "../writers.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import { runFacts } from "../task-read-context.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { asReviewer, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
@@ -85,21 +85,12 @@ async function collectFeedback(
 export async function runIterateMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
   const started = ctx.clock.now().getTime();
-  const current = await gateway.getPullRequestFeedback(prNumber, {
-    ...firstReadOptions(ctx),
-    linkedIssue: issueOfBranch,
-  });
-  if (!current || current.pr.state !== "open" || current.pr.merged)
-    return { tasks: [], note: `PR #${prNumber} is not open.` };
-  const { triggeredAt, budget } = runFacts(ctx, current);
-  const { read, withheld } = feedbackAtTrigger(current, triggeredAt);
+  const found = await readLocusPullRequest(ctx, prNumber, "Locus iterates only on its own.");
+  if (!found.ok) return found.result;
+  const { issueNumber } = found;
+  const { triggeredAt, budget } = runFacts(ctx, found.read);
+  const { read, withheld } = feedbackAtTrigger(found.read, triggeredAt);
   const { pr } = read;
-  const issueNumber = issueOfBranch(pr.head.ref);
-  if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
-    const note = `PR #${prNumber} is not a Locus pull request; Locus iterates only on its own.`;
-    await gateway.createComment(prNumber, note);
-    return { tasks: [], note };
-  }
   const issue = read.linkedIssue;
   const iterating = issue ? transition(issue.labels, "iterate") : undefined;
   if (!issue || !iterating?.ok) {

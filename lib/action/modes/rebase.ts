@@ -12,20 +12,20 @@
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
 import type { PullRequest } from "../../github/index.ts";
-import { MANAGED_LABEL } from "../../labels/schema.ts";
 import { transition } from "../../labels/status.ts";
 import { issueOfBranch } from "../../naming/branches.ts";
 import { renderConflictTask } from "../../prompt/rebase-conflict-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import type { ActionContext } from "../context.ts";
+import { readLocusPullRequest } from "../locus-pull-request.ts";
 import { commentAuthors, promptIssue } from "../prompt-issue.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { selfLogins } from "../self-logins.ts";
 import { createWriters } from "../writers.ts";
 import { restack, type RestackOutcome, type StackBranch } from "../restack.ts";
 import { runAgentLive } from "../run-agent-live.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import { runFacts } from "../task-read-context.ts";
 import type { ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
 
@@ -61,19 +61,10 @@ function describe(outcome: RestackOutcome, base: string): string {
 
 export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
-  const read = await gateway.getPullRequestFeedback(prNumber, {
-    ...firstReadOptions(ctx),
-    linkedIssue: issueOfBranch,
-  });
-  if (!read || read.pr.state !== "open" || read.pr.merged)
-    return { tasks: [], note: `PR #${prNumber} is not open.` };
+  const found = await readLocusPullRequest(ctx, prNumber, "Locus rebases only its own.");
+  if (!found.ok) return found.result;
+  const { read, issueNumber } = found;
   const { pr } = read;
-  const issueNumber = issueOfBranch(pr.head.ref);
-  if (issueNumber === undefined || !pr.labels.includes(MANAGED_LABEL)) {
-    const note = `PR #${prNumber} is not a Locus pull request; Locus rebases only its own.`;
-    await gateway.createComment(prNumber, note);
-    return { tasks: [], note };
-  }
   const { triggeredAt } = runFacts(ctx, read);
   const issue = read.linkedIssue;
   const working = issue ? transition(issue.labels, "iterate") : undefined;
