@@ -128,8 +128,8 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const comment = (outcome: FixCiOutcome) =>
     gateway.createComment(prNumber, ctx.mask(renderFixCiComment(failures, headSha, outcome)));
 
-  if (!result.success) {
-    const reason = ctx.mask(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, budget));
+  /** Keeps the work on the wip branch, says why on the PR, and ends the round failed. */
+  const fail = async (reason: string, headline: string, say: (checkpoint?: string) => string) => {
     const checkpoint = await saveCheckpoint({
       worktree,
       issue,
@@ -138,14 +138,18 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
       startSha: remoteHead,
       remoteWip,
     });
-    await gateway.createComment(
-      prNumber,
-      ctx.mask(renderFailureComment({ reason, checkpoint, logTail: recorder.tail(30), runUrl: ctx.run.url })),
-    );
+    await gateway.createComment(prNumber, ctx.mask(say(checkpoint)));
     return finish(
       { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
-      `Failed to fix CI: ${reason}`,
+      headline,
       "fail",
+    );
+  };
+
+  if (!result.success) {
+    const reason = ctx.mask(describeStopUnderCap(result, ctx.config.agent.maxCostUsd, budget));
+    return fail(reason, `Failed to fix CI: ${reason}`, (checkpoint) =>
+      renderFailureComment({ reason, checkpoint, logTail: recorder.tail(30), runUrl: ctx.run.url }),
     );
   }
   if (unrelated !== undefined) {
@@ -172,20 +176,11 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const pushed = await worktree.push(pr.head.ref, { expect: remoteHead });
   if (!pushed.ok) {
     const reason = `${pr.head.ref} moved while Locus worked, so its fix was not pushed`;
-    const checkpoint = await saveCheckpoint({
-      worktree,
-      issue,
+    return fail(
       reason,
-      summary: measured.summary,
-      startSha: remoteHead,
-      remoteWip,
-    });
-    const kept = checkpoint ? ` Its fix is on \`${checkpoint}\`.` : "";
-    await gateway.createComment(prNumber, `Locus did not push: ${reason}.${kept}`);
-    return finish(
-      { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
       `Failed: ${reason}.`,
-      "fail",
+      (checkpoint) =>
+        `Locus did not push: ${reason}.${checkpoint ? ` Its fix is on \`${checkpoint}\`.` : ""}`,
     );
   }
   const sha = (await worktree.revParse("HEAD")) ?? "";
