@@ -37,6 +37,8 @@ export async function reconcileAll(
           repo,
           log: services.log,
           etags: services.etagsFor(installation.id),
+          // Status records count only when Locus wrote them, as in every event's gateway.
+          ownLogins: await services.selfLogins(),
         });
         const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
         if (!loaded.ok) continue;

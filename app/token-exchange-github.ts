@@ -68,7 +68,13 @@ export function probotExchangeGitHub(probot: Probot, log: Log): ExchangeGitHub {
     },
     async deliveryRecord(installation, owner, repo, issue) {
       const octokit = await probot.auth(installation);
-      const gateway = createGateway({ octokit, repo: { owner, repo }, log });
+      // Only Locus's own status comment: one anyone else posted must neither grant nor block a run.
+      const gateway = createGateway({
+        octokit,
+        repo: { owner, repo },
+        log,
+        ownLogins: [await this.botLogin()],
+      });
       const comment = await orNull(() => gateway.findCommentByMarker(issue, STATUS_MARKER));
       if (!comment) return { author: null, deliveries: [] };
       return { author: comment.author, deliveries: readStatusState(comment.body).deliveries };
