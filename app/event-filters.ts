@@ -39,23 +39,30 @@ export function wantsComment(context: Context<"issue_comment.created">): boolean
   return (issue.labels ?? []).some((label) => label.name === statusLabel("waiting"));
 }
 
-/** Merged or closed without merging: either way its issue's status changes. */
-export function wantsClosedLocusPullRequest(context: Context<"pull_request.closed">): boolean {
-  return issueOfBranch(context.payload.pull_request.head.ref) !== undefined;
-}
-
 /**
  * A PR on a `locus/issue-<N>` branch of this very repository, opened by a bot:
  * a fork's head lives in another repository, whatever its branch is called.
  * Whether the bot is Locus is checked once the config and Locus's identity are known.
  */
-export function wantsLocusPullRequest(context: Context<"pull_request.opened">): boolean {
-  const { pull_request: pr, repository } = context.payload;
+function isLocusBranchByBot(payload: {
+  pull_request: { head: { ref: string; repo?: { full_name: string } | null }; user: { login: string } };
+  repository: { full_name: string };
+}): boolean {
+  const { pull_request: pr, repository } = payload;
   return (
     issueOfBranch(pr.head.ref) !== undefined &&
     pr.head.repo?.full_name === repository.full_name &&
     pr.user.login.endsWith("[bot]")
   );
+}
+
+/** Merged or closed without merging: either way its issue's status changes, if Locus opened it. */
+export function wantsClosedLocusPullRequest(context: Context<"pull_request.closed">): boolean {
+  return isLocusBranchByBot(context.payload);
+}
+
+export function wantsLocusPullRequest(context: Context<"pull_request.opened">): boolean {
+  return isLocusBranchByBot(context.payload);
 }
 
 export function wantsChangesRequested(context: Context<"pull_request_review.submitted">): boolean {

@@ -2,6 +2,7 @@
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { authorize } from "../../lib/app/authorize.ts";
+import { isOwnAuthor } from "../../lib/github/index.ts";
 import {
   onChangesRequested,
   onLocusPullRequestOpened,
@@ -29,6 +30,14 @@ export async function onPullRequestClosed(
   ctx: AppContext,
   context: Context<"pull_request.closed">,
 ): Promise<void> {
+  const author = context.payload.pull_request.user.login;
+  // A bot's PR on a Locus branch is not enough: only the PRs Locus opened move their issue.
+  if (!isOwnAuthor(ctx.selfLogins, author)) {
+    ctx.log.debug(
+      `PR #${context.payload.pull_request.number} closed, opened by ${author}, not Locus: ignored`,
+    );
+    return;
+  }
   const pr = slice(context.payload.pull_request);
   const outcome = pr.merged ? await onPullRequestMerged(ctx, pr) : await onPullRequestClosedUnmerged(ctx, pr);
   ctx.log.debug(`PR #${context.payload.pull_request.number} closed: ${outcome}`);

@@ -8,7 +8,8 @@
  */
 import { NO_CI_FIX, decideAutoFix, manualFix } from "../ci/auto-fix-policy.ts";
 import { formatCiSource } from "../ci/ci-source.ts";
-import type { PullRequest } from "../github/index.ts";
+import { isOwnAuthor, type PullRequest } from "../github/index.ts";
+import { authorize } from "./authorize.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, readDeliveryRecord } from "./dispatch-once.ts";
@@ -36,7 +37,25 @@ export type CiFailureOutcome =
   | "stale-head";
 
 function isSelf(ctx: AppContext, login: string): boolean {
-  return ctx.selfLogins.some((self) => self.toLowerCase() === login.toLowerCase());
+  return isOwnAuthor(ctx.selfLogins, login);
+}
+
+/**
+ * Whether someone with write access commented on the PR since Locus's last automatic round:
+ * only a writer's word restarts the count, or anyone could keep paid rounds going.
+ */
+async function writerCommentedSince(
+  ctx: AppContext,
+  pr: number,
+  since: string | undefined,
+): Promise<boolean> {
+  if (since === undefined) return false;
+  const comments = await ctx.gateway.listIssueComments(pr, { since });
+  for (const comment of comments) {
+    if (comment.createdAt <= since) continue;
+    if ((await authorize(ctx, { login: comment.author, type: comment.authorType })).ok) return true;
+  }
+  return false;
 }
 
 /** The open PR Locus opened whose head is this commit, or why there is none. */
@@ -64,15 +83,7 @@ export async function onCiFailure(ctx: AppContext, failure: CiFailure): Promise<
   const humanPushed =
     failure.headAuthorEmail !== null &&
     failure.headAuthorEmail.toLowerCase() !== ctx.config.commit.email.toLowerCase();
-  const humanCommented =
-    !humanPushed && state.lastAt !== undefined
-      ? (await ctx.gateway.listIssueComments(pr.number, { since: state.lastAt })).some(
-          (comment) =>
-            comment.createdAt > (state.lastAt ?? "") &&
-            comment.authorType !== "Bot" &&
-            !isSelf(ctx, comment.author),
-        )
-      : false;
+  const humanCommented = !humanPushed && (await writerCommentedSince(ctx, pr.number, state.lastAt));
   const decision = decideAutoFix(state, {
     headSha: failure.headSha,
     humanActed: humanPushed || humanCommented,

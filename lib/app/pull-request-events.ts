@@ -3,7 +3,7 @@
  * no status (with a comment: a sprint must not stack on rejected work);
  * changes requested → iterate; opened → review (config).
  */
-import type { PullRequest } from "../github/index.ts";
+import { isOwnAuthor, type PullRequest } from "../github/index.ts";
 import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
@@ -92,7 +92,6 @@ export async function onLocusPullRequestOpened(
   pr: PullRequestSlice & { author: string; sameRepository: boolean },
 ): Promise<DispatchOutcome | "ignored"> {
   if (linkedIssue(pr) === undefined || !ctx.config.review.onOpen) return "ignored";
-  const byLocus = ctx.selfLogins.some((login) => login.toLowerCase() === pr.author.toLowerCase());
-  if (!byLocus || !pr.sameRepository) return "ignored";
+  if (!isOwnAuthor(ctx.selfLogins, pr.author) || !pr.sameRepository) return "ignored";
   return dispatchOnce(ctx, { mode: "review", pr: pr.number }, pr.number, "Reviewing…");
 }

@@ -25,7 +25,8 @@ async function locusPullRequest(issue: number, base = "main"): Promise<number> {
   const tree = git("rev-parse", "main^{tree}");
   const commit = git("commit-tree", tree, "-p", base, "-m", `feat: work (#${issue})`);
   git("update-ref", `refs/heads/locus/issue-${issue}`, commit);
-  const { data } = await h.as("alice").rest.pulls.create({
+  // Opened by Locus's own identity: the app acts only on the PRs Locus opened.
+  const { data } = await h.as(h.sim.app.botLogin).rest.pulls.create({
     owner,
     repo,
     title: `feat: work (#${issue})`,
@@ -230,6 +231,23 @@ describe("pull requests and runs", () => {
     expect((await commentsOf(h, issue)).at(-1)).toContain(`Pull request #${pr} was closed without merging`);
     const { data: open } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: issue });
     expect(open.state).toBe("open");
+  });
+
+  it("ignores a PR on a Locus branch that someone else opened, closed without merging", async () => {
+    const issue = await newIssue(h, "keep me", { labels: ["locus:in-review", "agent:managed"] });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", h.repo.gitDir, ...args], { encoding: "utf8" }).trim();
+    const commit = git("commit-tree", git("rev-parse", "main^{tree}"), "-p", "main", "-m", "mine");
+    git("update-ref", `refs/heads/locus/issue-${issue}`, commit);
+    const { data } = await h
+      .as("eve")
+      .rest.pulls.create({ owner, repo, title: "look-alike", head: `locus/issue-${issue}`, base: "main" });
+    await h.settle();
+    const before = (await commentsOf(h, issue)).length;
+    await h.as("eve").rest.pulls.update({ owner, repo, pull_number: data.number, state: "closed" });
+    await h.settle();
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:in-review"]);
+    expect(await commentsOf(h, issue)).toHaveLength(before);
   });
 });
 
