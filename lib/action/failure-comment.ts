@@ -1,7 +1,6 @@
 /** The comment a failed task leaves: what went wrong, where the work is, the end of the log, and what to do next. */
 import { codeBlock, details } from "../render/markdown.ts";
 import { safeToPublish } from "../render/safe-text.ts";
-import { defuseMentions } from "../render/question-comment.ts";
 
 export interface FailureCommentInput {
   readonly reason: string;
@@ -24,7 +23,7 @@ export function renderFailureComment(input: FailureCommentInput): string {
   }
   const said = input.agentSaid?.trim();
   if (said) {
-    const quoted = defuseMentions(said.slice(0, 4_000))
+    const quoted = safeToPublish(said.slice(0, 4_000))
       .split("\n")
       .map((line) => `> ${line}`)
       .join("\n");

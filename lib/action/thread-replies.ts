@@ -7,7 +7,7 @@
  */
 import type { ThreadReport } from "../agent/runner.ts";
 import { threadLabel } from "../prompt/iterate-prompt.ts";
-import { defuseMentions } from "../render/question-comment.ts";
+import { safeToPublish } from "../render/safe-text.ts";
 
 export interface ThreadReply {
   readonly threadId: string;
@@ -24,7 +24,7 @@ export function threadReplies(
   const byLabel = new Map((reports ?? []).map((report) => [report.thread.trim().toUpperCase(), report]));
   return threads.map((thread, index) => {
     const report = byLabel.get(threadLabel(index));
-    const note = defuseMentions(report?.note.replace(/\s+/g, " ").trim() ?? "");
+    const note = safeToPublish(report?.note.replace(/\s+/g, " ").trim() ?? "");
     if (report?.addressed)
       return {
         threadId: thread.id,

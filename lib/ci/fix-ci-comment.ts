@@ -2,6 +2,7 @@
  * What a fix-ci round says on its pull request: what failed (checks and
  * steps), and what changed — or why nothing did.
  */
+import { safeToPublish } from "../render/safe-text.ts";
 import type { CiFailures } from "./ci-failures.ts";
 
 export function whatFailed(failures: CiFailures, headSha: string): string {
@@ -29,11 +30,11 @@ export function renderFixCiComment(failures: CiFailures, headSha: string, outcom
   switch (outcome.kind) {
     case "fixed": {
       const files = outcome.files.map((file) => `\`${file}\``).join(", ");
-      return `${failed}\n\nLocus pushed ${outcome.sha.slice(0, 7)} (\`fix: make CI pass\`), changing ${files}.\n\n${outcome.summary}`;
+      return `${failed}\n\nLocus pushed ${outcome.sha.slice(0, 7)} (\`fix: make CI pass\`), changing ${files}.\n\n${safeToPublish(outcome.summary)}`;
     }
     case "unrelated":
-      return `${failed}\n\nLocus judged this failure unrelated to the pull request and changed nothing: ${outcome.reason}\n\nRe-run the failed jobs, or comment \`/locus fix-ci\` to have Locus try anyway.`;
+      return `${failed}\n\nLocus judged this failure unrelated to the pull request and changed nothing: ${safeToPublish(outcome.reason)}\n\nRe-run the failed jobs, or comment \`/locus fix-ci\` to have Locus try anyway.`;
     case "unchanged":
-      return `${failed}\n\nLocus looked into it and changed nothing:\n\n${outcome.summary}`;
+      return `${failed}\n\nLocus looked into it and changed nothing:\n\n${safeToPublish(outcome.summary)}`;
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The comment that asks the people behind a task the agent's questions, all
- * of one run together. The agent wrote the questions, so they cannot ping
- * anyone; only the person who asked for the work is mentioned, by Locus.
+ * of one run together. The agent wrote the questions, so they are published
+ * safely (no pings, no closing keywords, no outside images); only the person
+ * who asked for the work is mentioned, by Locus.
  */
 import { hiddenMarker } from "./markdown.ts";
+import { safeToPublish } from "./safe-text.ts";
 
 export const QUESTION_MARKER = "question";
 
@@ -15,13 +17,8 @@ export interface QuestionCommentInput {
   readonly checkpoint?: string;
 }
 
-/** `@name` in agent text stays readable but pings nobody. */
-export function defuseMentions(text: string): string {
-  return text.replace(/@(?=[A-Za-z0-9])/g, "@\u200b");
-}
-
 function quoted(question: string): string {
-  return defuseMentions(question.trim())
+  return safeToPublish(question.trim())
     .split("\n")
     .map((line) => `> ${line}`)
     .join("\n");

@@ -4,6 +4,7 @@
  * failed (with the reason and what to do). Pure: the Action's live updater
  * (`lib/action/live-status.ts`) and the task's own transitions feed it.
  */
+import { safeToPublish } from "../render/safe-text.ts";
 import { isAbsolute, relative } from "node:path";
 import type { StatusView } from "./status-comment.ts";
 
@@ -114,10 +115,7 @@ export function failureNextStep(checkpoint: string | undefined): string {
 
 /** A question on one line of a list item, cut like a target, pinging nobody. */
 function oneLine(question: string): string {
-  const flat = question
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/@(?=[A-Za-z0-9])/g, "@\u200b");
+  const flat = safeToPublish(question.replace(/\s+/g, " ").trim());
   return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 }
 

@@ -441,7 +441,7 @@ describe("honest threads", () => {
     const declined = thread("Rename greet to hello.");
     expect(declined.root.resolved).toBe(false);
     expect(declined.replies[0]?.body).toMatch(
-      /^Not changed in [0-9a-f]{7}: Renaming would break @\u200balice's callers\.$/,
+      /^Not changed in [0-9a-f]{7}: Renaming would break @\u2060alice's callers\.$/,
     );
     const silent = thread("Add a JSDoc comment.");
     expect(silent.root.resolved).toBe(false);

@@ -247,7 +247,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       threadReplies(feedback.threads, result.threads, short, ctx.config.iterate.resolveThreads).map(
         (reply) => ({
           ...reply,
-          body: ctx.mask(safeToPublish(reply.body)),
+          body: ctx.mask(reply.body),
         }),
       ),
       {
