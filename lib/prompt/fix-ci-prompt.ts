@@ -6,7 +6,7 @@
  */
 import type { CiFailures } from "../ci/ci-failures.ts";
 import { truncateHead } from "./budget.ts";
-import { redactSecrets } from "./sanitize.ts";
+import { quoteUntrusted, redactSecrets, sanitizeUntrusted } from "./sanitize.ts";
 import { BUDGETS, type PromptIssue, renderIssue } from "./task-prompt.ts";
 
 /** About 6 k tokens of CI output in all. */
@@ -20,13 +20,18 @@ export function renderCiFailures(failures: CiFailures): string {
     const lines = [`### ${check.name} (${check.conclusion})`];
     if (check.failedSteps.length > 0)
       lines.push(`Failed steps: ${check.failedSteps.map((s) => `\`${s}\``).join(", ")}`);
-    if (check.output) lines.push(`Output:\n\n${check.output}`);
+    // Check output, annotations and logs are written by other apps and by the code under test:
+    // data, fenced so that nothing in them reads as instructions or closes the fence.
+    const from = `the check "${check.name}"`;
+    if (check.output) lines.push(`Output:\n\n${quoteUntrusted(from, sanitizeUntrusted(check.output))}`);
     if (check.annotations.length > 0)
-      lines.push(`Annotations:\n${check.annotations.map((a) => `- ${a}`).join("\n")}`);
+      lines.push(`Annotations:\n\n${quoteUntrusted(from, sanitizeUntrusted(check.annotations.join("\n")))}`);
     if (check.log) {
       const above =
         check.log.omitted > 0 ? `(${check.log.omitted} earlier lines of the step left out)\n` : "";
-      lines.push(`Log tail of the failed step:\n\n${above}\`\`\`text\n${check.log.lines.join("\n")}\n\`\`\``);
+      lines.push(
+        `Log tail of the failed step:\n\n${above}${quoteUntrusted(`the log of ${from}`, check.log.lines.join("\n"))}`,
+      );
     }
     parts.push(lines.join("\n\n"));
   }

@@ -182,7 +182,9 @@ export function renderCheckpoint(checkpoint: Checkpoint): string {
 }
 
 export function renderAnswered(answered: AnsweredQuestions): string {
-  const questions = answered.questions.map((question) => `- ${question.replace(/\s+/g, " ").trim()}`);
+  const questions = answered.questions.map(
+    (question) => `- ${sanitizeUntrusted(question).replace(/\s+/g, " ").trim()}`,
+  );
   const answers = answered.answers
     .map((answer) => quoteUntrusted(`@${answer.author}`, sanitizeUntrusted(answer.body)))
     .join("\n\n");
