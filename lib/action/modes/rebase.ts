@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
-import type { PullRequest } from "../../github/index.ts";
+import { isOwnAuthor, type PullRequest } from "../../github/index.ts";
 import { transition } from "../../labels/status.ts";
 import { issueOfBranch } from "../../naming/branches.ts";
 import { renderConflictTask } from "../../prompt/rebase-conflict-prompt.ts";
@@ -31,13 +31,17 @@ import { createEventRecorder } from "../tool-cards.ts";
 
 const MAX_STACK = 20;
 
-/** The PR and the Locus PRs stacked above it, lowest first. */
+/**
+ * The PR and the Locus PRs stacked above it, lowest first. Only PRs Locus opened: a look-alike on a
+ * `locus/issue-<N>` branch (a fork's, or anyone's) is never rebased and force-pushed.
+ */
 async function stackFrom(ctx: ActionContext, pr: PullRequest): Promise<StackBranch[]> {
   const chain: StackBranch[] = [{ pr: pr.number, branch: pr.head.ref }];
+  const own = selfLogins(ctx);
   let branch = pr.head.ref;
   while (chain.length < MAX_STACK) {
     const above = (await ctx.gateway.stack.pullsOnto(branch)).find(
-      (p) => issueOfBranch(p.head.ref) !== undefined,
+      (p) => issueOfBranch(p.head.ref) !== undefined && isOwnAuthor(own, p.author),
     );
     if (!above) break;
     chain.push({ pr: above.number, branch: above.head.ref });
@@ -129,8 +133,9 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
   }
   await git.worktreeRemove(path);
   const failed = outcomes.find((o) => o.kind === "conflict" || o.kind === "push-rejected");
-  const back = transition(labels, "deliver");
-  if (back.ok && back.changed) await gateway.setLabels(issueNumber, back.labels);
+  // Back to review only if this run took the issue out of it: another run's in-progress stays.
+  const back = working?.ok && working.changed ? transition(labels, "deliver") : undefined;
+  if (back?.ok && back.changed) await gateway.setLabels(issueNumber, back.labels);
   await writeStatus?.(
     {
       headline: failed
