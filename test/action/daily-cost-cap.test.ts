@@ -76,10 +76,9 @@ describe("daily cost cap", () => {
     const status = after?.comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`))?.body ?? "";
     expect(status).toContain('"attempts":0');
     expect(await h.git(["ls-remote", "--heads", "origin", `locus/issue-${issue.number}`])).toBe("");
-    const dispatched = h.sim.store.repos
-      .get(`${OWNER}/${REPO}`)
-      ?.runs.filter((r) => r.inputs["issue"] === String(issue.number));
-    expect(dispatched ?? []).toHaveLength(0);
+    const repository = h.sim.store.repos.get(`${OWNER}/${REPO}`);
+    expect(repository).toBeDefined();
+    expect(repository?.runs.filter((r) => r.inputs["issue"] === String(issue.number))).toEqual([]);
   });
 
   it("the stale sweep starts a task the cap held back on an earlier day", async () => {

@@ -97,7 +97,6 @@ describeWithSandbox("the agent's attacks through the bundled Action", () => {
     for (const secret of [ANTHROPIC_KEY, h.token]) {
       for (const form of forms(secret)) expect(published).not.toContain(form);
     }
-    expect(run.outputs["status"]).not.toContain("X");
     expect(run.summary).toMatch(/\| `exfil\.example` \| 1 \|/);
     expect(await readFile(join(h.dir, "run-1", "workspace", ".git", "config"), "utf8")).not.toContain(
       "ext::",

@@ -216,7 +216,11 @@ describe("the token exchange refuses, minting nothing,", () => {
       keys: { kid: string }[];
     };
     const { privateKey, publicKey } = await generateKeyPair("RS256");
-    expect(await exportJWK(publicKey)).toBeTruthy();
+    // The forger's key is not one the issuer publishes, though the token names the issuer's key id.
+    const forgerKey = await exportJWK(publicKey);
+    expect(keys.map((key) => JSON.stringify(key))).not.toContain(
+      JSON.stringify({ ...forgerKey, kid: keys[0]?.kid }),
+    );
     const forged = await new SignJWT(h.sim.oidc.claimsFor(runId, h.appUrl))
       .setProtectedHeader({ alg: "RS256", kid: keys[0]?.kid ?? "" })
       .sign(privateKey);

@@ -62,6 +62,8 @@ describe("a task whose tokens all come from the exchange", () => {
     expect(agentDone).toBeGreaterThan(-1);
     expect(publish).toBeGreaterThan(agentDone);
     expect(world.sim.oidc.issued.size).toBe(1);
+    // GitHub saw requests, and none of them carried the workflow's own (unusable) token.
+    expect(authorizations.size).toBeGreaterThan(0);
     expect(authorizations.has(UNUSABLE)).toBe(false);
   });
 });
