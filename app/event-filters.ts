@@ -71,7 +71,9 @@ export function wantsChangesRequested(context: Context<"pull_request_review.subm
 
 /**
  * A run named like Locus's (whether it ran Locus's workflow file is checked against config, by its
- * path), or another workflow's failed run on a Locus branch.
+ * path), or another workflow's failed run on a Locus branch. The payload's `display_title`, `path`,
+ * `head_branch` and `conclusion` are described at
+ * https://docs.github.com/webhooks/webhook-events-and-payloads#workflow_run.
  */
 export function wantsLocusRun(context: Context<"workflow_run.completed">): boolean {
   const run = context.payload.workflow_run;
@@ -81,7 +83,9 @@ export function wantsLocusRun(context: Context<"workflow_run.completed">): boole
 
 /**
  * Another app's failed check suite on a Locus branch. GitHub Actions' own
- * suites are left out: their workflow_run event says the same, once.
+ * suites are left out: their workflow_run event says the same, once
+ * (https://docs.github.com/webhooks/webhook-events-and-payloads#check_suite: a GitHub App receives
+ * `check_suite` events for suites of its own and of other apps on the repository).
  */
 export function wantsFailedCheckSuite(context: Context<"check_suite.completed">): boolean {
   const suite = context.payload.check_suite;

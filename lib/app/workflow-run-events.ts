@@ -19,7 +19,8 @@ import { refreshDashboard } from "./refresh-dashboard.ts";
  * Whether a run's workflow file is the configured Locus workflow. A run's
  * title proves nothing: a fork's pull request names its own CI run, so
  * "Locus issue #3 (x)" may be anyone's. GitHub gives the file's path
- * (`.github/workflows/locus.yml`, with `@ref` for a called workflow).
+ * (`.github/workflows/locus.yml`, with `@ref` for a called workflow):
+ * https://docs.github.com/rest/actions/workflow-runs#get-a-workflow-run.
  */
 export function isLocusWorkflowPath(path: string, workflow: string): boolean {
   return path.replace(/@.*$/, "") === `.github/workflows/${workflow}`;

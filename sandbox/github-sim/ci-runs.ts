@@ -5,7 +5,10 @@
  * (requested, completed) and `check_suite` completed — on the commit it ran on.
  * With a CI executor configured, `scan()` starts CI once on every open pull
  * request head it has not seen (GitHub runs `on: pull_request` workflows on
- * each push to the head branch).
+ * `opened`, `synchronize` and `reopened`:
+ * https://docs.github.com/actions/writing-workflows/choosing-when-your-workflow-runs/events-that-trigger-workflows#pull_request).
+ * The simulator looks at the moments in `mayMoveHeads`, not at every push: a
+ * push in the middle of a Locus run is seen when that run ends.
  */
 import type { CheckConclusion, CheckRun, CheckSuite, CiAnnotation, CiApp, CiOutput } from "./ci-model.ts";
 import { GITHUB_ACTIONS_APP, ciState } from "./ci-model.ts";

@@ -287,7 +287,10 @@ function checkRate(deps: HandlerDeps, actor: Actor, resource: RateResource) {
   return bucket;
 }
 
-// GitHub refuses a whole GraphQL document whose mutation the token may not run, with a FORBIDDEN error.
+// A mutation needs the same permission as its REST twin
+// (https://docs.github.com/rest/authentication/permissions-required-for-github-apps); GitHub then
+// refuses the whole document with a FORBIDDEN error. That error's shape is what GitHub answers (its
+// GraphQL docs do not spell it out: https://docs.github.com/graphql/overview/about-the-graphql-api).
 function refusedMutation(token: TokenRecord | null, body: unknown): Record<string, unknown> | null {
   for (const field of mutationFields(body)) {
     const needed = mutationRequirement(field);
