@@ -84,8 +84,8 @@ export function wantsLocusRun(context: Context<"workflow_run.completed">): boole
 /**
  * Another app's failed check suite on a Locus branch. GitHub Actions' own
  * suites are left out: their workflow_run event says the same, once
- * (https://docs.github.com/webhooks/webhook-events-and-payloads#check_suite: a GitHub App receives
- * `check_suite` events for suites of its own and of other apps on the repository).
+ * (the payload names the suite's app:
+ * https://docs.github.com/webhooks/webhook-events-and-payloads#check_suite).
  */
 export function wantsFailedCheckSuite(context: Context<"check_suite.completed">): boolean {
   const suite = context.payload.check_suite;
