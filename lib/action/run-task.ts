@@ -15,7 +15,6 @@ import { statusOf, transition } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../prompt/task-prompt.ts";
-import { mayTriggerWork } from "../auth/actor-policy.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
 import { answersAfter } from "./question-answer.ts";
 import { unpricedModelRefusal } from "./unpriced-model.ts";
@@ -426,14 +425,13 @@ async function answeredQuestions(
   waiting: NonNullable<StatusState["waiting"]>,
 ): Promise<AnsweredQuestions> {
   const candidates = answersAfter(plan.issue.comments, waiting.commentId, plan.triggeredAt);
-  const authors = [...new Set(candidates.map((answer) => answer.author))];
-  const writers = new Set<string>();
-  for (const author of authors) {
-    if (mayTriggerWork(await ctx.gateway.getCollaboratorPermission(author))) writers.add(author);
-  }
+  // The same writer rule, and the same cached lookups, as the rest of the prompt.
+  const trust = await (plan.writers ?? createWriters(ctx)).trustFor(
+    candidates.map((answer) => answer.author),
+  );
   return {
     questions: waiting.questions,
-    answers: candidates.filter((answer) => writers.has(answer.author)),
+    answers: candidates.filter((answer) => trust.isWriter(answer.author)),
   };
 }
 
