@@ -358,7 +358,8 @@ export const repoRoutes: Route[] = [
     handler: collaboratorPermission,
   },
   { method: "GET", template: "/repos/{owner}/{repo}/contents", auth: "token", handler: getContent },
-  // GitHub answers `contents/` (an empty path, as Octokit sends it) with the root listing, like `contents`.
+  // GitHub answers `contents/` (an empty path, as Octokit sends it) with the root listing, like `contents`
+  // (https://docs.github.com/rest/repos/contents#get-repository-content).
   { method: "GET", template: "/repos/{owner}/{repo}/contents/", auth: "token", handler: getContent },
   { method: "GET", template: "/repos/{owner}/{repo}/contents/{path}", auth: "token", handler: getContent },
   { method: "GET", template: "/repos/{owner}/{repo}/branches", auth: "token", handler: listBranchesRoute },
