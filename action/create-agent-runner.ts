@@ -3,10 +3,9 @@
  * it strips every secret from the environment its tools see. The runners (the Anthropic SDK above all) are loaded on first use: most of the
  * bundle, and none of it needed before the first GitHub call, so start-up does not wait on it.
  */
-import type { AgentRunner, Provider } from "../lib/agent/runner.ts";
+import type { AcpSettings, AgentRunner, Provider } from "../lib/agent/runner.ts";
 import type { LocusConfig } from "../lib/config/index.ts";
 import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
-import type { AcpSettings } from "../lib/agent/runners/acp-runner.ts";
 import { mcpServerList } from "../lib/agent/mcp/mcp-server-settings.ts";
 
 function acpSettings(config: LocusConfig): AcpSettings {
@@ -27,7 +26,7 @@ export function createAgentRunner(
 ): AgentRunner {
   let loaded: Promise<AgentRunner> | undefined;
   const runner = (): Promise<AgentRunner> =>
-    (loaded ??= import("../lib/agent/runner.ts").then(({ createRunner }) =>
+    (loaded ??= import("../lib/agent/create-runner.ts").then(({ createRunner }) =>
       createRunner(provider, {
         env: { ...env, ANTHROPIC_API_KEY: apiKey || env["ANTHROPIC_API_KEY"] },
         shell: config.shell,

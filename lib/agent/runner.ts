@@ -1,21 +1,16 @@
 /**
  * The one interface every agent provider implements — the built-in tool loop, the Claude Code
  * and Codex CLIs run as subprocesses, and any Agent Client Protocol agent with Locus as its
- * client — and the factory that picks one from config.
+ * client. Types only: the providers import it, so the factory that picks one from config
+ * lives apart (`create-runner.ts`).
  */
 import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
 import type { ConfiguredPrices } from "./pricing.ts";
-import { createBuiltinRunner, type BuiltinRunnerOptions } from "./builtin-runner.ts";
-import { createClaudeCodeRunner } from "./runners/claude-code-runner.ts";
-import { createCodexRunner } from "./runners/codex-runner.ts";
-import { createAcpRunner, type AcpSettings } from "./runners/acp-runner.ts";
 import type { PROVIDERS } from "../config/schema.ts";
 import type { McpServerSettings } from "./mcp/mcp-server-settings.ts";
-
-export { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
 
 export type Provider = (typeof PROVIDERS)[number];
 
@@ -101,6 +96,13 @@ export interface AgentRunner {
   execute(options: ExecuteOptions): Promise<RunResult>;
 }
 
+/** Config `agent.acp`. */
+export interface AcpSettings {
+  readonly command?: string | readonly string[];
+  /** Environment variables (the agent's credentials) it receives; every other secret is stripped. */
+  readonly env: readonly string[];
+}
+
 /** What every provider needs from config and the environment. */
 export interface RunnerOptions {
   /** Environment read for API keys and PATH; child processes get it stripped of secrets. */
@@ -113,17 +115,4 @@ export interface RunnerOptions {
   readonly mcpServers?: readonly McpServerSettings[];
   /** Every process the agent starts runs in it: its tools' commands, or a CLI agent as a whole. */
   readonly sandbox?: Sandbox;
-}
-
-export function createRunner(provider: Provider, options: BuiltinRunnerOptions): AgentRunner {
-  switch (provider) {
-    case "builtin":
-      return createBuiltinRunner(options);
-    case "claude-code":
-      return createClaudeCodeRunner(options);
-    case "codex":
-      return createCodexRunner(options);
-    case "acp":
-      return createAcpRunner(options);
-  }
 }

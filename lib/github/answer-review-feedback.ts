@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { isLandedComment } from "./comments.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway, ThreadReply } from "./types.ts";
 
 type AnswerOps = Pick<GitHubGateway, "answerReviewFeedback">;

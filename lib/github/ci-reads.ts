@@ -6,43 +6,8 @@
  * The schemas declare only the fields Locus reads.
  */
 import { z } from "zod";
-import type { Transport } from "./transport.ts";
-
-export interface CiCheck {
-  readonly id: number;
-  readonly name: string;
-  readonly conclusion: string | null;
-  /** Workflow jobs are check runs of the GitHub Actions app: their id is the job's id. */
-  readonly isJob: boolean;
-  readonly output: {
-    readonly title: string | null;
-    readonly summary: string | null;
-    readonly text: string | null;
-  };
-  /** The failed steps of a workflow job (empty for other check runs). */
-  readonly failedSteps: readonly string[];
-}
-
-export interface CiAnnotationRead {
-  readonly path: string;
-  readonly startLine: number;
-  readonly level: string;
-  readonly title: string | null;
-  readonly message: string;
-}
-
-export type CiSource =
-  { readonly kind: "run" | "suite"; readonly id: number } | { readonly kind: "commit"; readonly sha: string };
-
-export interface CiReads {
-  /** The check runs (or jobs) of the source that ended badly. */
-  failedChecks(source: CiSource): Promise<CiCheck[]>;
-  annotations(checkRunId: number, limit: number): Promise<CiAnnotationRead[]>;
-  /** A job's whole log; null when GitHub no longer has it. */
-  jobLog(jobId: number): Promise<string | null>;
-  /** The commit a workflow run ran on, for checking it is still the PR's head. */
-  runHead(runId: number): Promise<{ sha: string; url: string } | null>;
-}
+import type { CiCheck, CiReads } from "./ci-read-types.ts";
+import type { Transport } from "./transport-types.ts";
 
 const BAD = new Set(["failure", "timed_out", "cancelled", "action_required", "startup_failure"]);
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commentSchema } from "./schemas.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { Comment, GitHubGateway } from "./types.ts";
 
 type CommentOps = Pick<

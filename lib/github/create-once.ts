@@ -12,20 +12,8 @@
  */
 import { statusOf } from "./errors.ts";
 import { retryDelayMs, type RetrySchedule } from "./policy.ts";
-import type { Transport } from "./transport.ts";
+import type { Create, SendOnce } from "./transport-types.ts";
 import type { Log } from "./types.ts";
-
-/** `rest` and `graphql` with the octokit's retry plugin off for the request. */
-export type SendOnce = Pick<Transport, "rest" | "graphql">;
-
-export type Create<T> = {
-  /** What is created, for the log: "comment on #12". */
-  what: string;
-  /** Sends the request once. Called again for a retry, so it may send only what is still missing. */
-  send: (once: SendOnce) => Promise<T>;
-  /** What `send` creates, if GitHub has it and it was made no earlier than `since`; null when it is not there. */
-  landed: (since: Date) => Promise<T | null>;
-};
 
 // GitHub's timestamps are whole seconds, and its clock and ours differ a little.
 const CLOCK_SLACK_MS = 60_000;

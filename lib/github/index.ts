@@ -7,7 +7,7 @@ export { createEtagCache, type EtagCache, type OctokitLike } from "./instrument.
 export { createOctokitPolicy, type OctokitPolicy, type OctokitPolicyOptions } from "./policy.ts";
 export { QUERIES } from "./queries.ts";
 export type { RateLimitOptions } from "./rate-limit.ts";
-export type * from "./repository-status-read.ts";
+export type * from "./repository-status-types.ts";
 export type * from "./types.ts";
 export type * from "./task-types.ts";
-export type * from "./ci-reads.ts";
+export type * from "./ci-read-types.ts";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sameText } from "./comments.ts";
 import { MILESTONE_ISSUES_QUERY } from "./queries.ts";
 import { commentSchema, issueSchema, listedIssueSchema, milestoneIssuesSchema } from "./schemas.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway, MilestoneIssue } from "./types.ts";
 
 type IssueOps = Pick<

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { statusOf } from "./errors.ts";
 import { labelNameSchema, labelSchema } from "./schemas.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { EnsureLabelsResult, GitHubGateway, Label, LabelDef } from "./types.ts";
 
 type LabelOps = Pick<GitHubGateway, "ensureLabels" | "createLabel" | "setLabels" | "removeLabel">;

@@ -1,5 +1,5 @@
 import { milestoneSchema } from "./schemas.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway, MilestonePatch } from "./types.ts";
 
 type MilestoneOps = Pick<

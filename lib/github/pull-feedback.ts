@@ -26,7 +26,7 @@ import {
   runSchema,
   taskIssueReader,
 } from "./task-fragments.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway } from "./types.ts";
 
 const ACTOR = "{ __typename login }";

@@ -1,12 +1,8 @@
 /** The open pull requests based on a branch: the PRs stacked on a PR are those based on its head branch. */
 import { z } from "zod";
 import { pullRequestSchema } from "./schemas.ts";
-import type { Transport } from "./transport.ts";
-import type { PullRequest } from "./types.ts";
-
-export interface PullStackReads {
-  pullsOnto(base: string): Promise<PullRequest[]>;
-}
+import type { Transport } from "./transport-types.ts";
+import type { PullStackReads } from "./types.ts";
 
 export function pullStackOps(t: Transport): PullStackReads {
   return {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sameText } from "./comments.ts";
 import { pullRequestSchema, reviewCommentSchema, reviewSchema } from "./schemas.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway, ReviewEvent, ReviewState } from "./types.ts";
 
 const STATE_OF: Record<ReviewEvent, ReviewState> = {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { GitHubError, statusOf } from "./errors.ts";
 import { permissionSchema, repositorySchema, workflowDispatchSchema, workflowRunsSchema } from "./schemas.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import type { DispatchedRun, GitHubGateway, Permission } from "./types.ts";
 
 type RepositoryOps = Pick<

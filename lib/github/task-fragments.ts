@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { EditHistory, RunAndSpend, SpendComment, TaskComment, TaskIssue } from "./task-types.ts";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 
 /** The fields of GitHub's `UserContentEditable` a body's history needs: `first` revisions, newest first. */
 export function editHistoryFields(first: number): string {

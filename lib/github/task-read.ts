@@ -8,7 +8,7 @@
  * another page.
  */
 import { z } from "zod";
-import type { Transport } from "./transport.ts";
+import type { Transport } from "./transport-types.ts";
 import {
   COMMENT_FRAGMENT,
   ISSUE_FRAGMENT,

@@ -1,6 +1,6 @@
 // What one read gives a coding task (docs/architecture.md "Prompt": only what existed at
 // trigger time is used, so each body comes with its edit history).
-import type { Comment, IssueWithComments, Milestone, PullRequest } from "./types.ts";
+import type { Comment, IssueWithComments, Milestone, PullRequest } from "./records.ts";
 
 /** One revision of a body: the whole text, or null when GitHub no longer shows it (deleted). */
 export type BodyRevision = { editedAt: string; body: string | null };

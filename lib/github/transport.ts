@@ -1,37 +1,11 @@
 import type { z } from "zod";
-import { createOnce, type Create, type SendOnce } from "./create-once.ts";
+import { createOnce } from "./create-once.ts";
 import { GitHubError, statusOf, toGitHubError } from "./errors.ts";
 import { createObserver, instrument, observed, type EtagCache, type OctokitLike } from "./instrument.ts";
 import { retryScheduleOf } from "./policy.ts";
 import { sleep, type RateLimitTracker } from "./rate-limit.ts";
+import type { Format, Params, SendOnce, Transport } from "./transport-types.ts";
 import type { CallCounter, Log, RepoRef } from "./types.ts";
-
-export type Params = Record<string, unknown>;
-
-/** `diff` and `raw` ask GitHub for text instead of JSON. */
-export type Format = "diff" | "raw";
-
-export type Transport = {
-  repo: RepoRef;
-  rest<S extends z.ZodType>(route: string, params: Params, schema: S, format?: Format): Promise<z.infer<S>>;
-  /** As `rest`, but a 404 or 410 ("it is not there") answers null. */
-  restOrNull<S extends z.ZodType>(
-    route: string,
-    params: Params,
-    schema: S,
-    format?: Format,
-  ): Promise<z.infer<S> | null>;
-  /** Every page of a list endpoint, 100 a page. */
-  restPages<S extends z.ZodType>(route: string, params: Params, item: S): Promise<z.infer<S>[]>;
-  graphql<S extends z.ZodType>(
-    operation: string,
-    query: string,
-    variables: Params,
-    schema: S,
-  ): Promise<z.infer<S>>;
-  /** A request that creates something: re-sent after a 5xx only when GitHub does not have it (create-once.ts). */
-  create<T>(create: Create<T>): Promise<T>;
-};
 
 const PAGE_SIZE = 100;
 

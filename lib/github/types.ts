@@ -1,8 +1,9 @@
 // Plain data in and out of the gateway: nothing here depends on Octokit, so the
-// app, the Action and tests share one vocabulary.
-import type { CiReads } from "./ci-reads.ts";
-import type { PullStackReads } from "./pull-stack.ts";
-import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-read.ts";
+// app, the Action and tests share one vocabulary. Types only, importing only
+// other types-only files (the records, each read's result), never an implementation.
+import type { CiReads } from "./ci-read-types.ts";
+import type { Comment, Issue, IssueState, IssueWithComments, Milestone, PullRequest } from "./records.ts";
+import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-types.ts";
 import type {
   EditHistory,
   RunAndSpend,
@@ -14,6 +15,8 @@ import type {
   ThreadRead,
 } from "./task-types.ts";
 
+export type * from "./records.ts";
+
 export type Log = {
   debug(msg: string): void;
   info(msg: string): void;
@@ -23,38 +26,11 @@ export type Log = {
 
 export type RepoRef = { owner: string; repo: string };
 
-export type IssueState = "open" | "closed";
-
 export type LabelDef = { name: string; color: string; description?: string };
 
 export type Label = { name: string; color: string; description: string | null };
 
 export type EnsureLabelsResult = { created: string[]; updated: string[]; unchanged: string[] };
-
-export type Comment = {
-  id: number;
-  body: string;
-  author: string;
-  authorType: string;
-  authorAssociation: string;
-  createdAt: string;
-  updatedAt: string;
-  url: string;
-};
-
-export type Issue = {
-  number: number;
-  title: string;
-  body: string;
-  state: IssueState;
-  labels: string[];
-  milestone: number | null;
-  author: string;
-  isPullRequest: boolean;
-  url: string;
-};
-
-export type IssueWithComments = Issue & { comments: Comment[] };
 
 /** An issue as a listing gives it, with when it last changed (a label change counts). */
 export type ListedIssue = Issue & { updatedAt: string };
@@ -77,17 +53,6 @@ export type MilestoneIssue = {
   labels: string[];
 };
 
-export type Milestone = {
-  number: number;
-  title: string;
-  description: string;
-  state: IssueState;
-  dueOn: string | null;
-  openIssues: number;
-  closedIssues: number;
-  url: string;
-};
-
 export type NewMilestone = { title: string; description?: string; state?: IssueState; dueOn?: string };
 
 export type MilestonePatch = Partial<NewMilestone>;
@@ -97,19 +62,6 @@ export type UpsertResult = { action: "created" | "updated" | "unchanged"; commen
 export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
 
 export type ReactionTarget = { issue: number } | { commentId: number } | { reviewCommentId: number };
-
-export type PullRequest = {
-  number: number;
-  title: string;
-  body: string;
-  state: IssueState;
-  merged: boolean;
-  draft: boolean;
-  head: { ref: string; sha: string };
-  base: { ref: string };
-  author: string;
-  url: string;
-};
 
 export type NewPullRequest = { title: string; body: string; head: string; base: string; draft?: boolean };
 
@@ -258,6 +210,11 @@ export type CallCounter = {
   record(call: { key: string; write: boolean; notModified: boolean; retries: number }): void;
   snapshot(): CallCounterSnapshot;
 };
+
+/** The open pull requests based on a branch: the PRs stacked on a PR are those based on its head branch. */
+export interface PullStackReads {
+  pullsOnto(base: string): Promise<PullRequest[]>;
+}
 
 /** Everything Locus does on GitHub, bound to one repository. */
 export type GitHubGateway = {

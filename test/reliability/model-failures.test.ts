@@ -17,7 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ActionContext, ActionLog } from "../../lib/action/context.ts";
 import { runIssueMode } from "../../lib/action/modes/issue.ts";
 import { createSecretMask } from "../../lib/action/secret-mask.ts";
-import { createRunner } from "../../lib/agent/runner.ts";
+import { createRunner } from "../../lib/agent/create-runner.ts";
 import { defaultConfig } from "../../lib/config/index.ts";
 import { createGitClient } from "../../lib/git/git-client.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";

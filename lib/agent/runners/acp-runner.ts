@@ -34,13 +34,6 @@ import { ProviderUnavailableError } from "./provider-unavailable-error.ts";
 import { structuredAnswerOf } from "./structured-answer.ts";
 import { exitError, takeAnswer, type RunTally } from "./subprocess-runner.ts";
 
-/** Config `agent.acp`. */
-export interface AcpSettings {
-  readonly command?: string | readonly string[];
-  /** Environment variables (the agent's credentials) it receives; every other secret is stripped. */
-  readonly env: readonly string[];
-}
-
 export interface AcpRunnerOptions extends RunnerOptions {
   readonly now?: () => number;
   /** How long a cancelled agent gets to end its turn before its process group is stopped. */

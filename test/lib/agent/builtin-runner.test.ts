@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../lib/agent/events.ts";
-import { createRunner, ProviderUnavailableError } from "../../../lib/agent/runner.ts";
+import { createRunner, ProviderUnavailableError } from "../../../lib/agent/create-runner.ts";
 import { call, reply, say } from "../../../sandbox/anthropic-fake/script.ts";
 import { startAnthropicFake, type AnthropicFake } from "../../../sandbox/anthropic-fake/server.ts";
 

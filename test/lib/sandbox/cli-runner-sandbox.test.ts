@@ -7,7 +7,7 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createRunner } from "../../../lib/agent/runner.ts";
+import { createRunner } from "../../../lib/agent/create-runner.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
 import { describeWithSandbox } from "./sandbox-available.ts";

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
 import type { McpServerSettings } from "../../../../lib/agent/mcp/mcp-server-settings.ts";
-import { createRunner, type ExecuteOptions } from "../../../../lib/agent/runner.ts";
+import { createRunner } from "../../../../lib/agent/create-runner.ts";
+import type { ExecuteOptions } from "../../../../lib/agent/runner.ts";
 import { call, reply } from "../../../../sandbox/anthropic-fake/script.ts";
 import { startAnthropicFake, type AnthropicFake } from "../../../../sandbox/anthropic-fake/server.ts";
 

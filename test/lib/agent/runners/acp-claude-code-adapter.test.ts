@@ -14,7 +14,7 @@ import { startAnthropicFake, type AnthropicFake } from "../../../../sandbox/anth
 import { call, reply, say } from "../../../../sandbox/anthropic-fake/script.ts";
 import type { FakeReply, FakeTurn, RecordedRequest } from "../../../../sandbox/anthropic-fake/types.ts";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
-import { createRunner } from "../../../../lib/agent/runner.ts";
+import { createRunner } from "../../../../lib/agent/create-runner.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 
 const ADAPTER = join(

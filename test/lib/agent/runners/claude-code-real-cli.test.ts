@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAnthropicFake, type AnthropicFake } from "../../../../sandbox/anthropic-fake/server.ts";
 import { call, reply, say } from "../../../../sandbox/anthropic-fake/script.ts";
 import type { FakeReply, FakeTurn, RecordedRequest } from "../../../../sandbox/anthropic-fake/types.ts";
-import { createRunner } from "../../../../lib/agent/runner.ts";
+import { createRunner } from "../../../../lib/agent/create-runner.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 
 const require = createRequire(import.meta.url);

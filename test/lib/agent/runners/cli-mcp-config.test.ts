@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { McpServerSettings } from "../../../../lib/agent/mcp/mcp-server-settings.ts";
-import { createRunner, type Provider } from "../../../../lib/agent/runner.ts";
+import { createRunner } from "../../../../lib/agent/create-runner.ts";
+import type { Provider } from "../../../../lib/agent/runner.ts";
 import { installFakeCli } from "./fake-cli.ts";
 
 const SERVERS: McpServerSettings[] = [

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
-import { createRunner, type ExecuteOptions } from "../../../../lib/agent/runner.ts";
+import { createRunner } from "../../../../lib/agent/create-runner.ts";
+import type { ExecuteOptions } from "../../../../lib/agent/runner.ts";
 import { installFakeCli, processGone } from "./fake-cli.ts";
 
 let cwd: string;
