@@ -10,6 +10,7 @@ import type { AppContext } from "../lib/app/app-context.ts";
 import type { PermissionCache } from "../lib/app/permission-cache.ts";
 import type { ReplyLimits } from "../lib/app/reply-limits.ts";
 import { loadConfig, type ConfigError } from "../lib/config/index.ts";
+import { markerKey } from "../lib/markers.ts";
 import {
   createGateway,
   type EtagCache,
@@ -99,5 +100,5 @@ export async function reportConfigErrors(
     "",
     "Fix the file on the default branch and try again.",
   ].join("\n");
-  await gateway.upsertComment(issue, "locus:config-error", body);
+  await gateway.upsertComment(issue, markerKey("config-error"), body);
 }

@@ -7,12 +7,13 @@
  * write access unless config lets them in (lib/prompt/comment-trust.ts).
  */
 import type { IssueWithComments, TaskIssue } from "../github/index.ts";
+import { isLocusMarked } from "../markers.ts";
 import { trustComments, type CommentTrust } from "../prompt/comment-trust.ts";
 import type { PromptIssue } from "../prompt/task-prompt.ts";
 import { itemAtTrigger, textAtTrigger, type TimedText } from "./text-at-trigger.ts";
 
 export function isLocusComment(body: string): boolean {
-  return body.trimStart().startsWith("<!-- locus:");
+  return isLocusMarked(body);
 }
 
 export interface CommentsAtTrigger<T> {

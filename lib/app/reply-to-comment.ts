@@ -8,7 +8,8 @@
  * reply; a first delivery posts at once.
  */
 import type { Comment } from "../github/index.ts";
-import { renderReply, repliedCommentId } from "../status/reply-marker.ts";
+import { repliedCommentId } from "../markers.ts";
+import { renderReply } from "../status/reply-marker.ts";
 import type { AppContext } from "./app-context.ts";
 
 /** The comment a reply answers, as its `issue_comment` event shows it. */

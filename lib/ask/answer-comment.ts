@@ -5,11 +5,11 @@
  * it, and runs that finish out of order still pair each answer with its
  * question.
  */
+import { embedJson, markerOpen, MARKER_CLOSE as CLOSE } from "../markers.ts";
 import { safeToPublish } from "../render/safe-text.ts";
 import { fitBody, GITHUB_BODY_LIMIT } from "../render/comment-limit.ts";
 
-const ANSWER_OPEN = "<!-- locus:answer ";
-const CLOSE = " -->";
+const ANSWER_OPEN = markerOpen("answer");
 const QUOTE_LIMIT = 500;
 
 export interface AnswerView {
@@ -32,7 +32,7 @@ function quote(question: string): string {
 }
 
 export function renderAnswerComment(view: AnswerView): string {
-  const record = JSON.stringify({ question: view.question, sha: view.sha }).replace(/-->/g, "--\\u003e");
+  const record = embedJson({ question: view.question, sha: view.sha });
   const head = `${ANSWER_OPEN}${record}${CLOSE}\n${quote(view.question)}\n\n`;
   const footer = `\n\n<sub>Answered by Locus from the code at [\`${view.sha.slice(0, 7)}\`](${view.commitUrl}).</sub>`;
   const answer = fitBody(

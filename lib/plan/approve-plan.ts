@@ -2,6 +2,7 @@
  * `/locus approve [2,1,3]`: turn a plan into the issues to create, in the
  * confirmed sequence, deterministically. No AI is involved here.
  */
+import { markerOpen, MARKER_CLOSE } from "../markers.ts";
 import { safeToPublish } from "../render/safe-text.ts";
 import { MANAGED_LABEL, ORDER_PREFIX } from "../labels/schema.ts";
 import type { Plan, PlannedTask } from "./plan-schema.ts";
@@ -64,12 +65,12 @@ export function ordersAfter(issues: readonly IssueToCreate[], highest: number): 
 
 /** The hidden marker that makes a created issue findable again (no duplicate on a retried approve). */
 export function plannedIssueMarker(planCommentId: number, position: number): string {
-  return `${plannedByMarker(planCommentId)}task=${position} -->`;
+  return `${plannedByMarker(planCommentId)}task=${position}${MARKER_CLOSE}`;
 }
 
 /** What every issue created from one plan comment carries, whatever its task. */
 export function plannedByMarker(planCommentId: number): string {
-  return `<!-- locus:planned comment=${planCommentId} `;
+  return `${markerOpen("planned")}comment=${planCommentId} `;
 }
 
 export function renderPlannedIssueBody(

@@ -5,16 +5,9 @@
  * lives off GitHub.
  */
 import { safeToPublish } from "../render/safe-text.ts";
-import { hiddenMarker, tableCell } from "../render/markdown.ts";
+import { embedJson, hiddenMarker, markerJson, withoutMarker } from "../markers.ts";
+import { tableCell } from "../render/markdown.ts";
 import { planSchema, type Plan } from "./plan-schema.ts";
-
-const PLAN_OPEN = "<!-- locus:plan ";
-const CLOSE = " -->";
-export const APPROVED_OPEN = "<!-- locus:plan-approved ";
-
-function embed(value: unknown): string {
-  return JSON.stringify(value).replace(/-->/g, "--\\u003e");
-}
 
 export function renderPlanComment(plan: Plan): string {
   const rows = plan.tasks.map((task, index) => {
@@ -44,7 +37,7 @@ export function renderPlanComment(plan: Plan): string {
     "",
     "Reply `/locus approve` to create these issues in milestone " +
       `**${tableCell(plan.sprint)}**, or \`/locus approve 2,1,3\` to confirm another order.`,
-    `${PLAN_OPEN}${embed(plan)}${CLOSE}`,
+    hiddenMarker("plan", embedJson(plan)),
   ].join("\n");
 }
 
@@ -52,22 +45,10 @@ function mermaidText(text: string): string {
   return text.replace(/["\n\r[\]]/g, " ").slice(0, 60);
 }
 
-function extract(body: string, open: string): unknown {
-  const start = body.indexOf(open);
-  if (start < 0) return undefined;
-  const end = body.indexOf(CLOSE, start + open.length);
-  if (end < 0) return undefined;
-  try {
-    return JSON.parse(body.slice(start + open.length, end)) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 export type PlanReadResult = { ok: true; plan: Plan } | { ok: false; message: string };
 
 export function readPlanComment(body: string): PlanReadResult {
-  const raw = extract(body, PLAN_OPEN);
+  const raw = markerJson(body, "plan");
   if (raw === undefined) return { ok: false, message: "This comment holds no Locus plan." };
   const parsed = planSchema.safeParse(raw);
   if (!parsed.success) {
@@ -81,7 +62,7 @@ export function readPlanComment(body: string): PlanReadResult {
 
 /** Issues already created from this plan, by task position: approving twice creates nothing twice. */
 export function readApproval(body: string): Record<string, number> {
-  const raw = extract(body, APPROVED_OPEN);
+  const raw = markerJson(body, "plan-approved");
   if (typeof raw !== "object" || raw === null) return {};
   const approval: Record<string, number> = {};
   for (const [key, value] of Object.entries(raw)) {
@@ -95,11 +76,9 @@ export function renderApprovedPlanComment(
   body: string,
   created: ReadonlyArray<{ position: number; issue: number }>,
 ): string {
-  const withoutOld = body
-    .replace(/\n?<!-- locus:plan-approved [^\n]*? -->/g, "")
-    .replace(/\n\n\*\*Approved:\*\*[^\n]*/g, "");
+  const withoutOld = withoutMarker(body, "plan-approved").replace(/\n\n\*\*Approved:\*\*[^\n]*/g, "");
   const record: Record<string, number> = {};
   for (const entry of created) record[String(entry.position)] = entry.issue;
   const links = created.map((entry) => `#${entry.issue}`).join(", ");
-  return `${withoutOld}\n\n**Approved:** created ${links}.\n${APPROVED_OPEN}${embed(record)}${CLOSE}`;
+  return `${withoutOld}\n\n**Approved:** created ${links}.\n${hiddenMarker("plan-approved", embedJson(record))}`;
 }

@@ -1,10 +1,5 @@
 /** Small helpers for GitHub-flavoured markdown written by Locus. */
 
-/** A hidden marker: how Locus finds its own comments and embedded state again. */
-export function hiddenMarker(name: string, value?: string): string {
-  return value === undefined ? `<!-- locus:${name} -->` : `<!-- locus:${name} ${value} -->`;
-}
-
 /** Text placed in a table cell: no pipes or newlines to break the row. */
 export function tableCell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");

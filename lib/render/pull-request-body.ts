@@ -1,6 +1,7 @@
 /** The body of a PR Locus opens: `Closes #N`, what the agent did, and what it cost. */
 import type { Usage } from "../agent/usage.ts";
-import { codeBlock, details, formatUsd, hiddenMarker, tableCell } from "./markdown.ts";
+import { hiddenMarker } from "../markers.ts";
+import { codeBlock, details, formatUsd, tableCell } from "./markdown.ts";
 import { safeToPublish } from "./safe-text.ts";
 
 export interface ToolCallRecord {

@@ -4,10 +4,8 @@
  * safely (no pings, no closing keywords, no outside images); only the person
  * who asked for the work is mentioned, by Locus.
  */
-import { hiddenMarker } from "./markdown.ts";
+import { hiddenMarker } from "../markers.ts";
 import { safeToPublish } from "./safe-text.ts";
-
-export const QUESTION_MARKER = "question";
 
 export interface QuestionCommentInput {
   readonly questions: readonly string[];
@@ -35,7 +33,7 @@ export function renderQuestionComment(input: QuestionCommentInput): string {
     ? `The work so far is saved on \`${input.checkpoint}\`; the next run continues from it.`
     : "Nothing was changed yet.";
   return [
-    hiddenMarker(QUESTION_MARKER),
+    hiddenMarker("question"),
     intro,
     ...questions,
     `Answer in a comment here (anyone with write access), or with \`/locus answer <text>\`; Locus then continues with the answer. ${saved}`,

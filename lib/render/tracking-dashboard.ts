@@ -7,7 +7,8 @@
  */
 import { isCompleted, statusOf } from "../labels/status.ts";
 import { fitBody } from "./comment-limit.ts";
-import { formatUsd, hiddenMarker, tableCell } from "./markdown.ts";
+import { embedJson, hiddenMarker } from "../markers.ts";
+import { formatUsd, tableCell } from "./markdown.ts";
 
 export interface DashboardTask {
   readonly number: number;
@@ -85,8 +86,7 @@ export function renderTrackingDashboard(
   );
   const runLink = run.runUrl ? ` ([workflow run](${run.runUrl}))` : "";
   const quote = (text: string) => `> ${text.replace(/\n/g, "\n> ")}`;
-  const json = JSON.stringify({ milestone: milestone.number, ...run }).replace(/-->/g, "--\\u003e");
-  const state = `<!-- locus:sprint-state ${json} -->`;
+  const state = hiddenMarker("sprint-state", embedJson({ milestone: milestone.number, ...run }));
   const blocks = [
     `${hiddenMarker("sprint", String(milestone.number))}\n## Sprint: ${tableCell(milestone.title)}${due}`,
     `\`${progressBar(completed, tasks.length)}\` completed · ${run.state}${runLink}`,

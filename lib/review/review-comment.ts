@@ -6,7 +6,7 @@
  */
 import { safeToPublish } from "../render/safe-text.ts";
 import { fitBody } from "../render/comment-limit.ts";
-import { hiddenMarker } from "../render/markdown.ts";
+import { hiddenMarker } from "../markers.ts";
 import type { Finding, SEVERITIES, Verdict } from "./review-schema.ts";
 
 export const REVIEW_MARKER = hiddenMarker("review");

@@ -6,6 +6,7 @@
  * Pure: the caller reads and writes.
  */
 import { isCompleted, statusOf } from "../labels/status.ts";
+import { markerValue } from "../markers.ts";
 import {
   renderTrackingDashboard,
   type DashboardMilestone,
@@ -17,11 +18,9 @@ import type { SprintIssue } from "./sprint-issue.ts";
 
 type Recorded = Pick<DashboardTask, "pr" | "attempts" | "durationMs" | "costUsd">;
 
-const STATE = /<!-- locus:sprint-state (\{.*?\}) -->/;
-
 function runStateOf(body: string): DashboardRun {
   try {
-    const parsed = JSON.parse(STATE.exec(body)?.[1] ?? "{}") as Partial<DashboardRun>;
+    const parsed = JSON.parse(markerValue(body, "sprint-state") ?? "{}") as Partial<DashboardRun>;
     const state = parsed.state === "running" || parsed.state === "finished" ? parsed.state : "stopped";
     return {
       state,

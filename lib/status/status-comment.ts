@@ -5,13 +5,14 @@
  * (the retry budget). The visible part is for people.
  */
 import { z } from "zod";
+import { embedJson, hiddenMarker, markerKey, markerOpen, MARKER_CLOSE } from "../markers.ts";
 import { formatUsd } from "../render/markdown.ts";
 
 /** The sticky-comment key: the gateway puts `<!-- locus:status -->` on the comment's first line. */
-export const STATUS_MARKER = "locus:status";
-const STATUS_LINE = `<!-- ${STATUS_MARKER} -->`;
-const STATE_OPEN = "<!-- locus:state ";
-const STATE_CLOSE = " -->";
+export const STATUS_MARKER = markerKey("status");
+const STATUS_LINE = hiddenMarker("status");
+const STATE_OPEN = markerOpen("state");
+const STATE_CLOSE = MARKER_CLOSE;
 /** Enough to dedupe redeliveries of recent events without growing forever. */
 const MAX_DELIVERIES = 50;
 
@@ -94,8 +95,7 @@ export interface StatusView {
 
 /** The comment's body below the marker line, which the gateway's sticky-comment upsert adds. */
 export function renderStatusComment(view: StatusView, state: StatusState): string {
-  // JSON cannot contain "-->" once "-" and ">" are escaped inside strings.
-  const json = JSON.stringify(state).replace(/-->/g, "--\\u003e");
+  const json = embedJson(state);
   const lines = [`**Locus:** ${view.headline}`];
   for (const detail of view.details ?? []) lines.push(`- ${detail}`);
   const facts: string[] = [];

@@ -24,7 +24,7 @@ import { SECRET, type SimReady, type TargetReady } from "../../bench/webhook/sha
 import { reconcileRepository } from "../../lib/app/reconcile.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
-import { repliedCommentId } from "../../lib/status/reply-marker.ts";
+import { repliedCommentId } from "../../lib/markers.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
 import {

@@ -26,8 +26,7 @@ import { withDelivery } from "../../status/status-comment.ts";
 import type { ActionContext } from "../context.ts";
 import { readStatusRecord, writeStatus } from "../../status/status-store.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
-
-const EXHAUSTED_MARKER = "locus:retry-exhausted";
+import { markerKey } from "../../markers.ts";
 
 function report(issue: Issue, status: TaskReport["status"], reason: string): TaskReport {
   return reportWithoutRun({ issue: issue.number, title: issue.title }, status, reason);
@@ -162,7 +161,7 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     }
     await gateway.upsertComment(
       issue.number,
-      EXHAUSTED_MARKER,
+      markerKey("retry-exhausted"),
       `Locus tried this issue ${attempts} times and will not retry it on its own (retry budget ${config.retry.budget}). Comment \`/locus run\` to try again.`,
     );
     reports.push(report(issue, "skipped", `retry budget exhausted after ${attempts} attempts`));

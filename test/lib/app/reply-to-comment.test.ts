@@ -8,7 +8,7 @@ import {
   type GitHubGateway,
   type Log,
 } from "../../../lib/github/index.ts";
-import { repliedCommentId } from "../../../lib/status/reply-marker.ts";
+import { repliedCommentId } from "../../../lib/markers.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../../sandbox/github-sim/index.ts";
 
 const quiet: Log = {

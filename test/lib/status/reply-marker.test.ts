@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderReply, repliedCommentId, replyMarker } from "../../../lib/status/reply-marker.ts";
+import { repliedCommentId, replyMarker } from "../../../lib/markers.ts";
+import { renderReply } from "../../../lib/status/reply-marker.ts";
 
 describe("reply marker", () => {
   it("ends a reply with a hidden line naming the comment it answers", () => {
