@@ -4,7 +4,7 @@ import { PROVIDERS } from "../lib/config/schema.ts";
 import { MODES } from "../lib/dispatch/dispatch-inputs.ts";
 import type { ModeRequest } from "../lib/action/run-mode.ts";
 
-export const INPUT_NAMES = [
+const INPUT_NAMES = [
   "mode",
   "issue",
   "pr",
@@ -57,7 +57,7 @@ const schemas = {
   "config-path": z.string().trim().min(1),
 } satisfies Record<InputName, z.ZodType<unknown, string>>;
 
-export const inputSchema = z.object(schemas);
+const inputSchema = z.object(schemas);
 
 export type Inputs = z.output<typeof inputSchema>;
 

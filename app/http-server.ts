@@ -25,7 +25,7 @@ export interface LocusServerOptions {
 }
 
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 function refuse(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { "content-type": "text/plain", connection: "close" }).end(message);

@@ -19,11 +19,7 @@ export interface ReconcilerOptions {
   readonly graceMinutes: number;
 }
 
-export async function reconcileAll(
-  app: Probot,
-  services: LocusServices,
-  graceMinutes: number,
-): Promise<void> {
+async function reconcileAll(app: Probot, services: LocusServices, graceMinutes: number): Promise<void> {
   const appOctokit = await app.auth();
   const installations = await appOctokit.paginate("GET /app/installations", { per_page: 100 });
   for (const installation of installations) {

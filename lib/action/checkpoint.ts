@@ -10,7 +10,7 @@ import type { Checkpoint } from "../prompt/task-prompt.ts";
 const STOPPED = "Stopped: ";
 const SUMMARY = "Done so far: ";
 
-export function checkpointMessage(
+function checkpointMessage(
   issue: { number: number; title: string },
   reason: string,
   summary: string,

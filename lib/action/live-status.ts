@@ -15,7 +15,7 @@ import { phaseView, toolActivity, type TaskPhase, type ToolActivity } from "../s
 import type { Clock } from "./context.ts";
 
 /** Tool changes shown at most this often: a few edits a minute is a glance, not a stream. */
-export const LIVE_STATUS_INTERVAL_MS = 30_000;
+const LIVE_STATUS_INTERVAL_MS = 30_000;
 
 export interface LiveStatusOptions {
   /** Writes the status comment (with its hidden state); never called while a previous write runs. */

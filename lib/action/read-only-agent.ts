@@ -46,7 +46,7 @@ export async function checkoutForReading(
 }
 
 /** The mode's rules, then the repository's instructions and learnings within their budgets. */
-export function readOnlySystemPrompt(rules: readonly string[], repository: RepositoryContext): string {
+function readOnlySystemPrompt(rules: readonly string[], repository: RepositoryContext): string {
   const parts = [rules.join("\n")];
   if (repository.instructions) {
     const { path, text } = repository.instructions;

@@ -13,7 +13,7 @@ import type { LocusConfig } from "../config/index.ts";
 import type { GitHubGateway } from "../github/index.ts";
 
 /** The bots whose runs the Action trusts. */
-export function trustedBots(config: Pick<LocusConfig, "commit" | "bots">): string[] {
+function trustedBots(config: Pick<LocusConfig, "commit" | "bots">): string[] {
   return [config.commit.name, "github-actions[bot]", ...config.bots.allowed];
 }
 

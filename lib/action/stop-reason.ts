@@ -3,7 +3,7 @@ import type { RunResult } from "../agent/runner.ts";
 import { formatUsd } from "../render/markdown.ts";
 import type { DailyBudget } from "./daily-budget.ts";
 
-export function describeStop(result: RunResult): string {
+function describeStop(result: RunResult): string {
   const error = result.error ? `: ${result.error}` : "";
   switch (result.stop) {
     case "max_turns":

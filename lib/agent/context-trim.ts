@@ -30,7 +30,7 @@ export const DEFAULT_TRIM_POLICY: TrimPolicy = {
 const BULKY_BYTES = 600;
 
 /** Approximate tokens of a value as sent: a quarter of its JSON bytes. */
-export function approximateTokens(value: unknown): number {
+function approximateTokens(value: unknown): number {
   return Math.ceil(Buffer.byteLength(JSON.stringify(value)) / 4);
 }
 

@@ -30,9 +30,9 @@ export interface SweepLimits {
 
 const MINUTE = 60_000;
 /** GitHub keeps deliveries for 3 days; older ones can be neither listed nor redelivered. */
-export const DELIVERY_RETENTION_MS = 3 * 24 * 60 * MINUTE;
+const DELIVERY_RETENTION_MS = 3 * 24 * 60 * MINUTE;
 
-export const DEFAULT_SWEEP_LIMITS: SweepLimits = {
+const DEFAULT_SWEEP_LIMITS: SweepLimits = {
   // A restarted app cannot know how long it was down, so its first sweep looks as far back as GitHub keeps.
   lookBackMs: DELIVERY_RETENTION_MS,
   // A supervisor restarts a crashed app within seconds to a few minutes, and the work queue holds

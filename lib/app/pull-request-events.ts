@@ -17,7 +17,7 @@ type PullRequestSlice = Pick<PullRequest, "number" | "head" | "state"> & {
   base?: PullRequest["base"];
 };
 
-export function linkedIssue(pr: Pick<PullRequest, "head">): number | undefined {
+function linkedIssue(pr: Pick<PullRequest, "head">): number | undefined {
   return issueOfBranch(pr.head.ref);
 }
 

@@ -40,7 +40,7 @@ export interface Redelivery {
   readonly reason: "failed" | "acknowledged-before-start";
 }
 
-export function succeeded(delivery: Pick<HookDelivery, "statusCode">): boolean {
+function succeeded(delivery: Pick<HookDelivery, "statusCode">): boolean {
   return delivery.statusCode >= 200 && delivery.statusCode < 300;
 }
 

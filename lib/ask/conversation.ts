@@ -24,7 +24,7 @@ export interface ConversationPolicy {
   readonly selfLogins: readonly string[];
 }
 
-export const CONVERSATION_BUDGET = 24_000;
+const CONVERSATION_BUDGET = 24_000;
 const ANSWER_BUDGET = 6_000;
 
 export function earlierExchanges(comments: readonly ThreadComment[], policy: ConversationPolicy): Exchange[] {

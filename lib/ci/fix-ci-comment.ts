@@ -5,7 +5,7 @@
 import { safeToPublish } from "../render/safe-text.ts";
 import type { CiFailures } from "./ci-failures.ts";
 
-export function whatFailed(failures: CiFailures, headSha: string): string {
+function whatFailed(failures: CiFailures, headSha: string): string {
   const checks = failures.checks.map((check) => {
     const steps =
       check.failedSteps.length > 0 ? ` (step ${check.failedSteps.map((s) => `\`${s}\``).join(", ")})` : "";

@@ -1,8 +1,5 @@
 export {
   CURRENT_CONFIG_VERSION,
-  DEFAULT_COMMIT_EMAIL,
-  DEFAULT_COMMIT_NAME,
-  DEFAULT_MODEL,
   DEFAULT_SHELL_DENY,
   configJsonSchema,
   configSchema,

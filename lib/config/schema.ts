@@ -3,10 +3,10 @@ import { z } from "zod";
 /** The `version:` a file written for this Locus carries. Older files are migrated up to it. */
 export const CURRENT_CONFIG_VERSION = 3;
 
-export const DEFAULT_MODEL = "claude-sonnet-5-5";
+const DEFAULT_MODEL = "claude-sonnet-5-5";
 
-export const DEFAULT_COMMIT_NAME = "locus[bot]";
-export const DEFAULT_COMMIT_EMAIL = "locus[bot]@users.noreply.github.com";
+const DEFAULT_COMMIT_NAME = "locus[bot]";
+const DEFAULT_COMMIT_EMAIL = "locus[bot]@users.noreply.github.com";
 
 /**
  * Only Locus pushes: the agent's shell may not push, add remotes or rewrite git config, and the

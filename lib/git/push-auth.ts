@@ -13,7 +13,7 @@ export interface PushAuth {
 
 export const NO_AUTH: PushAuth = { env: {} };
 
-export function isHttpRemote(url: string): boolean {
+function isHttpRemote(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 

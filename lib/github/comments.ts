@@ -9,7 +9,7 @@ type CommentOps = Pick<
 >;
 
 /** The hidden first line that keys a sticky comment, e.g. `<!-- locus:status -->`. */
-export function markerLine(marker: string): string {
+function markerLine(marker: string): string {
   if (!/^[\w:.-]+$/.test(marker)) {
     throw new Error(`Comment marker "${marker}" must be letters, digits and : . _ - only`);
   }

@@ -38,7 +38,7 @@ const ALLOWED: Readonly<Record<StatusEvent, { from: readonly From[]; to: From }>
 /** When an issue wrongly carries several statuses, the most advanced one counts. */
 const PRECEDENCE: readonly Status[] = ["done", "in-review", "in-progress", "waiting", "failed", "queued"];
 
-export function isStatus(value: string): value is Status {
+function isStatus(value: string): value is Status {
   return (STATUSES as readonly string[]).includes(value);
 }
 
@@ -87,7 +87,7 @@ export function withStatus(labels: readonly string[], status: Status): string[] 
 }
 
 /** The label set with no status and the managed marker (Locus touched it); every other label kept in place. */
-export function withoutStatus(labels: readonly string[]): string[] {
+function withoutStatus(labels: readonly string[]): string[] {
   const kept = labels.filter((label) => !isStatusLabel(label));
   return kept.includes(MANAGED_LABEL) ? kept : [...kept, MANAGED_LABEL];
 }

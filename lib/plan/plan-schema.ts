@@ -1,7 +1,7 @@
 /** A plan as the planning agent proposes it and the plan comment embeds it. */
 import { z } from "zod";
 
-export const plannedTaskSchema = z.object({
+const plannedTaskSchema = z.object({
   title: z.string().trim().min(1).max(200),
   body: z.string().max(20_000).default(""),
   priority: z.enum(["critical", "high", "medium", "low"]).default("medium"),

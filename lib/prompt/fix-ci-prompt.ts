@@ -12,7 +12,7 @@ import { BUDGETS, type PromptIssue, renderIssue } from "./task-prompt.ts";
 /** About 6 k tokens of CI output in all. */
 const CI_BUDGET_CHARS = 24_000;
 
-export const UNRELATED_TOOL = "report_unrelated_failure";
+const UNRELATED_TOOL = "report_unrelated_failure";
 
 export function renderCiFailures(failures: CiFailures): string {
   const parts: string[] = [];

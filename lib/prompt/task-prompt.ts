@@ -84,7 +84,7 @@ export const RULES = [
   "When you are done, call the finish tool with a short summary of what you changed and how you checked it. If you cannot do the task, call finish and explain why.",
 ].join("\n");
 
-export function buildSystemPrompt(repository: RepositoryContext): string {
+function buildSystemPrompt(repository: RepositoryContext): string {
   const parts = [RULES];
   if (repository.instructions) {
     const text = truncateHead(
@@ -146,7 +146,7 @@ export function renderIssue(issue: PromptIssue): string {
   return parts.filter(Boolean).join("\n\n");
 }
 
-export function renderSprint(sprint: SprintContext): string {
+function renderSprint(sprint: SprintContext): string {
   const earlier = sprint.earlierTasks
     .map((task) => `- #${task.number} ${task.title}: ${task.summary.trim()}`)
     .join("\n");
@@ -181,7 +181,7 @@ export function renderCheckpoint(checkpoint: Checkpoint): string {
     .join("\n\n");
 }
 
-export function renderAnswered(answered: AnsweredQuestions): string {
+function renderAnswered(answered: AnsweredQuestions): string {
   const questions = answered.questions.map(
     (question) => `- ${sanitizeUntrusted(question).replace(/\s+/g, " ").trim()}`,
   );

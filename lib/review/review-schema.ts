@@ -6,7 +6,7 @@ import { z } from "zod";
 
 export const SEVERITIES = ["critical", "major", "minor", "nit"] as const;
 
-export const findingSchema = z.object({
+const findingSchema = z.object({
   path: z.string().trim().min(1).describe("File path relative to the repository root, as in the diff."),
   line: z
     .number()

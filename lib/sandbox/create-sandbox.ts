@@ -10,7 +10,7 @@ import { unsandboxed } from "./unsandboxed.ts";
 
 export type SandboxMode = "required" | "off";
 
-export class SandboxUnavailableError extends Error {
+class SandboxUnavailableError extends Error {
   constructor(reason: string) {
     super(`No sandbox for the agent: ${reason}. ${HOW_TO_GET_A_SANDBOX}`);
     this.name = "SandboxUnavailableError";

@@ -18,7 +18,7 @@ export interface HostMounts {
   readonly masked: string[];
 }
 
-export function isInside(path: string, dir: string): boolean {
+function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
@@ -32,7 +32,7 @@ function real(path: string): string | undefined {
 }
 
 /** The runner's directories that no sandboxed process may see. */
-export function hiddenRoots(env: Readonly<Record<string, string | undefined>>): string[] {
+function hiddenRoots(env: Readonly<Record<string, string | undefined>>): string[] {
   const roots: string[] = [];
   for (const value of [env["HOME"], env["RUNNER_TEMP"]]) {
     if (value && isAbsolute(value)) roots.push(real(value) ?? value);

@@ -100,7 +100,7 @@ export function codeSpan(raw: string): string {
   return `${fence}${pad}${cut}${pad}${fence}`;
 }
 
-export function describeActivity(doing: ToolActivity): string {
+function describeActivity(doing: ToolActivity): string {
   return doing.target === undefined || doing.target.trim() === ""
     ? doing.verb
     : `${doing.verb} ${codeSpan(doing.target)}`;

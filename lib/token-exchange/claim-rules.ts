@@ -10,7 +10,7 @@
 import type { ActionsClaims } from "./claims.ts";
 import { refuse } from "./refusal.ts";
 
-export const STALE_WORKFLOW = "locus-stale.yml";
+const STALE_WORKFLOW = "locus-stale.yml";
 /** The reusable workflow that repositories' `locus.yml` calls, whatever its version. */
 export const DEFAULT_REUSABLE_WORKFLOWS: readonly string[] = ["locus-dev/locus/.github/workflows/locus.yml"];
 

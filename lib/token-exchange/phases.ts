@@ -5,7 +5,7 @@
  * pull requests. Neither ever holds `workflows` or `actions`, whatever a
  * caller asks for.
  */
-export const PHASES = ["agent", "publish"] as const;
+const PHASES = ["agent", "publish"] as const;
 export type Phase = (typeof PHASES)[number];
 
 export type PermissionLevel = "read" | "write";

@@ -15,7 +15,7 @@ import { resolveWorktreePath } from "../tools/paths.ts";
 import { readTextFile } from "../tools/text-files.ts";
 
 /** Larger files are refused rather than pushed whole through the pipe. */
-export const ACP_READ_MAX_CHARS = 2_000_000;
+const ACP_READ_MAX_CHARS = 2_000_000;
 
 export class AcpRefusal extends RequestError {
   constructor(message: string) {

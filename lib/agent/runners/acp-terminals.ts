@@ -43,7 +43,7 @@ export interface AcpTerminals {
  * anything else runs as one shell-quoted line and is judged unquoted, so `git` `push` cannot pass
  * a `git push*` pattern as `git 'push'`.
  */
-export function terminalCommand(request: Pick<acp.CreateTerminalRequest, "command" | "args">): {
+function terminalCommand(request: Pick<acp.CreateTerminalRequest, "command" | "args">): {
   readonly run: string;
   readonly judged: string;
 } {

@@ -13,7 +13,7 @@ import { resolveWorktreePath } from "./paths.ts";
 import { errorResult } from "./results.ts";
 import { walkFiles, type WalkEntry } from "./walk.ts";
 
-export const LIST_MAX_ENTRIES = 500;
+const LIST_MAX_ENTRIES = 500;
 /** Past this many files the JS walk stops counting too; the mark then says "more than". */
 const COUNT_CAP = 50_000;
 

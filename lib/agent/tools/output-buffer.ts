@@ -10,7 +10,7 @@ export interface OutputLimits {
   readonly tailChars: number;
 }
 
-export const SHELL_OUTPUT_LIMITS: OutputLimits = {
+const SHELL_OUTPUT_LIMITS: OutputLimits = {
   headLines: 100,
   headChars: 15_000,
   tailLines: 100,

@@ -67,7 +67,7 @@ export async function resolveWorktreePath(cwd: string, requested: string): Promi
 }
 
 /** `/`-separated path of `absolute` relative to `root`, `.` for the root itself. */
-export function toRelative(root: string, absolute: string): string {
+function toRelative(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join("/") || ".";
 }
 

@@ -8,8 +8,8 @@ import { resolveWorktreePath } from "./paths.ts";
 import { errorResult } from "./results.ts";
 import { sniffBinary } from "./text-files.ts";
 
-export const READ_MAX_LINES = 500;
-export const READ_MAX_CHARS = 100_000;
+const READ_MAX_LINES = 500;
+const READ_MAX_CHARS = 100_000;
 
 const inputSchema = z.object({
   path: z.string().describe("File path relative to the worktree root."),

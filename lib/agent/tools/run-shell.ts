@@ -14,7 +14,7 @@ import { runProcess } from "./process.ts";
 import { clip, errorResult } from "./results.ts";
 
 /** timeout_s may lengthen the policy's default up to this, never past it. */
-export const SHELL_MAX_TIMEOUT_S = 600;
+const SHELL_MAX_TIMEOUT_S = 600;
 
 const inputSchema = z.object({
   command: z.string().min(1).describe("A bash command, run with bash -c in the worktree root."),

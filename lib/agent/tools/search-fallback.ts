@@ -14,7 +14,7 @@ import { looksBinary } from "./text-files.ts";
 import { walkFiles } from "./walk.ts";
 
 /** Files this large are skipped, as they are almost never source. */
-export const FALLBACK_MAX_FILE_BYTES = 5_000_000;
+const FALLBACK_MAX_FILE_BYTES = 5_000_000;
 /** Longest run of synchronous reads before the event loop gets a turn. */
 const SLICE_MS = 20;
 const NEWLINE = 0x0a;

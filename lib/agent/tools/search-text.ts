@@ -14,7 +14,7 @@ import { resolveWorktreePath } from "./paths.ts";
 import { clip, errorResult } from "./results.ts";
 import { searchWithoutRipgrep, type SearchMatch, type SearchOutcome } from "./search-fallback.ts";
 
-export const SEARCH_MAX_MATCHES = 200;
+const SEARCH_MAX_MATCHES = 200;
 const SEARCH_DEFAULT_MATCHES = 50;
 /** Matched lines longer than this are clipped: minified files would flood the context. */
 const LINE_CHARS = 300;
