@@ -4,6 +4,7 @@
  * dispatched, the Action to show progress and count attempts.
  */
 import { isOwnAuthor, type Comment, type GitHubGateway } from "../github/index.ts";
+import { hiddenMarker } from "../markers.ts";
 import {
   EMPTY_STATE,
   STATUS_MARKER,
@@ -34,8 +35,7 @@ export async function readStatus(gateway: GitHubGateway, issue: number): Promise
  */
 export function statusRecordIn(comments: readonly Comment[], self: readonly string[]): StatusRecord {
   const comment =
-    comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`) && isOwnAuthor(self, c.author)) ??
-    null;
+    comments.find((c) => c.body.startsWith(hiddenMarker("status")) && isOwnAuthor(self, c.author)) ?? null;
   return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
 }
 
@@ -51,7 +51,7 @@ export function createStatusWriter(
 ): (view: StatusView, state: StatusState) => Promise<void> {
   let comment = record.comment;
   return async (view, state) => {
-    const body = `<!-- ${STATUS_MARKER} -->\n${renderStatusComment(view, state)}`;
+    const body = `${hiddenMarker("status")}\n${renderStatusComment(view, state)}`;
     if (!comment) comment = await gateway.createComment(issue, body);
     else if (comment.body.replace(/\r\n/g, "\n") !== body)
       comment = await gateway.updateComment(comment.id, body);
@@ -78,7 +78,7 @@ export async function writeStatus(
     await gateway.upsertComment(issue, STATUS_MARKER, renderStatusComment(view, state));
     return;
   }
-  const body = `<!-- ${STATUS_MARKER} -->\n${renderStatusComment(view, state)}`;
+  const body = `${hiddenMarker("status")}\n${renderStatusComment(view, state)}`;
   if (!known.comment) await gateway.createComment(issue, body);
   else if (known.comment.body.replace(/\r\n/g, "\n") !== body)
     await gateway.updateComment(known.comment.id, body);
