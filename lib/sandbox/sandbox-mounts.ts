@@ -18,7 +18,7 @@ export interface HostMounts {
   readonly masked: string[];
 }
 
-function isInside(path: string, dir: string): boolean {
+export function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
