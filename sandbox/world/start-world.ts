@@ -137,8 +137,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       ...SAMPLE_PROJECT,
       ...(options.acpAgent
         ? {
-            // The scripted agent is a file of this repository, which the sandbox does not mount.
-            ".github/locus.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify(options.acpAgent)}\nsandbox:\n  mode: off\n`,
+            ".github/locus.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify(options.acpAgent)}\n`,
           }
         : {}),
     },
