@@ -2,9 +2,10 @@
  * MCP servers' tools for the built-in agent, through `@modelcontextprotocol/sdk`'s client: each
  * server is started (stdio, in the worktree, inside the run's sandbox under its egress allowlist,
  * with the sandbox's environment plus the secrets config names for it; its program found the way
- * an ACP agent's is, never in the worktree) or reached (Streamable HTTP), its tools listed and offered to the model as
- * `mcp__<server>__<tool>`, and each result bounded like the built-in tools'. A server that fails
- * to start is reported once and left out; the caller stops the task if config marks it required.
+ * an ACP agent's is, never in the worktree) or reached (Streamable HTTP), its tools listed and
+ * offered to the model as `mcp__<server>__<tool>`, and each result bounded like the built-in
+ * tools'. A server that fails to start is reported once and left out; the caller stops the task
+ * if config marks it required.
  * Read-only runs get only the tools a server marks `readOnlyHint`.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,9 +1,10 @@
 /**
  * The `acp` provider: any agent that speaks the Agent Client Protocol (config
- * `agent.acp.command`), with Locus as its client on `@agentclientprotocol/sdk` over stdio. The agent
- * runs inside the run's sandbox like the CLI providers (its program never taken from the worktree),
- * with only its own credentials. Locus offers the agent its file system and terminals and serves both through its own boundary (the
- * worktree's confinement, the shell policy, the scrubbed environment), answers its permission
+ * `agent.acp.command`), with Locus as its client on `@agentclientprotocol/sdk` over stdio. The
+ * agent runs inside the run's sandbox like the CLI providers (its program never taken from the
+ * worktree), with only its own credentials. Locus offers the agent its file system and terminals
+ * and serves both through its own boundary (the worktree's confinement, the shell policy, the
+ * scrubbed environment), answers its permission
  * requests from the same policy, and turns its session updates into Locus's events. A time, turn
  * or cost limit, an abort, or a protocol violation sends `session/cancel`, waits a short grace for
  * the turn to end, then stops the process group; the caller saves the work as for any provider.
