@@ -17,6 +17,7 @@ import { runMode } from "../lib/action/run-mode.ts";
 import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
 import { loadConfig } from "../lib/config/index.ts";
+import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
 import { createRunSandbox } from "../lib/sandbox/run-sandbox.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
@@ -131,6 +132,7 @@ export async function run(): Promise<void> {
       workspace: env.workspace,
       provider,
       env: process.env,
+      acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
     });
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
 

@@ -23,9 +23,12 @@ beforeAll(async () => {
     // The fake CLI records its stdin and arguments in its own directory, which the sandbox keeps
     // read-only; the CLI inside the sandbox is covered by the sandbox's own tests.
     ".github/locus-claude.yml": "version: 3\nagent:\n  provider: claude-code\nsandbox:\n  mode: off\n",
-    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\n`,
+    // The scripted agent is a TypeScript file of this repository, which the sandbox does not mount,
+    // and writes its log outside the worktree: these runs test the protocol through the Action; the
+    // agent inside the sandbox is covered by test/lib/sandbox/acp-agent-sandbox.test.ts.
+    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\nsandbox:\n  mode: off\n`,
     ".github/locus-acp-missing.yml": "version: 3\nagent:\n  provider: acp\n",
-    ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\n`,
+    ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\nsandbox:\n  mode: off\n`,
   });
 }, 60_000);
 

@@ -300,7 +300,42 @@ describe("acp runner", () => {
       ),
     );
     await expect(runner("work", { command: ["no-such-acp-agent"] }).execute(execute())).rejects.toThrow(
-      /`no-such-acp-agent` \(agent.acp.command\) was not found on PATH/,
+      /agent.acp.command: `no-such-acp-agent` was not found on PATH/,
     );
+  });
+
+  it("never takes the agent's program from the worktree: a relative path is refused, PATH entries inside it are skipped", async () => {
+    // A program the repository (or an earlier agent) planted in the worktree, executable and on PATH.
+    await mkdir(join(cwd, "bin"));
+    await writeFile(join(cwd, "bin", "planted-agent"), "#!/bin/sh\necho planted > planted.txt\n", {
+      mode: 0o755,
+    });
+
+    await expect(runner("work", { command: ["./bin/planted-agent"] }).execute(execute())).rejects.toThrow(
+      "agent.acp.command: `./bin/planted-agent` is a relative path, which would run a file from the repository's worktree",
+    );
+    const onPath = createRunner("acp", {
+      // The checkout (GITHUB_WORKSPACE) is the repository's too, whatever worktree a task runs in.
+      env: { PATH: `${join(cwd, "bin")}:bin:.`, HOME: dir, GITHUB_WORKSPACE: cwd },
+      shell: { allow: ["*"], deny: [], timeoutSeconds: 30 },
+      acp: { command: "planted-agent", env: [] },
+    });
+    await expect(onPath.execute(execute())).rejects.toThrow(
+      "agent.acp.command: `planted-agent` was not found on PATH (outside the repository's worktree)",
+    );
+    expect(await onPath.isAvailable()).toBe(false);
+    const absolute = runner("work", { command: [join(cwd, "bin", "planted-agent")] });
+    await expect(absolute.execute(execute())).rejects.toThrow("lies inside the repository's worktree");
+    await expect(readFile(join(cwd, "planted.txt"), "utf8")).rejects.toThrow();
+  });
+
+  it("finds a bare program name in the Action's own node_modules/.bin when PATH has none", async () => {
+    // This repository's node_modules/.bin plays the Action's: `tsc` is there, and nowhere on this PATH.
+    const fromAction = createRunner("acp", {
+      env: { PATH: "/nonexistent", HOME: dir },
+      shell: { allow: ["*"], deny: [], timeoutSeconds: 30 },
+      acp: { command: "tsc", env: [] },
+    });
+    expect(await fromAction.isAvailable()).toBe(true);
   });
 });
