@@ -26,16 +26,24 @@ const PARSE_OPTIONS = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()
 /** Characters every hiding construct starts with; text without them is returned without parsing. */
 const MAY_HIDE = /[<[$]/;
 
+/** What stands for text the parser cannot take (nesting thousands deep exhausts its stack). */
+export const UNPARSABLE = "(text left out: it is nested too deeply to be read safely)";
+
 export function visibleMarkdown(text: string): string {
   if (!MAY_HIDE.test(text)) return text;
-  let current = text;
-  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
-    const next = onePass(current);
-    if (next === current) return current;
-    current = next;
+  try {
+    let current = text;
+    for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+      const next = onePass(current);
+      if (next === current) return current;
+      current = next;
+    }
+    // Still changing: with every `<` made literal no HTML is left to hide anything.
+    return onePass(current.replaceAll("<", "&lt;"));
+  } catch {
+    // Text that cannot be read cannot be shown to be harmless, and a prompt must still be built.
+    return UNPARSABLE;
   }
-  // Still changing: with every `<` made literal no HTML is left to hide anything.
-  return onePass(current.replaceAll("<", "&lt;"));
 }
 
 interface Collected {

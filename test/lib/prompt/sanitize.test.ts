@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { quoteUntrusted, redactSecrets, sanitizeUntrusted } from "../../../lib/prompt/sanitize.ts";
+import { UNPARSABLE } from "../../../lib/prompt/visible-markdown.ts";
 import { outsideCode } from "./outside-code.ts";
 
 describe("sanitizeUntrusted: hidden content", () => {
@@ -133,6 +134,10 @@ describe("sanitizeUntrusted: hidden content", () => {
     expect(sanitizeUntrusted("shown `<!-- code` then <!-- gone\n\nstill gone")).toBe(
       "shown `<!-- code` then ",
     );
+  });
+
+  it("replaces text nested too deeply to parse by a notice instead of throwing", () => {
+    expect(sanitizeUntrusted(`${">".repeat(20000)} [x`)).toBe(UNPARSABLE);
   });
 
   it("keeps ordinary markdown intact", () => {
