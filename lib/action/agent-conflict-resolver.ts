@@ -7,7 +7,7 @@
  * It keeps what its runs cost and what the agent said or asked, so a caller
  * that gives up can tell people why.
  */
-import type { RunnerPrompt } from "../agent/runner.ts";
+import type { RunnerPrompt, RunResult } from "../agent/runner.ts";
 import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import { renderConflictTask } from "../prompt/rebase-conflict-prompt.ts";
@@ -42,6 +42,8 @@ export interface ConflictResolver {
   spent(): { readonly costUsd: number; readonly usage: Usage };
   /** The agent's last summary and every question it asked. */
   said(): { readonly summary: string; readonly questions: readonly string[] };
+  /** The last run, to tell "could not reconcile them" from "did not get to" (a limit, the API). */
+  lastRun(): RunResult | undefined;
 }
 
 export function createConflictResolver(
@@ -52,6 +54,7 @@ export function createConflictResolver(
   let usage = NO_USAGE;
   let summary = "";
   const questions: string[] = [];
+  let last: RunResult | undefined;
   return {
     async resolve(stop, subject) {
       const conflict = renderConflictTask({
@@ -73,9 +76,11 @@ export function createConflictResolver(
       usage = addUsage(usage, result.usage);
       summary = result.summary;
       questions.push(...result.questions);
+      last = result;
       return result.success;
     },
     spent: () => ({ costUsd, usage }),
     said: () => ({ summary, questions: [...questions] }),
+    lastRun: () => last,
   };
 }

@@ -325,6 +325,14 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       status = { ...spend(resolving.costUsd), costUsd: priorCost() };
       if (!rebased.ok) {
         log.warn(`The saved work of ${wip} conflicts with ${plan.prBase} in ${rebased.files.join(", ")}.`);
+        // The agent never got to judge the conflict (a limit, the API, a cancel): a failure, not a question.
+        const stopped = resolver.lastRun();
+        if (stopped && !stopped.success) {
+          const why = describeStopUnderCap(stopped, ctx.config.agent.maxCostUsd, plan.budget);
+          return await fail(`resolving the conflicts of \`${wip}\` with \`${plan.prBase}\` stopped: ${why}`, {
+            conflicts: rebased.files,
+          });
+        }
         return await wait(checkpointConflictQuestions(wip, plan.prBase, rebased.files, resolver.said()), {
           keepSaved: wip,
         });

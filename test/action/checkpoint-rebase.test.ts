@@ -145,4 +145,29 @@ describe("a checkpoint whose parent moved", () => {
     expect(resolving).toContain("Use the title # ours, keep nothing else.");
     expect(await h.show(`locus/issue-${issue.number}`, "README.md")).toBe("# ours\n");
   });
+
+  it("fails, asking nobody, when the agent never got to judge the conflict (the model API refused)", async () => {
+    const issue = await h.api.createIssue({ title: "Rename README", labels: ["locus:queued"] });
+    const wip = await staleCheckpoint(
+      issue.number,
+      "README.md",
+      "# mine, third\n",
+      "README.md",
+      "# theirs, third\n",
+    );
+    h.fake.setScript([]);
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number) });
+
+    expect(run.outputs["status"]).toBe("failed");
+    const after = await h.api.getIssue(issue.number);
+    expect(after?.labels).toContain("locus:failed");
+    expect(after?.comments.some((c) => c.body.includes("<!-- locus:question -->"))).toBe(false);
+    const failure = after?.comments.find((c) => c.body.startsWith("**Locus could not finish this task:**"));
+    expect(failure?.body).toContain(`resolving the conflicts of \`locus/wip/issue-${issue.number}\``);
+    const now = (await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${issue.number}`])).split(
+      "\t",
+    )[0];
+    expect(now).toBe(wip);
+  });
 });
