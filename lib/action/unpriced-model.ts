@@ -1,8 +1,8 @@
 /**
  * A model with no known price would count as free, which silently turns both
- * cost limits (per task and per day) off. So a coding task on such a model is
- * not started unless config gives its price (`agent.pricing`) or the provider
- * reports its own cost (Claude Code does). Pure.
+ * cost limits (per task and per day) off. So no mode starts on such a model
+ * unless config gives its price (`agent.pricing`) or the provider reports its
+ * own cost (Claude Code does). Pure.
  */
 import { modelPrice, type ConfiguredPrices } from "../agent/pricing.ts";
 import type { Provider } from "../agent/runner.ts";
@@ -13,11 +13,13 @@ export function unpricedModelRefusal(
   provider: Provider,
   model: string,
   configured: ConfiguredPrices | undefined,
+  /** The command that asks again once the price is given. */
+  askAgain = "`/locus run`",
 ): string | undefined {
   if (REPORTS_OWN_COST.includes(provider) || modelPrice(model, configured) !== undefined) return undefined;
   return (
     `Locus does not know the price of model \`${model}\`, so it could not hold the cost limits. ` +
     "Give its price in `.github/locus.yml` (`agent.pricing: { " +
-    `"${model}": { input: 3, output: 15 } }\`, US dollars per million tokens) or choose a priced model, then comment \`/locus run\`.`
+    `"${model}": { input: 3, output: 15 } }\`, US dollars per million tokens) or choose a priced model, then comment ${askAgain}.`
   );
 }

@@ -3,7 +3,9 @@
  * fake: a Locus PR whose `node --test` CI run failed gets a fix commit that
  * makes the next run green, with the failed step's log tail and the
  * annotations in the agent's prompt; a failure the agent judges unrelated
- * is reported and nothing is committed.
+ * is reported and nothing is committed. The fix leaves out scratch files its
+ * commands made, and saved work on the wip branch that the round did not
+ * continue is neither deleted nor saved over.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
@@ -169,4 +171,83 @@ describe("mode fix-ci", () => {
       "not a Locus pull request",
     );
   }, 60_000);
+
+  /** Saved work of an earlier round on `locus/wip/issue-<N>`, on top of the PR's head. */
+  async function savedWork(issue: number, branch: string): Promise<string> {
+    await h.git(["checkout", "--quiet", "-B", "saved", `origin/${branch}`]);
+    await h.git([
+      "commit",
+      "--quiet",
+      "--allow-empty",
+      "-m",
+      `wip: review feedback (#${issue})\n\nStopped: its time limit`,
+    ]);
+    await h.git(["push", "--quiet", "origin", `saved:refs/heads/locus/wip/issue-${issue}`]);
+    return (await h.git(["rev-parse", "saved"])).trim();
+  }
+
+  async function wipOf(issue: number): Promise<string> {
+    return (await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${issue}`])).split("\t")[0] ?? "";
+  }
+
+  it("commits its fix without the scratch files its commands made, and says what it left out", async () => {
+    const { pr, branch } = await locusPullRequest("Greet casually");
+    const failed = await runCi(branch);
+    h.fake.setScript([
+      reply(
+        call("run_shell", {
+          command: "mkdir -p tmp && node --test > tmp/run.txt; node --test 2> debug.log; true",
+        }),
+      ),
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+      reply(call("finish", { summary: "The test now expects Hi." })),
+    ]);
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    const changed = (await h.git(["show", "--name-only", "--format=", `origin/${branch}`]))
+      .split("\n")
+      .filter(Boolean);
+    expect(changed).toEqual(["test/greet.test.js"]);
+    const said = (await h.api.listIssueComments(pr)).at(-1)?.body ?? "";
+    expect(said).toContain("Left out of the commit");
+    expect(said).toContain("`tmp/run.txt`");
+    expect(said).toContain("`debug.log`");
+  }, 120_000);
+
+  it("leaves another round's saved work on the wip branch when it pushes its fix", async () => {
+    const { issue, pr, branch } = await locusPullRequest("Greet kindly");
+    const saved = await savedWork(issue, branch);
+    const failed = await runCi(branch);
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+      reply(call("finish", { summary: "The test now expects Hi." })),
+    ]);
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(await wipOf(issue)).toBe(saved);
+  }, 120_000);
+
+  it("does not save over another round's saved work when it fails", async () => {
+    const { issue, pr, branch } = await locusPullRequest("Greet warmly");
+    const saved = await savedWork(issue, branch);
+    const failed = await runCi(branch);
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+    ]);
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.outputs["status"]).toBe("failed");
+    expect(await wipOf(issue)).toBe(saved);
+  }, 120_000);
 });
