@@ -119,21 +119,36 @@ export const configSchema = z
           ),
         hooks: z
           .array(
-            z.looseObject({
-              when: z
-                .enum(["before-edit", "after-edit"])
-                .describe("Before or after the agent writes a file."),
-              files: nonEmpty
-                .optional()
-                .describe("Glob over the written path (e.g. `*.ts`); every file when absent."),
-              command: nonEmpty.describe(
-                "Shell command run in the worktree; `{path}` is the file, shell-quoted.",
-              ),
-            }),
+            z.discriminatedUnion("when", [
+              z.looseObject({
+                when: z
+                  .enum(["before-edit", "after-edit"])
+                  .describe("Before or after the agent writes a file."),
+                files: nonEmpty
+                  .optional()
+                  .describe("Glob over the written path (e.g. `*.ts`); every file when absent."),
+                command: nonEmpty.describe(
+                  "Shell command run in the worktree; `{path}` is the file, shell-quoted.",
+                ),
+              }),
+              z.looseObject({
+                when: z
+                  .enum(["before-command", "after-command"])
+                  .describe("Before or after the agent runs a command."),
+                commands: nonEmpty
+                  .optional()
+                  .describe(
+                    "Pattern over the agent's command, as in `shell.allow` (e.g. `npm *`), matching the whole command or one part of a chain; every command when absent.",
+                  ),
+                command: nonEmpty.describe(
+                  "Shell command run in the worktree; `{command}` is the agent's command, shell-quoted.",
+                ),
+              }),
+            ]),
           )
           .optional()
           .describe(
-            "Commands run around every file write that passes Locus's boundary (built-in and acp providers): a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent.",
+            "Commands run at Locus's tool boundary (built-in and acp providers; Claude Code and Codex run their own tools and are not reached): around every file write (a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent) and every command the agent runs (a failing before-command hook refuses the command with its output, an after-command hook's output is added to the command's result).",
           ),
         model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
         maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),

@@ -22,7 +22,8 @@ beforeAll(async () => {
     ...PROJECT_FILES,
     // The fake CLI records its stdin and arguments in its own directory, which the sandbox keeps
     // read-only; the CLI inside the sandbox is covered by the sandbox's own tests.
-    ".github/locus-claude.yml": "version: 3\nagent:\n  provider: claude-code\nsandbox:\n  mode: off\n",
+    ".github/locus-claude.yml":
+      "version: 3\nagent:\n  provider: claude-code\n  hooks:\n    - when: after-edit\n      command: 'true {path}'\n    - when: before-command\n      command: 'true {command}'\nsandbox:\n  mode: off\n",
     ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\n`,
     ".github/locus-acp-missing.yml": "version: 3\nagent:\n  provider: acp\n",
     ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\n`,
@@ -69,6 +70,9 @@ describe("provider selection", () => {
 
     expect(run.stdout).toContain("Agent provider: claude-code (.github/locus-claude.yml)");
     expect(run.stdout).toContain("Note: claude-code cannot ask a question and wait for the answer");
+    const unreached =
+      "agent.hooks (after-edit, before-command) will not run: claude-code writes files and runs commands itself";
+    expect(run.stdout.split(unreached)).toHaveLength(2);
     expect(await cli.stdin()).toContain("Warmer greeting with Claude Code");
     expect((await cli.args()).slice(0, 4)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
     expect(h.fake.requests.length).toBe(before);
@@ -96,6 +100,7 @@ describe("provider selection", () => {
     );
 
     expect(run.stdout).toContain("Agent provider: builtin (provider input)");
+    expect(run.stdout).not.toContain("will not run");
     expect(run.outputs["status"]).toBe("succeeded");
     expect(h.fake.requests.length).toBe(before + 2);
     await expect(cli.args()).rejects.toThrow();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
 import { createRunner, ProviderUnavailableError, type ExecuteOptions } from "../../../../lib/agent/runner.ts";
-import type { AgentTool, EditHook } from "../../../../lib/agent/tool.ts";
+import type { AgentHook, AgentTool } from "../../../../lib/agent/tool.ts";
 import type { McpServerSettings } from "../../../../lib/agent/mcp/mcp-server-settings.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 import { z } from "zod";
@@ -23,7 +23,7 @@ function runner(
     cancelGraceMs?: number;
     command?: string[];
     mcpServers?: McpServerSettings[];
-    hooks?: EditHook[];
+    hooks?: AgentHook[];
   } = {},
 ) {
   return createRunner("acp", {
@@ -171,6 +171,37 @@ describe("acp runner", () => {
     expect(cards()).toContainEqual(
       expect.stringMatching(/^refused: Refused write .*A before-edit hook failed/),
     );
+  });
+
+  it("runs the configured command hooks around the agent's terminals, and a failing before-command hook refuses one", async () => {
+    const ran = await runner("one-command", {
+      hooks: [
+        { when: "before-command", commands: "echo *", command: "echo checking {command}" },
+        { when: "after-command", command: "echo done with {command}" },
+        { when: "after-command", commands: "npm *", command: "echo never" },
+      ],
+    }).execute(execute());
+
+    expect(ran.success).toBe(true);
+    const quoted = `'echo '\\''built it'\\'''`;
+    expect((await agentLog())["command"]).toEqual({
+      ok: {
+        exit: { exitCode: 0, signal: null },
+        output:
+          `built it\n\nbefore-command hook \`echo checking ${quoted}\` → exit 0\nchecking echo 'built it'` +
+          `\n\nafter-command hook \`echo done with ${quoted}\` → exit 0\ndone with echo 'built it'`,
+      },
+    });
+
+    const refused = await runner("one-command", {
+      hooks: [{ when: "before-command", command: "echo 'not on Fridays' >&2; exit 1" }],
+    }).execute(execute());
+
+    expect(refused.success).toBe(true);
+    const error = errorOf((await agentLog())["command"]);
+    expect(error).toContain("A before-command hook refused this command, so it was not run.");
+    expect(error).toContain("→ exit 1\nnot on Fridays");
+    expect(cards()).toContain("refused: Refused `echo built it`: a before-command hook refused it");
   });
 
   it("refuses paths outside the worktree, inside .git and through a symlink, and writes nothing there", async () => {
