@@ -19,7 +19,7 @@ export function providerNotes(provider: Provider): string[] {
     case "acp":
       return [
         "acp: the agent's file reads, writes and terminals go through Locus's boundary; tools it runs inside itself do not",
-        "acp: the agent cannot ask a question and wait for the answer (locus:waiting); its cost is what it reports",
+        "acp: the agent cannot ask a question and wait for the answer (locus:waiting); its cost is what it reports, else agent.acp.costPerToolCallUsd per tool call, else it is stopped after 3 tool calls under a cost limit",
       ];
   }
 }

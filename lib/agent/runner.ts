@@ -64,6 +64,8 @@ export type StopReason =
   | "max_turns"
   | "time_limit"
   | "cost_limit"
+  /** The agent's cost could not be counted while a cost limit was set (an ACP agent that reports none). */
+  | "cost_unreported"
   | "aborted"
   | "api_error"
   | "failed";

@@ -105,6 +105,14 @@ export const configSchema = z
               .describe(
                 "Environment variables (the agent's own credentials) passed to the ACP agent; every other secret is stripped from its environment.",
               ),
+            costPerToolCallUsd: z
+              .number()
+              .nonnegative()
+              .max(100)
+              .optional()
+              .describe(
+                "US dollars Locus counts per tool call for an ACP agent that reports no cost of its own, so the cost limits hold on that estimate; 0 for an agent that costs nothing per use. Absent, an agent still unreported after its first 3 tool calls is stopped while a cost limit is set.",
+              ),
           })
           .optional()
           .describe("The acp provider: the agent Locus starts and serves as an ACP client."),

@@ -26,6 +26,7 @@ beforeAll(async () => {
       "version: 3\nagent:\n  provider: claude-code\n  hooks:\n    - when: after-edit\n      command: 'true {path}'\n    - when: before-command\n      command: 'true {command}'\nsandbox:\n  mode: off\n",
     ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\n`,
     ".github/locus-acp-missing.yml": "version: 3\nagent:\n  provider: acp\n",
+    ".github/locus-acp-unreported.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "unreported", join(scratch, "unreported-log.json")])}\n`,
     ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\n`,
   });
 }, 60_000);
@@ -142,6 +143,26 @@ describe("provider selection", () => {
     expect(comments.map((comment) => comment.body).join("\n")).toContain(
       "provider acp needs agent.acp.command in .github/locus.yml",
     );
+  });
+
+  it("stops an ACP agent that reports no cost under the default cost limit, saves its edit and says how to price it", async () => {
+    const issue = await queued("Unmetered over ACP");
+
+    const run = await h.run({
+      mode: "issue",
+      issue: String(issue.number),
+      "config-path": ".github/locus-acp-unreported.yml",
+    });
+
+    expect(run.outputs["status"]).toBe("failed");
+    expect(await h.show(`locus/wip/issue-${issue.number}`, "src/greet.js")).toContain('"Hello there, "');
+    const failure = (await h.api.getIssue(issue.number))?.comments.find((comment) =>
+      comment.body.startsWith("**Locus could not finish this task:**"),
+    );
+    expect(failure?.body).toContain(
+      "it was stopped because its cost could not be counted: the agent reported no cost (ACP usage_update in USD) in its first 3 tool calls, so Locus could not hold it to the cost limit of $5.00.",
+    );
+    expect(failure?.body).toContain("`agent.acp.costPerToolCallUsd`");
   });
 
   it("on SIGTERM cancels the ACP session, saves the agent's edit on the wip branch and says why", async () => {

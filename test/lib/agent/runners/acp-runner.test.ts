@@ -24,6 +24,7 @@ function runner(
     command?: string[];
     mcpServers?: McpServerSettings[];
     hooks?: AgentHook[];
+    costPerToolCallUsd?: number;
   } = {},
 ) {
   return createRunner("acp", {
@@ -37,6 +38,7 @@ function runner(
     acp: {
       command: extra.command ?? [process.execPath, AGENT, scenario, logFile],
       env: ["ANTHROPIC_API_KEY"],
+      ...(extra.costPerToolCallUsd === undefined ? {} : { costPerToolCallUsd: extra.costPerToolCallUsd }),
     },
     ...(extra.cancelGraceMs === undefined ? {} : { cancelGraceMs: extra.cancelGraceMs }),
     ...(extra.mcpServers === undefined ? {} : { mcpServers: extra.mcpServers }),
@@ -255,6 +257,65 @@ describe("acp runner", () => {
       error: "cost limit reached: $0.2500 spent, limit $0.10",
       costUsd: 0.25,
     });
+  });
+
+  it("stops an agent that reports no cost when it starts a tool call past its grace, with session/cancel", async () => {
+    const result = await runner("unreported-until-cancelled").execute(execute({ maxCostUsd: 5 }));
+
+    expect(result).toMatchObject({ success: false, stop: "cost_unreported", costUsd: 0 });
+    expect(result.turns).toBeGreaterThanOrEqual(4);
+    expect(result.error).toBe(
+      "the agent reported no cost (ACP usage_update in USD) in its first 3 tool calls, so Locus could not hold it to the cost limit of $5.00. " +
+        "Give `agent.acp.costPerToolCallUsd` in `.github/locus.yml` (what to count per tool call; 0 for an agent that costs nothing per use), " +
+        "or use an agent that reports its cost, then comment `/locus run`",
+    );
+    expect((await agentLog())["cancelled"]).toBe(true);
+    // The edit it made stays in the worktree for the caller to save.
+    expect(await readFile(join(cwd, "src", "greet.js"), "utf8")).toContain('"Hello there, "');
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
+  });
+
+  it("lets an agent that reports no cost run to its end when no cost limit is set, and says so", async () => {
+    const result = await runner("unreported").execute(execute());
+
+    expect(result).toMatchObject({ success: true, stop: "finished", costUsd: 0, turns: 6 });
+    expect(events).toContainEqual({
+      type: "warning",
+      message:
+        "the ACP agent reported no cost (session usage_update): Locus reports $0; set agent.acp.costPerToolCallUsd to count it",
+    });
+  });
+
+  it("holds the cost limit on agent.acp.costPerToolCallUsd for an agent that reports no cost", async () => {
+    const capped = await runner("unreported-until-cancelled", { costPerToolCallUsd: 0.5 }).execute(
+      execute({ maxCostUsd: 1.2 }),
+    );
+
+    // Stopped as its third tool call began; calls it started before the cancel reached it count too.
+    expect(capped).toMatchObject({
+      success: false,
+      stop: "cost_limit",
+      error: "cost limit reached: $1.5000 spent, limit $1.20",
+    });
+    expect(capped.costUsd).toBe(capped.turns * 0.5);
+    expect((await agentLog())["cancelled"]).toBe(true);
+
+    events = [];
+    const free = await runner("unreported", { costPerToolCallUsd: 0 }).execute(execute({ maxCostUsd: 1.2 }));
+
+    expect(free).toMatchObject({ success: true, costUsd: 0, turns: 6 });
+    expect(events).toContainEqual({
+      type: "warning",
+      message:
+        "the ACP agent reported no cost (session usage_update): Locus counted $0 per tool call (agent.acp.costPerToolCallUsd)",
+    });
+  });
+
+  it("replaces the per-tool-call estimate with the cost the agent reports", async () => {
+    const result = await runner("work", { costPerToolCallUsd: 1 }).execute(execute({ maxCostUsd: 5 }));
+
+    expect(result).toMatchObject({ success: true, costUsd: 0.25 });
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
   });
 
   it("stops once the agent's tool calls pass the turn limit", async () => {
