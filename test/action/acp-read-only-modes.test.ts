@@ -1,0 +1,86 @@
+/**
+ * The read-only modes with provider `acp`, through the bundled Action and the scripted ACP agent:
+ * `ask` posts the agent's last message as the answer, with its citations linked; `review` takes the
+ * review from the agent's final JSON and posts it with its finding on the diff line.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
+
+const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
+
+let h: Harness;
+
+function acpConfig(scenario: string): string {
+  const command = JSON.stringify([process.execPath, AGENT, scenario, join(h.dir, `${scenario}-log.json`)]);
+  return `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${command}\n`;
+}
+
+beforeAll(async () => {
+  h = await startHarness(PROJECT_FILES);
+  h.repo.collaborator("dana", "write");
+  await h.git(["checkout", "--quiet", "-B", "configs", "origin/main"]);
+  await writeFile(join(h.scratch, "acp-explain.yml"), acpConfig("explain"));
+  await writeFile(join(h.scratch, "acp-review.yml"), acpConfig("review"));
+  await h.git(["add", "acp-explain.yml", "acp-review.yml"]);
+  await h.git(["commit", "--quiet", "-m", "config: the scripted ACP agent"]);
+  await h.git(["push", "--quiet", "origin", "configs:main"]);
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+describe("read-only modes with provider acp", () => {
+  it("answers a question with the ACP agent's last message, its citations linked", async () => {
+    const issue = await h.api.createIssue({ title: "Where is the greeting?", body: "" });
+    await h.as("dana").createComment(issue.number, "/locus ask Where is the greeting built?");
+    const sha = (await h.git(["rev-parse", "origin/main"])).trim();
+
+    const run = await h.run({
+      mode: "ask",
+      issue: String(issue.number),
+      command: "Where is the greeting built?",
+      "config-path": "acp-explain.yml",
+    });
+
+    expect(run.stderr).toBe("");
+    expect(run.outputs["status"]).toBe("succeeded");
+    const answer = (await h.api.getIssue(issue.number))?.comments.find((c) =>
+      c.body.startsWith("<!-- locus:answer "),
+    );
+    expect(answer?.body).toContain(
+      `The greeting is built in [\`src/greet.js:2\`](${h.sim.url}/${OWNER}/${REPO}/blob/${sha}/src/greet.js#L2), inside \`greet\`.`,
+    );
+  });
+
+  it("reviews a pull request with the ACP agent's final JSON", async () => {
+    await h.git(["checkout", "--quiet", "-B", "feature/comma", "origin/main"]);
+    await writeFile(
+      join(h.scratch, "src/greet.js"),
+      'export function greet(name) {\n  return "Hello " + name;\n}\n',
+    );
+    await h.git(["commit", "--quiet", "-am", "drop the comma"]);
+    await h.git(["push", "--quiet", "origin", "feature/comma"]);
+    const pr = await h.as("dana").createPullRequest({
+      title: "Drop the comma",
+      body: "",
+      head: "feature/comma",
+      base: "main",
+    });
+
+    const run = await h.run({ mode: "review", pr: String(pr.number), "config-path": "acp-review.yml" });
+
+    expect(run.stderr).toBe("");
+    expect(run.outputs["status"]).toBe("succeeded");
+    const reviews = await h.api.listReviews(pr.number);
+    expect(
+      reviews.map((review) => [review.state, review.body.includes("The greeting lost its comma.")]),
+    ).toEqual([["CHANGES_REQUESTED", true]]);
+    const comments = await h.api.listReviewComments(pr.number);
+    expect(comments.map((c) => [c.path, c.line, c.body.includes("Keep the comma after Hello.")])).toEqual([
+      ["src/greet.js", 2, true],
+    ]);
+  });
+});
