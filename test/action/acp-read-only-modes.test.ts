@@ -1,11 +1,12 @@
 /**
  * The read-only modes with provider `acp`, through the bundled Action and the scripted ACP agent:
- * `ask` posts the agent's last message as the answer, with its citations linked; `review` takes the
- * review from the agent's final JSON and posts it with its finding on the diff line.
+ * `ask` posts the agent's last message as the answer, with its citations linked; `plan` and `review`
+ * take the plan and the review from the agent's final JSON.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readPlanComment } from "../../lib/plan/plan-comment.ts";
 import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
@@ -23,7 +24,8 @@ beforeAll(async () => {
   await h.git(["checkout", "--quiet", "-B", "configs", "origin/main"]);
   await writeFile(join(h.scratch, "acp-explain.yml"), acpConfig("explain"));
   await writeFile(join(h.scratch, "acp-review.yml"), acpConfig("review"));
-  await h.git(["add", "acp-explain.yml", "acp-review.yml"]);
+  await writeFile(join(h.scratch, "acp-plan.yml"), acpConfig("plan"));
+  await h.git(["add", "acp-explain.yml", "acp-review.yml", "acp-plan.yml"]);
   await h.git(["commit", "--quiet", "-m", "config: the scripted ACP agent"]);
   await h.git(["push", "--quiet", "origin", "configs:main"]);
 }, 60_000);
@@ -53,6 +55,27 @@ describe("read-only modes with provider acp", () => {
     expect(answer?.body).toContain(
       `The greeting is built in [\`src/greet.js:2\`](${h.sim.url}/${OWNER}/${REPO}/blob/${sha}/src/greet.js#L2), inside \`greet\`.`,
     );
+  });
+
+  it("posts the plan from the ACP agent's final JSON", async () => {
+    const issue = await h.api.createIssue({ title: "Say goodbye too", body: "We never say goodbye." });
+
+    const run = await h.run({
+      mode: "plan",
+      issue: String(issue.number),
+      command: "Add farewells",
+      "config-path": "acp-plan.yml",
+    });
+
+    expect(run.stderr).toBe("");
+    expect(run.outputs["status"]).toBe("succeeded");
+    const plans = ((await h.api.getIssue(issue.number))?.comments ?? []).flatMap((comment) => {
+      const read = readPlanComment(comment.body);
+      return read.ok ? [read.plan] : [];
+    });
+    expect(plans.map((plan) => [plan.sprint, plan.tasks.map((task) => task.title)])).toEqual([
+      ["Farewells", ["Add a farewell function"]],
+    ]);
   });
 
   it("reviews a pull request with the ACP agent's final JSON", async () => {
