@@ -5,7 +5,7 @@
  * policy does not judge them. Each hook's command, status and (head-and-tail bounded) output are
  * collected into one report for the tool result.
  */
-import type { ToolContext } from "../tool.ts";
+import type { AgentHook, ToolContext } from "../tool.ts";
 import { scrubEnvironment } from "./environment.ts";
 import { runProcess } from "./process.ts";
 
@@ -16,11 +16,9 @@ export interface HookRun {
   readonly failed: boolean;
 }
 
-export const NO_HOOKS: HookRun = { report: "", failed: false };
-
 /** Runs `commands` in order (all of them, even after a failure) and reports each. */
 export async function runHookCommands(
-  when: string,
+  when: AgentHook["when"],
   commands: readonly string[],
   context: ToolContext,
 ): Promise<HookRun> {
