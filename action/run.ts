@@ -182,7 +182,11 @@ export async function run(): Promise<void> {
     setOutputs(result);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
       const report = { kind: sandbox.kind, refused: sandbox.refused() };
-      await core.summary.addRaw(mask(renderJobSummary(request.mode, result, report, env.runUrl))).write();
+      // Hooks that never ran are said in the summary too, where a reader looks for what happened.
+      const summarised = unreached
+        ? { ...result, note: [result.note, `**Warning:** ${unreached}`].filter(Boolean).join("\n\n") }
+        : result;
+      await core.summary.addRaw(mask(renderJobSummary(request.mode, summarised, report, env.runUrl))).write();
     }
     const faults = result.tasks.filter((task) => task.fault);
     if (faults.length > 0) {

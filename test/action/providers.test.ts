@@ -74,6 +74,7 @@ describe("provider selection", () => {
     const unreached =
       "agent.hooks (after-edit, before-command) will not run: claude-code writes files and runs commands itself";
     expect(run.stdout.split(unreached)).toHaveLength(2);
+    expect(run.summary).toContain(`**Warning:** ${unreached}`);
     expect(await cli.stdin()).toContain("Warmer greeting with Claude Code");
     expect((await cli.args()).slice(0, 4)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
     expect(h.fake.requests.length).toBe(before);
