@@ -15,7 +15,9 @@ let h: Harness;
 
 function acpConfig(scenario: string): string {
   const command = JSON.stringify([process.execPath, AGENT, scenario, join(h.dir, `${scenario}-log.json`)]);
-  return `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${command}\n`;
+  // The scripted agent is a file of this repository, which the ACP agent's sandbox does not mount, and
+  // writes its log outside the worktree: the agent inside the sandbox is tested in test/lib/sandbox.
+  return `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${command}\nsandbox:\n  mode: off\n`;
 }
 
 beforeAll(async () => {

@@ -76,7 +76,9 @@ beforeAll(async () => {
   h = await startHarness({
     ...FILES,
     ...callerWorkflowFiles(),
-    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${command}\n`,
+    // The scripted agent is a file of this repository, which the ACP agent's sandbox does not mount, and
+    // writes its log outside the worktree: the agent inside the sandbox is tested in test/lib/sandbox.
+    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${command}\nsandbox:\n  mode: off\n`,
   });
 }, 90_000);
 

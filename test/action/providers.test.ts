@@ -26,7 +26,7 @@ beforeAll(async () => {
       "version: 3\nagent:\n  provider: claude-code\n  hooks:\n    - when: after-edit\n      command: 'true {path}'\n    - when: before-command\n      command: 'true {command}'\nsandbox:\n  mode: off\n",
     ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\n`,
     ".github/locus-acp-missing.yml": "version: 3\nagent:\n  provider: acp\n",
-    ".github/locus-acp-unreported.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "unreported", join(scratch, "unreported-log.json")])}\n`,
+    ".github/locus-acp-unreported.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "unreported", join(scratch, "unreported-log.json")])}\nsandbox:\n  mode: off\n`,
     ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\n`,
   });
 }, 60_000);

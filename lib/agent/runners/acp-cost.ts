@@ -58,7 +58,7 @@ export function createAcpCostMeter(options: {
           `the agent reported no cost (ACP usage_update in USD) in its first ${UNREPORTED_COST_GRACE_CALLS} tool calls, ` +
           `so Locus could not hold it to the cost limit of $${options.maxCostUsd.toFixed(2)}. ` +
           "Give `agent.acp.costPerToolCallUsd` in `.github/locus.yml` (what to count per tool call; 0 for an agent that costs nothing per use), " +
-          "or use an agent that reports its cost, then comment `/locus run`",
+          "or use an agent that reports its cost",
       };
     },
     total: () => reported ?? estimated,

@@ -267,7 +267,7 @@ describe("acp runner", () => {
     expect(result.error).toBe(
       "the agent reported no cost (ACP usage_update in USD) in its first 3 tool calls, so Locus could not hold it to the cost limit of $5.00. " +
         "Give `agent.acp.costPerToolCallUsd` in `.github/locus.yml` (what to count per tool call; 0 for an agent that costs nothing per use), " +
-        "or use an agent that reports its cost, then comment `/locus run`",
+        "or use an agent that reports its cost",
     );
     expect((await agentLog())["cancelled"]).toBe(true);
     // The edit it made stays in the worktree for the caller to save.
