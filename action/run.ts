@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
-import { providerNotes } from "../lib/agent/provider-notes.ts";
+import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
 import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
@@ -99,6 +99,9 @@ export async function run(): Promise<void> {
       `Agent provider: ${provider}${inputs.provider ? " (provider input)" : ` (${inputs["config-path"]})`}`,
     );
     for (const note of providerNotes(provider)) log.info(`Note: ${note}`);
+    // A warning is also an annotation on the run's summary page, so it is seen once per run.
+    const unreached = unreachedHooksWarning(provider, config.agent.hooks ?? []);
+    if (unreached) log.warn(unreached);
 
     // Exchanged tokens are masked like the input token: in the runner's log and in what Locus publishes.
     const credentials = actionCredentials({
@@ -181,7 +184,11 @@ export async function run(): Promise<void> {
     setOutputs(result);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
       const report = { kind: sandbox.kind, refused: sandbox.refused() };
-      await core.summary.addRaw(mask(renderJobSummary(request.mode, result, report, env.runUrl))).write();
+      // Hooks that never ran are said in the summary too, where a reader looks for what happened.
+      const summarised = unreached
+        ? { ...result, note: [result.note, `**Warning:** ${unreached}`].filter(Boolean).join("\n\n") }
+        : result;
+      await core.summary.addRaw(mask(renderJobSummary(request.mode, summarised, report, env.runUrl))).write();
     }
     const faults = result.tasks.filter((task) => task.fault);
     if (faults.length > 0) {

@@ -7,6 +7,9 @@
  * commands made, and saved work on the wip branch that the round did not
  * continue is neither deleted nor saved over.
  */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
@@ -25,7 +28,10 @@ const FILES = {
   ].join("\n"),
 };
 
+const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
+
 let h: Harness;
+let agentDir: string;
 const ci = nodeTestCi();
 
 async function locusPullRequest(title: string): Promise<{ issue: number; pr: number; branch: string }> {
@@ -67,11 +73,20 @@ async function fixCi(pr: number, runId: number) {
 
 beforeAll(async () => {
   // The README's caller workflow: the test dispatches fix-ci runs as the app does.
-  h = await startHarness({ ...FILES, ...callerWorkflowFiles() });
+  agentDir = await mkdtemp(join(tmpdir(), "locus-fix-ci-acp-"));
+  const command = JSON.stringify([process.execPath, AGENT, "fix-test", join(agentDir, "log.json")]);
+  h = await startHarness({
+    ...FILES,
+    ...callerWorkflowFiles(),
+    // The scripted agent is a file of this repository, which the ACP agent's sandbox does not mount, and
+    // writes its log outside the worktree: the agent inside the sandbox is tested in test/lib/sandbox.
+    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${command}\nsandbox:\n  mode: off\n`,
+  });
 }, 90_000);
 
 afterAll(async () => {
   await h.close();
+  await rm(agentDir, { recursive: true, force: true });
 });
 
 describe("mode fix-ci", () => {
@@ -109,6 +124,29 @@ describe("mode fix-ci", () => {
 
     const green = await runCi(branch);
     expect(green.conclusion).toBe("success");
+  }, 120_000);
+
+  it("fixes CI with provider acp, whose agent is not handed the unrelated-failure report as its answer", async () => {
+    const { pr, branch } = await locusPullRequest("Greet informally over ACP");
+    const failed = await runCi(branch);
+    expect(failed.conclusion).toBe("failure");
+    await h.api.dispatchWorkflow("locus.yml", "main", { mode: "fix-ci", pr: String(pr) });
+    const [created] = await h.api.listWorkflowRuns("locus.yml");
+
+    const run = await h.run(
+      { mode: "fix-ci", pr: String(pr), command: `run ${failed.id}`, "config-path": ".github/locus-acp.yml" },
+      { GITHUB_RUN_ID: String(created?.id) },
+    );
+
+    expect(run.stderr).toBe("");
+    expect(run.outputs["status"]).toBe("succeeded");
+    const prompt = String(
+      (JSON.parse(await readFile(join(agentDir, "log.json"), "utf8")) as Record<string, unknown>)["prompt"],
+    );
+    expect(prompt).toContain("change nothing and say so, with the evidence, in your final message");
+    expect(prompt).not.toContain("report_unrelated_failure");
+    expect((await h.api.listIssueComments(pr)).at(-1)?.body).toContain("it now expects Hi");
+    expect((await runCi(branch)).conclusion).toBe("success");
   }, 120_000);
 
   it("reports a failure it judges unrelated to the PR, and commits nothing", async () => {

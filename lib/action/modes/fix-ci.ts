@@ -107,6 +107,8 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     issue: asPrompted,
   });
   let unrelated: string | undefined;
+  // Only the built-in agent can be offered a tool it may or may not call (see renderFixCiTask).
+  const canReportUnrelated = ctx.runner.name === "builtin";
   const result = await runAgentLive(ctx, {
     title: `Agent: fix CI on PR #${prNumber}`,
     prompt: {
@@ -115,6 +117,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
         issue: asPrompted,
         pr: { number: prNumber, diff: await git.branchDiff(baseRef, headRef) },
         failures,
+        canReportUnrelated,
       }),
     },
     cwd: worktree.cwd,
@@ -122,7 +125,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     writeStatus: (view) => writeStatus(view, status),
     budget,
     lastWriteAt: ctx.clock.now().getTime(),
-    tools: [createReportUnrelatedTool((reason) => (unrelated = reason))],
+    tools: canReportUnrelated ? [createReportUnrelatedTool((reason) => (unrelated = reason))] : [],
   });
   const measured = {
     ...base,

@@ -25,6 +25,7 @@ import { programFiles } from "../../sandbox/program-files.ts";
 import type { WrappedCommand } from "../../sandbox/sandbox.ts";
 import { NO_USAGE } from "../usage.ts";
 import { acpCommandLine } from "./acp-command.ts";
+import { createAcpCostMeter } from "./acp-cost.ts";
 import { acpMcpServers } from "./acp-mcp-servers.ts";
 import { createAcpChannel } from "./acp-channel.ts";
 import { createAcpClient } from "./acp-client.ts";
@@ -42,6 +43,8 @@ export interface AcpSettings {
   readonly command?: string | readonly string[];
   /** Environment variables (the agent's credentials) it receives; every other secret is stripped. */
   readonly env: readonly string[];
+  /** What a tool call counts for an agent that reports no cost (`acp-cost.ts`). */
+  readonly costPerToolCallUsd?: number;
 }
 
 export interface AcpRunnerOptions extends RunnerOptions {
@@ -134,7 +137,12 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
     const kill = new AbortController();
     const toolCalls: ToolCallRecord[] = [];
     const files = new Set<string>();
-    let cost = 0;
+    const meter = createAcpCostMeter({
+      ...(settings.costPerToolCallUsd === undefined
+        ? {}
+        : { costPerToolCallUsd: settings.costPerToolCallUsd }),
+      ...(execute.maxCostUsd === undefined ? {} : { maxCostUsd: execute.maxCostUsd }),
+    });
     let stopped: { reason: StopReason; message: string } | undefined;
     let cancel: (() => void) | undefined;
     let grace: NodeJS.Timeout | undefined;
@@ -149,11 +157,8 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
 
     const tally: RunTally = {
       emit,
-      turn(_usage, reportedCostUsd) {
-        cost += reportedCostUsd ?? 0;
-        emit({ type: "turn", turn: updates.toolCalls(), usage: NO_USAGE, costUsd: reportedCostUsd ?? 0 });
-        if (execute.maxCostUsd !== undefined && cost >= execute.maxCostUsd)
-          stop("cost_limit", costLimitMessage(cost, execute.maxCostUsd));
+      turn() {
+        spent(meter.reported(updates.reportedCostUsd() ?? 0));
       },
       tool(call) {
         toolCalls.push(call);
@@ -162,7 +167,20 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
       fileChanged: (path) => files.add(path),
       stop,
     };
-    const updates = acpUpdates(tally, { cwd: execute.cwd, now });
+    function spent(costUsd: number): void {
+      emit({ type: "turn", turn: updates.toolCalls(), usage: NO_USAGE, costUsd });
+      if (execute.maxCostUsd !== undefined && meter.total() >= execute.maxCostUsd)
+        stop("cost_limit", costLimitMessage(meter.total(), execute.maxCostUsd));
+    }
+    const updates = acpUpdates(tally, {
+      cwd: execute.cwd,
+      now,
+      onToolCallStarted(calls) {
+        const counted = meter.toolCallStarted(calls);
+        if ("stop" in counted) stop("cost_unreported", counted.stop);
+        else if (counted.addUsd > 0) spent(counted.addUsd);
+      },
+    });
     function refused(what: string, reason: string): void {
       const id = `refused-${toolCalls.length}-${now()}`;
       const summary = `Refused ${what}: ${reason}`;
@@ -331,13 +349,10 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
       summary = taken.summary;
       error = taken.error;
     }
-    if (updates.reportedCostUsd() === undefined) {
-      emit({
-        type: "warning",
-        message:
-          "the ACP agent reported no cost (session usage_update): Locus could not hold it to the cost limit, and reports $0",
-      });
-    }
+    const unreported = meter.warning();
+    if (unreported !== undefined && stop_ !== "cost_unreported")
+      emit({ type: "warning", message: unreported });
+    const cost = meter.total();
     if (error !== undefined) emit({ type: "error", message: error, retryable: false });
     emit({
       type: "done",
