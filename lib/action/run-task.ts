@@ -109,6 +109,18 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     ...(state.waiting ? { waitingSince: state.waiting.askedAt } : {}),
     writers,
   });
+  if (trigger.refused) {
+    log.warn(`Not starting #${plan.issue.number}: ${trigger.refused}.`);
+    return {
+      report: reportWithoutRun(
+        { issue: plan.issue.number, title: plan.issue.title },
+        "skipped",
+        trigger.refused,
+      ),
+      labels: plan.issue.labels,
+      attempts: state.attempts,
+    };
+  }
   const issue: TaskIssue = { ...plan.issue, title: trigger.title };
   const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
   const writeStatus = createStatusWriter(gateway, issue.number, record);

@@ -3,7 +3,10 @@
  * (trigger-act.ts), with the title as it stood then (title-at-trigger.ts).
  * Without such an act the run itself is the trigger: a person who dispatched
  * it by hand was checked for write access before the run began, and a run
- * Locus dispatched keeps the time GitHub created it.
+ * Locus dispatched keeps the time GitHub created it, provided a writer (or
+ * Locus) wrote the issue. An issue someone else wrote, with no writer's act
+ * on it, is refused: nobody who may start work asked for it (a label the app
+ * never saw being set, say).
  */
 import type { TaskIssue } from "../github/index.ts";
 import type { ActionContext } from "./context.ts";
@@ -18,6 +21,8 @@ export interface TaskTrigger {
   readonly title: string;
   /** Why the title could not be recovered. */
   readonly titleWithheld?: string;
+  /** Why the task must not run: no writer asked for it. */
+  readonly refused?: string;
 }
 
 export async function taskTrigger(
@@ -40,6 +45,16 @@ export async function taskTrigger(
         options.runCreatedAt,
       );
   const triggeredAt = act ? new Date(act.at) : options.runCreatedAt;
+  if (!act && !byPerson && !isSelf(self, issue.author)) {
+    const author = await options.writers.trustFor([issue.author]);
+    if (!author.isWriter(issue.author)) {
+      return {
+        triggeredAt,
+        title: issue.title,
+        refused: `nobody with write access asked for #${issue.number}: its timeline shows no \`locus:queued\` label, \`/locus run\` or other act by a writer, and its author has no write access`,
+      };
+    }
+  }
   ctx.log.info(
     act
       ? `#${issue.number}: triggered when @${act.actor} ${act.what} (${act.at}); its title and description are taken as of then.`

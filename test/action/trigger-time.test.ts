@@ -17,7 +17,7 @@ const later = (seconds: number) => (clock = new Date(clock.getTime() + seconds *
 
 beforeAll(async () => {
   h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() }, { now: () => clock });
-  h.repo.collaborator("alice", "write").collaborator("mallory", "read");
+  h.repo.collaborator("alice", "write").collaborator("mallory", "read").collaborator("tracy", "triage");
 }, 60_000);
 
 afterAll(async () => {
@@ -153,5 +153,21 @@ describe("trigger-time text", () => {
     const prompt = JSON.stringify(h.fake.requests[before]?.body);
     expect(prompt).toContain("Say Hola.");
     expect(prompt).not.toContain("CI workflow");
+  });
+
+  it("refuses an outsider's issue that only a triage user queued (an event the app missed): no model call", async () => {
+    const issue = await h.as("mallory").createIssue({ title: "Greet in German", body: "Say Hallo." });
+    later(30);
+    await h.as("tracy").setLabels(issue.number, ["locus:queued"]);
+    const runId = await dispatchRun(issue.number);
+    const before = h.fake.requests.length;
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number) }, { GITHUB_RUN_ID: runId });
+
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("skipped");
+    expect(h.fake.requests.length).toBe(before);
+    expect(run.summary).toContain(`nobody with write access asked for #${issue.number}`);
+    expect(await h.api.findPullRequestByHead(`locus/issue-${issue.number}`, { state: "all" })).toBeNull();
   });
 });
