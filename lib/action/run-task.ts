@@ -14,7 +14,12 @@ import type { TaskIssue } from "../github/index.ts";
 import { statusOf, transition } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
-import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../prompt/task-prompt.ts";
+import {
+  buildTaskPrompt,
+  type AnsweredQuestions,
+  type PromptIssue,
+  type SprintContext,
+} from "../prompt/task-prompt.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
 import { answersAfter } from "./question-answer.ts";
 import { unpricedModelRefusal } from "./unpriced-model.ts";
@@ -30,6 +35,7 @@ import { commentAuthors, promptIssue } from "./prompt-issue.ts";
 import { createWriters, type Writers } from "./writers.ts";
 import { selfLogins } from "./self-logins.ts";
 import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
+import { taskTrigger } from "./task-trigger.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
 import { utcDay, withDaySpend, type DailyBudget } from "./daily-budget.ts";
@@ -54,6 +60,7 @@ export interface TaskPlan {
   readonly checkout: (branch: string, ref: string) => Promise<GitClient>;
   /** Sprint tasks retrying an existing branch rebase it onto a parent that moved. */
   readonly rebaseOntoParent: boolean;
+  /** When GitHub created the run: the latest moment a writer's act could have triggered the task. */
   readonly triggeredAt: Date;
   /** Serialises the steps that touch the shared repository (fetch, worktree add) across parallel tasks. */
   readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -78,23 +85,47 @@ const LOG_TAIL_LINES = 30;
 
 export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskOutcome> {
   const { gateway, log } = ctx;
-  const issue = plan.issue;
-  const branch = issueBranch(issue.number);
+  const branch = issueBranch(plan.issue.number);
   const started = ctx.clock.now().getTime();
   const recorder = createEventRecorder((line) => log.info(ctx.mask(line)));
-  const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
   const elapsed = () => ctx.clock.now().getTime() - started;
 
-  const starting = transition(issue.labels, "start");
-  const record = statusRecordIn(issue.comments, selfLogins(ctx));
+  const starting = transition(plan.issue.labels, "start");
+  const record = statusRecordIn(plan.issue.comments, selfLogins(ctx));
   const state = record.state;
   if (!starting.ok) {
     return {
-      report: reportWithoutRun(base, "skipped", starting.message),
-      labels: issue.labels,
+      report: reportWithoutRun(
+        { issue: plan.issue.number, title: plan.issue.title },
+        "skipped",
+        starting.message,
+      ),
+      labels: plan.issue.labels,
       attempts: state.attempts,
     };
   }
+  const writers = plan.writers ?? createWriters(ctx);
+  // The title and description are those a writer vouched for by triggering the task (task-trigger.ts).
+  const trigger = await taskTrigger(ctx, plan.issue, {
+    runCreatedAt: plan.triggeredAt,
+    sprint: plan.sprint !== undefined,
+    ...(state.waiting ? { waitingSince: state.waiting.askedAt } : {}),
+    writers,
+  });
+  if (trigger.refused) {
+    log.warn(`Not starting #${plan.issue.number}: ${trigger.refused}.`);
+    return {
+      report: reportWithoutRun(
+        { issue: plan.issue.number, title: plan.issue.title },
+        "skipped",
+        trigger.refused,
+      ),
+      labels: plan.issue.labels,
+      attempts: state.attempts,
+    };
+  }
+  const issue: TaskIssue = { ...plan.issue, title: trigger.title };
+  const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
   const writeStatus = createStatusWriter(gateway, issue.number, record);
   if (plan.budget && plan.budget.remaining() <= 0) {
     return await refuseOverBudget(ctx, plan, { reason: plan.budget.refusal(), state, writeStatus });
@@ -297,12 +328,13 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       return [found, await plan.checkout(branch, found.ref)] as const;
     });
     const trusted = await trustedCommit(ctx);
-    const issuePrompt = promptIssue(
-      issue,
-      plan.triggeredAt,
-      await (plan.writers ?? createWriters(ctx)).trustFor(commentAuthors(issue)),
+    const issuePrompt = withTitleNote(
+      promptIssue(issue, trigger.triggeredAt, await writers.trustFor(commentAuthors(issue))),
+      trigger.titleWithheld,
     );
-    const answered = state.waiting ? await answeredQuestions(ctx, plan, state.waiting) : undefined;
+    const answered = state.waiting
+      ? await answeredQuestions(issue, trigger.triggeredAt, writers, state.waiting)
+      : undefined;
     if (start.rebaseOnto) {
       // The parent moved since the work was saved: the saved work is replayed onto it, never dropped.
       const wip = wipBranch(issue.number);
@@ -464,19 +496,25 @@ async function refuseOverBudget(
  * write access can dispatch a run by hand.
  */
 async function answeredQuestions(
-  ctx: ActionContext,
-  plan: TaskPlan,
+  issue: TaskIssue,
+  triggeredAt: Date,
+  writers: Writers,
   waiting: NonNullable<StatusState["waiting"]>,
 ): Promise<AnsweredQuestions> {
-  const candidates = answersAfter(plan.issue.comments, waiting.commentId, plan.triggeredAt);
+  const candidates = answersAfter(issue.comments, waiting.commentId, triggeredAt);
   // The same writer rule, and the same cached lookups, as the rest of the prompt.
-  const trust = await (plan.writers ?? createWriters(ctx)).trustFor(
-    candidates.map((answer) => answer.author),
-  );
+  const trust = await writers.trustFor(candidates.map((answer) => answer.author));
   return {
     questions: waiting.questions,
     answers: candidates.filter((answer) => trust.isWriter(answer.author)),
   };
+}
+
+/** The prompt says when the title as it stood at the trigger is lost and a neutral one stands in. */
+function withTitleNote(issue: PromptIssue, why: string | undefined): PromptIssue {
+  return why === undefined
+    ? issue
+    : { ...issue, withheld: [`The issue title: ${why}.`, ...(issue.withheld ?? [])] };
 }
 
 /** A model with no known price: not started, the status cleared (nothing retries it) until a person fixes the config. */

@@ -109,15 +109,15 @@ const commentLandedSchema = z.object({
   }),
 });
 
-/** Whether `author` is one of `own` (case-insensitive); with no list, everyone is. */
-export function isOwnAuthor(own: readonly string[] | undefined, author: string): boolean {
-  return own === undefined || own.some((login) => login.toLowerCase() === author.toLowerCase());
+/** Whether `author` is one of `own`, Locus's logins (case-insensitive); with an empty list, nobody is. */
+export function isOwnAuthor(own: readonly string[], author: string): boolean {
+  return own.some((login) => login.toLowerCase() === author.toLowerCase());
 }
 
 export function commentOps(
   t: Transport,
   listIssueComments: GitHubGateway["listIssueComments"],
-  ownLogins?: readonly string[],
+  ownLogins: readonly string[],
 ): CommentOps {
   const createComment = (issue: number, body: string): Promise<Comment> =>
     t.create({

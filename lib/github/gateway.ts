@@ -39,9 +39,10 @@ export type GatewayOptions = {
   /**
    * The logins Locus writes as. A comment found by its hidden marker (the
    * status comment, a sticky notice) counts only when one of them wrote it:
-   * anyone can type `<!-- locus:status -->`. Without it, any author counts.
+   * anyone can type `<!-- locus:status -->`. A gateway that reads no such
+   * record says so with an empty list: then no comment counts as Locus's.
    */
-  ownLogins?: readonly string[];
+  ownLogins: readonly string[];
 };
 
 export function createGateway(options: GatewayOptions): GitHubGateway {

@@ -8,13 +8,21 @@
  * text.
  */
 import { z } from "zod";
-import type { EditHistory, RunAndSpend, SpendComment, TaskComment, TaskIssue } from "./task-types.ts";
+import type {
+  EditHistory,
+  IssueTimeline,
+  RunAndSpend,
+  SpendComment,
+  TaskComment,
+  TaskIssue,
+  TimelineEvent,
+} from "./task-types.ts";
 import type { Transport } from "./transport.ts";
 
 /** The fields of GitHub's `UserContentEditable` a body's history needs: `first` revisions, newest first. */
 export function editHistoryFields(first: number): string {
   return `createdAt lastEditedAt includesCreatedEdit
-    userContentEdits(first: ${first}) { pageInfo { hasNextPage } nodes { editedAt diff deletedAt } }`;
+    userContentEdits(first: ${first}) { pageInfo { hasNextPage } nodes { editedAt diff deletedAt editor { __typename login } } }`;
 }
 
 /** Issue bodies are edited more than comments, so more of their history is read. */
@@ -65,10 +73,57 @@ const THREAD_FIELDS = `
     }
 `;
 
+/** How many of an issue's newest label, milestone and rename events are read. */
+const TIMELINE_EVENTS = 100;
+
+/**
+ * The timeline events that say who triggered the work and what the title was
+ * then: the newest first-class events, in time order. Comments come with the
+ * thread's own comment page, so they are not asked for twice.
+ */
+const TIMELINE_FIELDS = `
+    timelineItems(last: ${TIMELINE_EVENTS}, itemTypes: [LABELED_EVENT, MILESTONED_EVENT, RENAMED_TITLE_EVENT]) {
+      pageInfo {
+        hasPreviousPage
+      }
+      nodes {
+        __typename
+        ... on LabeledEvent {
+          createdAt
+          actor {
+            __typename
+            login
+          }
+          label {
+            name
+          }
+        }
+        ... on MilestonedEvent {
+          createdAt
+          actor {
+            __typename
+            login
+          }
+          milestoneTitle
+        }
+        ... on RenamedTitleEvent {
+          createdAt
+          actor {
+            __typename
+            login
+          }
+          previousTitle
+          currentTitle
+        }
+      }
+    }
+`;
+
 export const ISSUE_FRAGMENT = /* GraphQL */ `
   fragment TaskIssue on Issue {
     state
     ${THREAD_FIELDS}
+    ${TIMELINE_FIELDS}
   }
 `;
 
@@ -178,7 +233,13 @@ const editsSchema = z.object({
   pageInfo: z.object({ hasNextPage: z.boolean() }),
   nodes: z.array(
     z
-      .object({ editedAt: z.string(), diff: z.string().nullable(), deletedAt: z.string().nullable() })
+      .object({
+        editedAt: z.string(),
+        diff: z.string().nullable(),
+        deletedAt: z.string().nullable(),
+        // Absent from reads that do not ask who edited.
+        editor: actorSchema.optional(),
+      })
       .nullable(),
   ),
 });
@@ -199,7 +260,11 @@ export function historyOf(e: {
 }): EditHistory {
   const nodes = (e.userContentEdits?.nodes ?? []).flatMap((n) => (n ? [n] : []));
   const revisions = nodes
-    .map((n) => ({ editedAt: n.editedAt, body: n.deletedAt === null ? n.diff : null }))
+    .map((n) => ({
+      editedAt: n.editedAt,
+      body: n.deletedAt === null ? n.diff : null,
+      ...(n.editor === undefined ? {} : { editor: n.editor }),
+    }))
     .sort((a, b) => Date.parse(a.editedAt) - Date.parse(b.editedAt));
   const truncated = e.userContentEdits?.pageInfo.hasNextPage ?? false;
   return {
@@ -250,7 +315,52 @@ const threadShape = {
   ...editable,
 };
 
-export const issueNodeSchema = z.object({ ...threadShape, state: z.enum(["OPEN", "CLOSED"]) });
+const eventActor = { createdAt: z.string(), actor: actorSchema };
+
+// Other item types cannot come back (the query names three), but a node GitHub could not load is null.
+const timelineSchema = z.object({
+  pageInfo: z.object({ hasPreviousPage: z.boolean() }),
+  nodes: z.array(
+    z
+      .discriminatedUnion("__typename", [
+        z.object({
+          __typename: z.literal("LabeledEvent"),
+          ...eventActor,
+          label: z.object({ name: z.string() }),
+        }),
+        z.object({ __typename: z.literal("MilestonedEvent"), ...eventActor, milestoneTitle: z.string() }),
+        z.object({
+          __typename: z.literal("RenamedTitleEvent"),
+          ...eventActor,
+          previousTitle: z.string(),
+          currentTitle: z.string(),
+        }),
+      ])
+      .nullable(),
+  ),
+});
+
+function timelineOf(read: z.infer<typeof timelineSchema>): IssueTimeline {
+  const events = present(read.nodes).map((node): TimelineEvent => {
+    const at = { actor: node.actor, createdAt: node.createdAt };
+    switch (node.__typename) {
+      case "LabeledEvent":
+        return { ...at, kind: "labeled", label: node.label.name };
+      case "MilestonedEvent":
+        return { ...at, kind: "milestoned", milestoneTitle: node.milestoneTitle };
+      case "RenamedTitleEvent":
+        return { ...at, kind: "renamed", previousTitle: node.previousTitle, currentTitle: node.currentTitle };
+    }
+  });
+  events.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+  return { events, truncated: read.pageInfo.hasPreviousPage };
+}
+
+export const issueNodeSchema = z.object({
+  ...threadShape,
+  state: z.enum(["OPEN", "CLOSED"]),
+  timelineItems: timelineSchema,
+});
 
 // Aliased: an issue's and a pull request's `state` have different types, so one query cannot ask for both by that name.
 export const pullRequestNodeSchema = z.object({
@@ -383,5 +493,6 @@ export function taskIssueReader(t: Transport): (node: ThreadNode) => Promise<Tas
     url: node.url,
     comments: await allComments(node.number, node.comments),
     history: historyOf(node),
+    ...("timelineItems" in node ? { timeline: timelineOf(node.timelineItems) } : {}),
   });
 }

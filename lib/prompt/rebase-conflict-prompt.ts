@@ -2,7 +2,13 @@
  * The task of resolving one rebase stop: the conflicting hunks of each file
  * (with the common ancestor, as diff3 markers show it), the commit being
  * replayed and what the new base brought, so the agent can keep both intents.
+ *
+ * Commit messages are untrusted text: the base branch holds whatever its
+ * merged pull requests said (a fork's author writes their subjects), and a
+ * git author name proves nothing about who wrote it. So they are sanitised
+ * and fenced as data, like a comment from someone without write access.
  */
+import { codeBlock } from "../render/markdown.ts";
 import { truncateHead } from "./budget.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "./sanitize.ts";
 import { BUDGETS, type AnsweredQuestions } from "./task-prompt.ts";
@@ -55,12 +61,16 @@ export function renderConflictTask(input: {
   readonly files: readonly ConflictFile[];
 }): string {
   const files = input.files
-    .map((file) => `### ${file.path}\n\n\`\`\`text\n${conflictHunks(file.text)}\n\`\`\``)
+    .map((file) => `### ${file.path}\n\n${codeBlock(conflictHunks(file.text), "text")}`)
     .join("\n\n");
+  const replayed = quoteUntrusted("the commit's author", sanitizeUntrusted(input.commit.message));
+  const base = input.baseCommits
+    ? quoteUntrusted("the base branch's commit authors", sanitizeUntrusted(input.baseCommits))
+    : "(none listed)";
   return [
     `## Rebase of ${input.what} onto \`${input.onto}\` stopped on a conflict`,
-    `The commit being replayed (${input.commit.sha.slice(0, 7)}), its intent:\n\n\`\`\`text\n${input.commit.message}\n\`\`\``,
-    `What the new base brought (its commits since the branch left it):\n\n\`\`\`text\n${input.baseCommits || "(none listed)"}\n\`\`\``,
+    `The commit being replayed (${input.commit.sha.slice(0, 7)}), its intent:\n\n${replayed}`,
+    `What the new base brought (its commits since the branch left it, one subject a line):\n\n${base}`,
     `## Conflicting files\n\nBetween \`<<<<<<<\` and \`|||||||\` is the new base's side, between \`|||||||\` and \`=======\` the common ancestor, between \`=======\` and \`>>>>>>>\` the replayed commit's side.\n\n${truncateHead(files, CONFLICT_BUDGET, "conflicts", "Read the files for the rest.").text}`,
     [
       "Resolve every conflict in these files so that both intents hold: keep what the new base changed and apply",

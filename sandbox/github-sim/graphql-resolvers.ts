@@ -4,6 +4,7 @@ import { closingIssues } from "./closing-keywords.ts";
 import { branchSha, readPath } from "./git.ts";
 import type { ContentEdit, Issue, IssueComment, Milestone, Repo, ReviewComment, User } from "./model.ts";
 import type { Bucket } from "./rate-limit.ts";
+import { timelineItems } from "./graphql-timeline.ts";
 import { authorAssociation, nodeId } from "./serialize-user.ts";
 import { ensureUser, findMilestone, findRepo, issueLabels, milestoneById, permissionOf } from "./store.ts";
 
@@ -207,6 +208,13 @@ export function issueNode(core: SimCore, repo: Repo, issue: Issue): Record<strin
     ...issueFields(core, repo, issue),
     state: upper(issue.state),
     stateReason: issue.stateReason ? upper(issue.stateReason) : null,
+    timelineItems: (args: Args) => {
+      const items = timelineItems(core, repo, issue, args, {
+        actor: (login) => actorNode(core, login),
+        comment: (comment) => commentNode(core, repo, comment),
+      });
+      return connection("timelineItems", items, args, (item) => item.render());
+    },
   };
 }
 

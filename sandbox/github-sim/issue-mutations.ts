@@ -5,6 +5,7 @@ import { emitRepoEvent, now } from "./route-helpers.ts";
 import { issueJson, labelJson, milestoneJson } from "./serialize-issue.ts";
 import { pullJson } from "./serialize-pull.ts";
 import { branchSha } from "./git.ts";
+import { recordIssueEvent } from "./issue-events.ts";
 
 // Issue-level changes on a pull request are reported as pull_request events, as GitHub does.
 export async function emitIssueEvent(
@@ -42,12 +43,15 @@ export async function applyLabels(
   issue.updatedAt = now(ctx);
   for (const id of removed) {
     const label = repo.labels.find((candidate) => candidate.id === id);
-    if (label)
-      await emitIssueEvent(ctx, repo, issue, "unlabeled", { label: labelJson(ctx.core, repo, label) });
+    if (!label) continue;
+    recordIssueEvent(ctx, issue, { kind: "unlabeled", label: label.name });
+    await emitIssueEvent(ctx, repo, issue, "unlabeled", { label: labelJson(ctx.core, repo, label) });
   }
   for (const id of added) {
     const label = repo.labels.find((candidate) => candidate.id === id);
-    if (label) await emitIssueEvent(ctx, repo, issue, "labeled", { label: labelJson(ctx.core, repo, label) });
+    if (!label) continue;
+    recordIssueEvent(ctx, issue, { kind: "labeled", label: label.name });
+    await emitIssueEvent(ctx, repo, issue, "labeled", { label: labelJson(ctx.core, repo, label) });
   }
 }
 
@@ -62,13 +66,17 @@ export async function applyMilestone(
   const previous = milestoneById(repo, issue.milestoneId);
   issue.milestoneId = milestoneId;
   issue.updatedAt = now(ctx);
-  if (previous)
+  if (previous) {
+    recordIssueEvent(ctx, issue, { kind: "demilestoned", milestoneTitle: previous.title });
     await emitIssueEvent(ctx, repo, issue, "demilestoned", {
       milestone: milestoneJson(ctx.core, repo, previous),
     });
+  }
   const next = milestoneById(repo, milestoneId);
-  if (next)
+  if (next) {
+    recordIssueEvent(ctx, issue, { kind: "milestoned", milestoneTitle: next.title });
     await emitIssueEvent(ctx, repo, issue, "milestoned", { milestone: milestoneJson(ctx.core, repo, next) });
+  }
 }
 
 export async function applyState(

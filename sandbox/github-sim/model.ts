@@ -66,7 +66,20 @@ export interface Issue {
   pull: PullData | null;
   /** The body's revisions, oldest first, once it has been edited (GraphQL `userContentEdits`). */
   edits?: ContentEdit[];
+  /** Label, milestone and title changes, oldest first (the events of GraphQL `timelineItems`). */
+  events?: IssueEvent[];
 }
+
+/**
+ * One event of an issue's timeline, as GitHub records it: who did what, when.
+ * https://docs.github.com/en/rest/using-the-rest-api/issue-event-types
+ */
+export type IssueEvent = { readonly actor: string; readonly createdAt: string } & IssueChange;
+
+export type IssueChange =
+  | { readonly kind: "labeled" | "unlabeled"; readonly label: string }
+  | { readonly kind: "milestoned" | "demilestoned"; readonly milestoneTitle: string }
+  | { readonly kind: "renamed"; readonly previousTitle: string; readonly currentTitle: string };
 
 export interface IssueComment {
   id: number;

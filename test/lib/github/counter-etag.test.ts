@@ -44,8 +44,14 @@ describe("call counter", () => {
     const counter = createCallCounter();
     const log = recordingLog();
     const { octokit } = testOctokit({ log });
-    const a = createGateway({ octokit, repo: REPO, log, counter });
-    const b = createGateway({ octokit, repo: { owner: "acme", repo: "gadgets" }, log, counter });
+    const a = createGateway({ ownLogins: ["locus[bot]"], octokit, repo: REPO, log, counter });
+    const b = createGateway({
+      ownLogins: ["locus[bot]"],
+      octokit,
+      repo: { owner: "acme", repo: "gadgets" },
+      log,
+      counter,
+    });
     nock(API)
       .get(R)
       .reply(200, { default_branch: "main" })
