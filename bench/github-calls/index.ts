@@ -6,6 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { activateSprint } from "../../lib/app/activate-sprint.ts";
+import { installLabels } from "../../lib/app/install-labels.ts";
+import { writeStatus } from "../../lib/status/status-store.ts";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
@@ -37,7 +39,7 @@ function describe(t: Tally): string {
   return `${t.reads} reads, ${t.writes} writes (${t.creating} creating), ${t.duplicateReads} repeated reads, ${t.notModified} × 304`;
 }
 
-function perTask(name: string, t: Tally, tasks: number, extra: Figure["goals"] = []): Figure {
+function perTask(name: string, t: Tally, tasks: number, budget: number, extra: Figure["goals"] = []): Figure {
   const total = t.total / tasks;
   return {
     benchmark: BENCH,
@@ -45,7 +47,7 @@ function perTask(name: string, t: Tally, tasks: number, extra: Figure["goals"] =
     unit: "calls",
     value: exact(total),
     goals: [
-      atMost("≤ 8 calls", total, 8),
+      atMost(`≤ ${budget} calls`, total, budget),
       atMost("≤ 4 content-creating writes", t.creating / tasks, 4),
       atMost("no resource read twice", t.duplicateReads, 0),
       ...extra,
@@ -72,6 +74,13 @@ async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr
     body: "Say Hi.",
     labels: ["locus:queued", "type:feature"],
   });
+  // As the app leaves it when it dispatches: its status comment, with the delivery it acted on.
+  await writeStatus(
+    h.api,
+    issue.number,
+    { headline: "Queued." },
+    { deliveries: [randomUUID()], attempts: 0 },
+  );
   h.fake.setScript([
     reply(call("edit_file", { path: "src/greet.js", old_text: "Hello, ", new_text: "Hi, " })),
     reply(call("finish", { summary: "Greeting now says Hi." })),
@@ -179,6 +188,8 @@ async function sprintStart(h: Harness, size: number): Promise<Figure> {
 async function run(ctx: BenchContext): Promise<Figure[]> {
   const h = await startHarness();
   try {
+    // The app creates Locus's labels when it is installed, before any task.
+    await installLabels(h.api);
     ctx.log("standalone task");
     const task = await standalone(h);
     const reference = await naive(h);
@@ -197,14 +208,14 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
     }
     const figures: Figure[] = [
       {
-        ...perTask("standalone task (Action)", task.locus, 1, [
-          atLeast("≥ 2.5× fewer than naive", reference.total / task.locus.total, 2.5),
+        ...perTask("standalone task (Action)", task.locus, 1, 5, [
+          atLeast("≥ 3× fewer than naive", reference.total / task.locus.total, 3),
         ]),
         baseline: { name: "naive reference", value: exact(reference.total) },
         ratio: task.locus.total / reference.total,
       },
-      perTask(`sprint task (Action, ${SPRINT_TASKS}-task sprint, per task)`, sprint, SPRINT_TASKS),
-      perTask("iterate round (Action)", iterated, 1),
+      perTask(`sprint task (Action, ${SPRINT_TASKS}-task sprint, per task)`, sprint, SPRINT_TASKS, 5.5),
+      perTask("iterate round (Action)", iterated, 1, 5),
     ];
     for (const size of SPRINT_SIZES) {
       ctx.log(`sprint start, N = ${size}`);
