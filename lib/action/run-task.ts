@@ -8,7 +8,7 @@
  * worktree, task after task.
  */
 import type { RunResult } from "../agent/runner.ts";
-import { NO_USAGE } from "../agent/usage.ts";
+import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import { labelWrite, type MomentWrite, type TaskIssue } from "../github/index.ts";
 import { statusOf, transition } from "../labels/status.ts";
@@ -20,6 +20,9 @@ import { answersAfter } from "./question-answer.ts";
 import { unpricedModelRefusal } from "./unpriced-model.ts";
 import { leftOutNote, scratchFiles } from "./scratch-files.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
+import { createConflictResolver } from "./agent-conflict-resolver.ts";
+import { rebaseResolving } from "./rebase-resolving.ts";
+import { renderConflictAnswers } from "../prompt/rebase-conflict-prompt.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
 import { renderFailureComment } from "./failure-comment.ts";
@@ -118,6 +121,11 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     plan.budget?.record(usd);
     return withDaySpend(status, ctx.clock.now(), usd);
   };
+  // What resolving a checkpoint's rebase conflicts cost: spent before the task's own agent ran.
+  let resolving: { readonly costUsd: number; readonly usage: Usage } = { costUsd: 0, usage: NO_USAGE };
+  const priorCost = () => (state.costUsd ?? 0) + resolving.costUsd;
+  const costOf = (run: RunResult | undefined) => resolving.costUsd + (run?.costUsd ?? 0);
+  const usageOf = (run: RunResult | undefined) => addUsage(resolving.usage, run?.usage ?? NO_USAGE);
 
   let start: TaskStart | undefined;
   let worktree: GitClient | undefined;
@@ -155,7 +163,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     }
     const failing = transition(labels, "fail");
     if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
-    const cost = (state.costUsd ?? 0) + (result?.costUsd ?? 0);
+    const cost = priorCost() + (result?.costUsd ?? 0);
     status = { ...spend(result?.costUsd ?? 0), lastError: masked.slice(0, 500), costUsd: cost };
     await writeStatus(
       phaseView({ kind: "failed", reason: masked, nextStep: failureNextStep(checkpoint) }),
@@ -180,8 +188,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         status: options.noChanges ? "no-changes" : "failed",
         reason: masked,
         durationMs: elapsed(),
-        usage: result?.usage ?? NO_USAGE,
-        costUsd: result?.costUsd ?? 0,
+        usage: usageOf(result),
+        costUsd: costOf(result),
         cards: recorder.cards(),
         ...(checkpoint ? { checkpoint } : {}),
         ...(result?.summary ? { summary: ctx.mask(result.summary) } : {}),
@@ -196,7 +204,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
 
   async function cancelled(now: readonly string[], checkpoint: string | undefined): Promise<TaskOutcome> {
     labels = [...now];
-    status = { ...spend(result?.costUsd ?? 0), costUsd: (state.costUsd ?? 0) + (result?.costUsd ?? 0) };
+    status = { ...spend(result?.costUsd ?? 0), costUsd: priorCost() + (result?.costUsd ?? 0) };
     const headline = checkpoint
       ? `Cancelled. The work so far is saved on \`${checkpoint}\`; \`/locus run\` continues from it.`
       : "Cancelled. `/locus run` starts it again.";
@@ -207,8 +215,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         status: "skipped",
         reason: "cancelled with /locus cancel",
         durationMs: elapsed(),
-        usage: result?.usage ?? NO_USAGE,
-        costUsd: result?.costUsd ?? 0,
+        usage: usageOf(result),
+        costUsd: costOf(result),
         cards: recorder.cards(),
         ...(checkpoint ? { checkpoint } : {}),
       },
@@ -218,11 +226,18 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     };
   }
 
-  /** The agent asked: its questions go on the issue together, the work to the wip branch, and the task waits. */
-  async function wait(questions: readonly string[]): Promise<TaskOutcome> {
+  /**
+   * The agent asked: its questions go on the issue together, the work to the wip branch, and the task
+   * waits. `keepSaved`: the wip branch already holds the work as it should stay (a checkpoint whose
+   * rebase stopped on a conflict), so nothing in the worktree is saved over it.
+   */
+  async function wait(
+    questions: readonly string[],
+    options: { keepSaved?: string } = {},
+  ): Promise<TaskOutcome> {
     const asked = result;
-    let checkpoint: string | undefined;
-    if (worktree && start) {
+    let checkpoint = options.keepSaved;
+    if (worktree && start && checkpoint === undefined) {
       checkpoint = await saveCheckpoint({
         worktree,
         issue,
@@ -245,7 +260,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         ...(checkpoint ? { checkpoint } : {}),
       }),
     );
-    const cost = (state.costUsd ?? 0) + (asked?.costUsd ?? 0);
+    const cost = priorCost() + (asked?.costUsd ?? 0);
     status = {
       ...spend(asked?.costUsd ?? 0),
       costUsd: cost,
@@ -262,8 +277,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         status: "waiting",
         reason: `waiting for an answer: ${masked.join(" / ").slice(0, 300)}`,
         durationMs: elapsed(),
-        usage: asked?.usage ?? NO_USAGE,
-        costUsd: asked?.costUsd ?? 0,
+        usage: usageOf(asked),
+        costUsd: costOf(asked),
         cards: recorder.cards(),
         ...(checkpoint ? { checkpoint } : {}),
         ...(asked?.summary ? { summary: ctx.mask(asked.summary) } : {}),
@@ -286,15 +301,48 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       });
       return [found, await plan.checkout(branch, found.ref)] as const;
     });
+    const trusted = await trustedCommit(ctx);
+    const issuePrompt = promptIssue(
+      issue,
+      plan.triggeredAt,
+      await (plan.writers ?? createWriters(ctx)).trustFor(commentAuthors(issue)),
+    );
+    const answered = state.waiting ? await answeredQuestions(ctx, plan, state.waiting) : undefined;
     if (start.rebaseOnto) {
       // The parent moved since the work was saved: the saved work is replayed onto it, never dropped.
-      const rebased = await worktree.rebase(start.rebaseOnto);
+      const wip = wipBranch(issue.number);
+      const resolver = createConflictResolver(ctx, {
+        worktree,
+        prompt: buildTaskPrompt({
+          repository: await readRepositoryContext(worktree, trusted),
+          issue: issuePrompt,
+        }),
+        ...(answered ? { notes: renderConflictAnswers(answered) } : {}),
+        recorder,
+        writeStatus: (view) => writeStatus(view, status),
+        budget: plan.budget,
+      });
+      const upstream = (await worktree.mergeBase(start.rebaseOnto, "HEAD")) ?? start.rebaseOnto;
+      const rebased = await rebaseResolving(worktree, { onto: start.rebaseOnto, upstream }, (stop) =>
+        resolver.resolve(stop, { what: `the work saved on \`${wip}\``, onto: plan.prBase }),
+      );
+      resolving = resolver.spent();
+      status = { ...spend(resolving.costUsd), costUsd: priorCost() };
       if (!rebased.ok) {
-        return await fail(checkpointConflictReason(wipBranch(issue.number), plan.prBase, rebased.conflicts), {
-          conflicts: rebased.conflicts,
+        log.warn(`The saved work of ${wip} conflicts with ${plan.prBase} in ${rebased.files.join(", ")}.`);
+        // The agent never got to judge the conflict (a limit, the API, a cancel): a failure, not a question.
+        const stopped = resolver.lastRun();
+        if (stopped && !stopped.success) {
+          const why = describeStopUnderCap(stopped, ctx.config.agent.maxCostUsd, plan.budget);
+          return await fail(`resolving the conflicts of \`${wip}\` with \`${plan.prBase}\` stopped: ${why}`, {
+            conflicts: rebased.files,
+          });
+        }
+        return await wait(checkpointConflictQuestions(wip, plan.prBase, rebased.files, resolver.said()), {
+          keepSaved: wip,
         });
       }
-      log.info(`Rebased the saved work of ${wipBranch(issue.number)} onto ${plan.prBase}.`);
+      log.info(`Rebased the saved work of ${wip} onto ${plan.prBase}.`);
     }
     if (plan.rebaseOntoParent && start.remoteBranch && !start.checkpoint) {
       if (!(await worktree.isAncestor(plan.parentRef, "HEAD"))) {
@@ -312,15 +360,11 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     if (start.checkpoint) log.info(`Continuing from ${start.checkpoint.branch}: ${start.checkpoint.reason}`);
 
     const prompt = buildTaskPrompt({
-      repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
-      issue: promptIssue(
-        issue,
-        plan.triggeredAt,
-        await (plan.writers ?? createWriters(ctx)).trustFor(commentAuthors(issue)),
-      ),
+      repository: await readRepositoryContext(worktree, trusted),
+      issue: issuePrompt,
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
-      ...(state.waiting ? { answered: await answeredQuestions(ctx, plan, state.waiting) } : {}),
+      ...(answered ? { answered } : {}),
     });
     result = await runAgentLive(ctx, {
       title: `Agent: #${issue.number} ${issue.title}`,
@@ -361,7 +405,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     });
     if (start.remoteWip) await worktree.deleteRemoteBranch(wipBranch(issue.number), start.remoteWip);
     const delivering = transition(labels, "deliver");
-    status = { ...spend(result.costUsd), pr: pr.number, costUsd: (state.costUsd ?? 0) + result.costUsd };
+    status = { ...spend(result.costUsd), pr: pr.number, costUsd: priorCost() + result.costUsd };
     // The new PR's label, the issue's labels and the status comment: one moment, one request.
     const delivered = await writeStatus(
       { headline: `Pull request #${pr.number} is ready for review.` },
@@ -378,8 +422,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         status: "succeeded",
         pr,
         durationMs: elapsed(),
-        usage: result.usage,
-        costUsd: result.costUsd,
+        usage: usageOf(result),
+        costUsd: costOf(result),
         cards: recorder.cards(),
         summary: ctx.mask(result.summary),
       },
@@ -476,9 +520,25 @@ async function scratchIn(worktree: GitClient, result: RunResult | undefined): Pr
   );
 }
 
-function checkpointConflictReason(wip: string, parent: string, files: readonly string[]): string {
+/**
+ * What a task whose saved work conflicts with its moved parent asks: Locus's own question naming the
+ * files (and what the agent said of them), then any question the agent asked itself.
+ */
+function checkpointConflictQuestions(
+  wip: string,
+  parent: string,
+  files: readonly string[],
+  said: { readonly summary: string; readonly questions: readonly string[] },
+): string[] {
   const list = files.length > 0 ? files.map((file) => `\`${file}\``).join(", ") : "(unknown files)";
-  return `the saved work on \`${wip}\` conflicts with the new \`${parent}\` in ${list}. Rebase \`${wip}\` onto \`${parent}\` by hand and push it, or delete it to start over, then comment \`/locus run\``;
+  const summary = said.summary.replace(/\s+/g, " ").trim().slice(0, 1_000);
+  const why = summary
+    ? ` The agent could not reconcile them; it said: ${summary}`
+    : " The agent could not reconcile them.";
+  return [
+    `The work saved on \`${wip}\` was started on an older \`${parent}\`, and replaying it onto \`${parent}\` as it is now conflicts in ${list}.${why} How should the two be combined? You can also rebase \`${wip}\` onto \`${parent}\` yourself and push it, or delete it to start over, before answering.`,
+    ...said.questions,
+  ];
 }
 
 function conflictReason(parent: string, files: readonly string[]): string {

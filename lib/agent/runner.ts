@@ -3,7 +3,7 @@
  * and Codex CLIs run as subprocesses, and any Agent Client Protocol agent with Locus as its
  * client — and the factory that picks one from config.
  */
-import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
+import type { AgentHook, AgentTool, ShellPolicy } from "./tool.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
@@ -64,6 +64,8 @@ export type StopReason =
   | "max_turns"
   | "time_limit"
   | "cost_limit"
+  /** The agent's cost could not be counted while a cost limit was set (an ACP agent that reports none). */
+  | "cost_unreported"
   | "aborted"
   | "api_error"
   | "failed";
@@ -106,7 +108,7 @@ export interface RunnerOptions {
   /** Environment read for API keys and PATH; child processes get it stripped of secrets. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly shell: ShellPolicy;
-  readonly hooks?: readonly EditHook[];
+  readonly hooks?: readonly AgentHook[];
   /** The `acp` provider's agent (config `agent.acp`). */
   readonly acp?: AcpSettings;
   /** MCP servers whose tools the agent gets (config `agent.mcpServers`). */

@@ -248,7 +248,7 @@ export type RepositoryStatusOptions = {
   about: number;
   /** Every Locus status label: a milestone with an issue in one is a sprint. */
   statusLabels: readonly string[];
-  /** The statuses whose issues are listed: queued, in progress, failed, in review. */
+  /** The statuses whose issues are listed: queued, in progress, waiting, failed, in review. */
   activeLabels: readonly string[];
   /** The statuses that count as completed for a sprint's progress. */
   completedLabels: readonly string[];

@@ -4,6 +4,8 @@
  * replayed and what the new base brought, so the agent can keep both intents.
  */
 import { truncateHead } from "./budget.ts";
+import { quoteUntrusted, sanitizeUntrusted } from "./sanitize.ts";
+import { BUDGETS, type AnsweredQuestions } from "./task-prompt.ts";
 
 export interface ConflictFile {
   readonly path: string;
@@ -45,8 +47,8 @@ export function hasConflictMarkers(text: string): boolean {
 }
 
 export function renderConflictTask(input: {
-  readonly pr: number;
-  readonly branch: string;
+  /** What is being rebased: `PR #4 (\`locus/issue-4\`)`, or the saved work of a task. */
+  readonly what: string;
   readonly onto: string;
   readonly commit: { readonly sha: string; readonly message: string };
   readonly baseCommits: string;
@@ -56,7 +58,7 @@ export function renderConflictTask(input: {
     .map((file) => `### ${file.path}\n\n\`\`\`text\n${conflictHunks(file.text)}\n\`\`\``)
     .join("\n\n");
   return [
-    `## Rebase of PR #${input.pr} (\`${input.branch}\`) onto \`${input.onto}\` stopped on a conflict`,
+    `## Rebase of ${input.what} onto \`${input.onto}\` stopped on a conflict`,
     `The commit being replayed (${input.commit.sha.slice(0, 7)}), its intent:\n\n\`\`\`text\n${input.commit.message}\n\`\`\``,
     `What the new base brought (its commits since the branch left it):\n\n\`\`\`text\n${input.baseCommits || "(none listed)"}\n\`\`\``,
     `## Conflicting files\n\nBetween \`<<<<<<<\` and \`|||||||\` is the new base's side, between \`|||||||\` and \`=======\` the common ancestor, between \`=======\` and \`>>>>>>>\` the replayed commit's side.\n\n${truncateHead(files, CONFLICT_BUDGET, "conflicts", "Read the files for the rest.").text}`,
@@ -66,5 +68,25 @@ export function renderConflictTask(input: {
       "do not commit: Locus continues the rebase. If the two sides cannot be reconciled, leave the markers in place",
       "and finish explaining why; Locus then leaves the branch as it was.",
     ].join(" "),
+  ].join("\n\n");
+}
+
+/**
+ * A task that stopped to ask how to reconcile such a conflict gets the answer with the conflict the next
+ * time; empty when nobody answered (a writer restarted it without one).
+ */
+export function renderConflictAnswers(answered: AnsweredQuestions): string {
+  if (answered.answers.length === 0) return "";
+  const questions = answered.questions.map(
+    (question) => `- ${sanitizeUntrusted(question).replace(/\s+/g, " ").trim()}`,
+  );
+  const answers = answered.answers
+    .map((answer) => quoteUntrusted(`@${answer.author}`, sanitizeUntrusted(answer.body)))
+    .join("\n\n");
+  return [
+    "## What you asked last time, and the answer",
+    questions.join("\n"),
+    truncateHead(answers, BUDGETS.comments, "answer").text,
+    "Resolve the conflict as the answer says.",
   ].join("\n\n");
 }

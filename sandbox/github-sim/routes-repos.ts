@@ -43,8 +43,21 @@ function getRepo(ctx: RequestContext): RouteResult {
     triage: role !== "read" && role !== "none",
     pull: role !== "none",
   };
-  return { status: 200, body: { ...repoJson(ctx.core, repo), permissions } };
+  return { status: 200, body: { ...repoJson(ctx.core, repo), permissions, ...mergeSettings } };
 }
+
+// The merge settings GitHub's repository answer carries
+// (https://docs.github.com/rest/repos/repos#get-a-repository), as the simulator behaves: every merge
+// method works, no auto-merge, and a merged branch is kept.
+const mergeSettings = {
+  allow_squash_merge: true,
+  allow_merge_commit: true,
+  allow_rebase_merge: true,
+  allow_auto_merge: false,
+  delete_branch_on_merge: false,
+  allow_update_branch: false,
+  use_squash_pr_title_as_default: false,
+};
 
 function collaboratorPermission(ctx: RequestContext): RouteResult {
   const repo = requireRepo(ctx);
@@ -345,6 +358,9 @@ export const repoRoutes: Route[] = [
     handler: collaboratorPermission,
   },
   { method: "GET", template: "/repos/{owner}/{repo}/contents", auth: "token", handler: getContent },
+  // GitHub answers `contents/` (an empty path, as Octokit sends it) with the root listing, like `contents`
+  // (https://docs.github.com/rest/repos/contents#get-repository-content).
+  { method: "GET", template: "/repos/{owner}/{repo}/contents/", auth: "token", handler: getContent },
   { method: "GET", template: "/repos/{owner}/{repo}/contents/{path}", auth: "token", handler: getContent },
   { method: "GET", template: "/repos/{owner}/{repo}/branches", auth: "token", handler: listBranchesRoute },
   { method: "GET", template: "/repos/{owner}/{repo}/branches/{branch}", auth: "token", handler: getBranch },
