@@ -12,7 +12,15 @@ import type { AppContext } from "../../lib/app/app-context.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
-import { OWNER, REPO, startHarness, type ActionRun, type Harness } from "../../test/action/harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import {
+  OWNER,
+  PROJECT_FILES,
+  REPO,
+  startHarness,
+  type ActionRun,
+  type Harness,
+} from "../../test/action/harness.ts";
 import { atLeast, atMost, exact } from "../lib/stats.ts";
 import type { BenchContext, Benchmark, Figure } from "../lib/types.ts";
 import { naiveStandaloneTask } from "./naive.ts";
@@ -153,7 +161,7 @@ async function sprintTasks(h: Harness): Promise<Tally> {
   return tally;
 }
 
-async function sprintStart(h: Harness, size: number): Promise<Figure> {
+async function sprintStart(h: Harness, size: number, log: (line: string) => void): Promise<Figure> {
   const milestone = await h.api.createMilestone({ title: `Bench sprint of ${size}` });
   // Seeded without going through the log: only the activation is counted.
   for (let i = 0; i < size; i++)
@@ -172,6 +180,9 @@ async function sprintStart(h: Harness, size: number): Promise<Figure> {
     now: () => new Date(),
   };
   const t = await counted(h.sim.requestLog, () => activateSprint(ctx, milestone.number));
+  log(
+    `sprint start, N = ${size}: reads ${t.calls.filter((line) => line.startsWith("GET") || line.includes("graphql")).join(", ")}`,
+  );
   const limit = 1 + Math.ceil(size / 100);
   return {
     benchmark: BENCH,
@@ -186,7 +197,8 @@ async function sprintStart(h: Harness, size: number): Promise<Figure> {
 }
 
 async function run(ctx: BenchContext): Promise<Figure[]> {
-  const h = await startHarness();
+  // The caller workflow as the README has users commit it: the sprint's dispatch goes to it.
+  const h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() });
   try {
     // The app creates Locus's labels when it is installed, before any task.
     await installLabels(h.api);
@@ -219,7 +231,7 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
     ];
     for (const size of SPRINT_SIZES) {
       ctx.log(`sprint start, N = ${size}`);
-      figures.push(await sprintStart(h, size));
+      figures.push(await sprintStart(h, size, ctx.log));
     }
     return figures;
   } finally {
