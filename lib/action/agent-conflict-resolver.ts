@@ -25,7 +25,7 @@ export interface ConflictResolverOptions {
   /** Said after the conflict (a person's answer about it, say). */
   readonly notes?: string;
   readonly recorder: EventRecorder;
-  readonly writeStatus: (view: StatusView) => Promise<void>;
+  readonly writeStatus: (view: StatusView) => Promise<unknown>;
   readonly budget: DailyBudget | undefined;
 }
 

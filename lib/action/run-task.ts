@@ -10,7 +10,7 @@
 import type { RunResult } from "../agent/runner.ts";
 import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
-import type { TaskIssue } from "../github/index.ts";
+import { labelWrite, type MomentWrite, type TaskIssue } from "../github/index.ts";
 import { statusOf, transition } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
@@ -68,6 +68,8 @@ export interface TaskPlan {
   readonly budget?: DailyBudget;
   /** The run's permission lookups, shared by its tasks; the task makes its own when absent. */
   readonly writers?: Writers;
+  /** Other writes of the task's start moment (the sprint dashboard), sent with its labels and status. */
+  readonly alongsideStart?: readonly MomentWrite[];
 }
 
 export interface TaskOutcome {
@@ -126,14 +128,12 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   }
   const issue: TaskIssue = { ...plan.issue, title: trigger.title };
   const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
-  const writeStatus = createStatusWriter(gateway, issue.number, record);
+  const writeStatus = createStatusWriter(gateway, issue, record);
   if (plan.budget && plan.budget.remaining() <= 0) {
     return await refuseOverBudget(ctx, plan, { reason: plan.budget.refusal(), state, writeStatus });
   }
   const unpriced = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
   if (unpriced) return await refuseUnpriced(ctx, plan, { reason: unpriced, state, writeStatus });
-  let labels = starting.labels;
-  if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
   // The questions are answered by now (or a writer restarted the task without an answer).
@@ -142,7 +142,12 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   if (ctx.run.url) status.runUrl = ctx.run.url;
   if (ctx.run.unsandboxed) status.unsandboxed = true;
   else delete status.unsandboxed;
-  await writeStatus(phaseView({ kind: "working" }), status);
+  // The labels and the status comment change at one moment: one request (gateway.writeMoment).
+  const startedWrites = await writeStatus(phaseView({ kind: "working" }), status, [
+    ...(starting.changed ? [labelWrite(issue, starting.labels)] : []),
+    ...(plan.alongsideStart ?? []),
+  ]);
+  let labels = startedWrites.labels.get(issue.number) ?? starting.labels;
   const spend = (usd: number): StatusState => {
     plan.budget?.record(usd);
     return withDaySpend(status, ctx.clock.now(), usd);
@@ -432,10 +437,17 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     });
     if (start.remoteWip) await worktree.deleteRemoteBranch(wipBranch(issue.number), start.remoteWip);
     const delivering = transition(labels, "deliver");
-    if (delivering.ok && delivering.changed)
-      labels = await gateway.setLabels(issue.number, delivering.labels);
     status = { ...spend(result.costUsd), pr: pr.number, costUsd: priorCost() + result.costUsd };
-    await writeStatus({ headline: `Pull request #${pr.number} is ready for review.` }, status);
+    // The new PR's label, the issue's labels and the status comment: one moment, one request.
+    const delivered = await writeStatus(
+      { headline: `Pull request #${pr.number} is ready for review.` },
+      status,
+      [
+        ...(pr.labelWrite ? [pr.labelWrite] : []),
+        ...(delivering.ok && delivering.changed ? [labelWrite(issue, delivering.labels)] : []),
+      ],
+    );
+    labels = delivered.labels.get(issue.number) ?? (delivering.ok ? delivering.labels : labels);
     return {
       report: {
         ...base,

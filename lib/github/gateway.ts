@@ -7,6 +7,7 @@ import { createEtagCache, type EtagCache, type OctokitLike } from "./instrument.
 import { issueOps } from "./issues.ts";
 import { labelOps } from "./labels.ts";
 import { milestoneOps } from "./milestones.ts";
+import { momentOps } from "./moment-writes.ts";
 import { pullFeedbackOps } from "./pull-feedback.ts";
 import { pullOps } from "./pulls.ts";
 import { createRateLimitTracker, type RateLimitOptions } from "./rate-limit.ts";
@@ -57,14 +58,22 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     etags: options.etags ?? createEtagCache(),
   });
   const issues = issueOps(t);
+  const labels = labelOps(t);
+  const comments = commentOps(t, issues.listIssueComments, options.ownLogins);
   return {
     repo: options.repo,
     counter,
     rateLimits: () => tracker.snapshot(),
     ...repositoryOps(t),
-    ...labelOps(t),
+    ...labels,
     ...issues,
-    ...commentOps(t, issues.listIssueComments, options.ownLogins),
+    ...comments,
+    ...momentOps(t, {
+      setLabels: labels.setLabels,
+      updateComment: comments.updateComment,
+      createComment: comments.createComment,
+      updateIssue: issues.updateIssue,
+    }),
     ...milestoneOps(t),
     ...pullOps(t),
     ...pullFeedbackOps(t),

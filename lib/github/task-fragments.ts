@@ -8,6 +8,7 @@
  * text.
  */
 import { z } from "zod";
+import { MANAGED_LABEL, STATUS_PREFIX } from "../labels/schema.ts";
 import type {
   EditHistory,
   IssueTimeline,
@@ -17,6 +18,7 @@ import type {
   TaskIssue,
   TimelineEvent,
 } from "./task-types.ts";
+import type { LabelIds } from "./label-ids.ts";
 import type { Transport } from "./transport.ts";
 
 /** The fields of GitHub's `UserContentEditable` a body's history needs: `first` revisions, newest first. */
@@ -31,6 +33,7 @@ const COMMENT_EDITS = 20;
 
 export const COMMENT_FRAGMENT = /* GraphQL */ `
   fragment TaskComment on IssueComment {
+    id
     databaseId
     body
     url
@@ -45,6 +48,7 @@ export const COMMENT_FRAGMENT = /* GraphQL */ `
 `;
 
 const THREAD_FIELDS = `
+    id
     number
     title
     body
@@ -58,6 +62,7 @@ const THREAD_FIELDS = `
     }
     labels(first: 100) {
       nodes {
+        id
         name
       }
     }
@@ -155,12 +160,23 @@ const SPEND_COMMENTS = `
 `;
 
 /**
- * The default branch, and the day's spend: the comments of every issue and
+ * The default branch, the ids of Locus's labels (so a label set can be
+ * written in one GraphQL request with the status comment), and the day's spend: the comments of every issue and
  * pull request updated since `$spendSince`, whatever its labels, since ask,
  * plan and review spend on threads Locus does not otherwise touch.
  */
 export const RUN_AND_SPEND = /* GraphQL */ `
   defaultBranchRef {
+    name
+  }
+  statusLabels: labels(first: 20, query: ${JSON.stringify(STATUS_PREFIX)}) {
+    nodes {
+      id
+      name
+    }
+  }
+  managedLabel: label(name: ${JSON.stringify(MANAGED_LABEL)}) {
+    id
     name
   }
   spend: issues(
@@ -278,6 +294,7 @@ export function historyOf(e: {
 
 export const commentNodeSchema = z
   .object({
+    id: z.string().optional(),
     databaseId: z.number().nullable(),
     body: z.string(),
     url: z.string(),
@@ -288,6 +305,7 @@ export const commentNodeSchema = z
   })
   .transform((c): TaskComment => ({
     id: c.databaseId ?? 0,
+    ...(c.id === undefined ? {} : { nodeId: c.id }),
     body: c.body,
     author: actorSchema.parse(c.author),
     authorType: c.author?.__typename === "Bot" ? "Bot" : "User",
@@ -303,14 +321,19 @@ const commentPageSchema = z.object({
   nodes: z.array(commentNodeSchema.nullable()),
 });
 
+const labelNodesSchema = z.object({
+  nodes: z.array(z.object({ id: z.string().optional(), name: z.string() }).nullable()),
+});
+
 const threadShape = {
+  id: z.string().optional(),
   number: z.number(),
   title: z.string(),
   body: z.string(),
   url: z.string(),
   author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
   milestone: z.object({ number: z.number() }).nullable(),
-  labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
+  labels: labelNodesSchema.nullable(),
   comments: commentPageSchema,
   ...editable,
 };
@@ -399,6 +422,8 @@ export const runSchema = z.object({ __typename: z.string(), createdAt: z.string(
 /** The zod shape of `RUN_AND_SPEND` inside `repository`. */
 export const repositoryCommon = {
   defaultBranchRef: z.object({ name: z.string() }).nullable(),
+  statusLabels: labelNodesSchema.nullish(),
+  managedLabel: z.object({ id: z.string(), name: z.string() }).nullish(),
   spend: spendSchema,
   spendPulls: spendPullsSchema,
 };
@@ -421,10 +446,21 @@ export function runAndSpendVariables(options: { runUrl?: string; spendSince?: st
   };
 }
 
+/** Remembers the label ids a read brought, for later batched label writes. */
+export function rememberLabelIds(
+  ids: LabelIds,
+  labels: readonly ({ id?: string | undefined; name: string } | null | undefined)[],
+): void {
+  for (const label of labels) if (label?.id) ids.remember(label.name, label.id);
+}
+
 export function runAndSpendOf(
+  t: Transport,
   data: {
     repository: {
       defaultBranchRef: { name: string } | null;
+      statusLabels?: z.infer<typeof labelNodesSchema> | null | undefined;
+      managedLabel?: { id: string; name: string } | null | undefined;
       spend?: z.infer<typeof spendSchema>;
       spendPulls?: z.infer<typeof spendPullsSchema>;
     };
@@ -432,7 +468,8 @@ export function runAndSpendOf(
   },
   spendSince: string | undefined,
 ): RunAndSpend {
-  const { spend, spendPulls } = data.repository;
+  const { spend, spendPulls, statusLabels, managedLabel } = data.repository;
+  rememberLabelIds(t.labelIds, [...(statusLabels?.nodes ?? []), managedLabel]);
   // GitHub filters pull requests by update time only through search; the newest are kept here.
   const since = spendSince === undefined ? 0 : Date.parse(spendSince);
   const pulls = present(spendPulls?.nodes ?? []).filter((pull) => Date.parse(pull.updatedAt) >= since);
@@ -481,18 +518,22 @@ export function taskIssueReader(t: Transport): (node: ThreadNode) => Promise<Tas
     return comments;
   }
 
-  return async (node) => ({
-    number: node.number,
-    title: node.title,
-    body: node.body,
-    state: ("pullState" in node ? node.pullState : node.state) === "OPEN" ? "open" : "closed",
-    labels: namesOf(node.labels),
-    milestone: node.milestone?.number ?? null,
-    author: actorSchema.parse(node.author),
-    isPullRequest: "headRefName" in node,
-    url: node.url,
-    comments: await allComments(node.number, node.comments),
-    history: historyOf(node),
-    ...("timelineItems" in node ? { timeline: timelineOf(node.timelineItems) } : {}),
-  });
+  return async (node) => {
+    rememberLabelIds(t.labelIds, node.labels?.nodes ?? []);
+    return {
+      ...(node.id === undefined ? {} : { nodeId: node.id }),
+      number: node.number,
+      title: node.title,
+      body: node.body,
+      state: ("pullState" in node ? node.pullState : node.state) === "OPEN" ? "open" : "closed",
+      labels: namesOf(node.labels),
+      milestone: node.milestone?.number ?? null,
+      author: actorSchema.parse(node.author),
+      isPullRequest: "headRefName" in node,
+      url: node.url,
+      comments: await allComments(node.number, node.comments),
+      history: historyOf(node),
+      ...("timelineItems" in node ? { timeline: timelineOf(node.timelineItems) } : {}),
+    };
+  };
 }

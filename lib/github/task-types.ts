@@ -82,5 +82,5 @@ export type SprintRead = RunAndSpend & {
   /** Every issue of the milestone, open and closed, oldest first. */
   issues: TaskIssue[];
   /** Open issues carrying the managed label, newest first (the tracking issue is among them). */
-  managedOpen: { number: number; title: string; author: string; labels: string[] }[];
+  managedOpen: { number: number; nodeId?: string; title: string; author: string; labels: string[] }[];
 };

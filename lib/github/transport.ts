@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { createOnce, type Create, type SendOnce } from "./create-once.ts";
 import { GitHubError, statusOf, toGitHubError } from "./errors.ts";
 import { createObserver, instrument, observed, type EtagCache, type OctokitLike } from "./instrument.ts";
+import { createLabelIds, type LabelIds } from "./label-ids.ts";
 import { retryScheduleOf } from "./policy.ts";
 import { sleep, type RateLimitTracker } from "./rate-limit.ts";
 import type { CallCounter, Log, RepoRef } from "./types.ts";
@@ -31,6 +32,8 @@ export type Transport = {
   ): Promise<z.infer<S>>;
   /** A request that creates something: re-sent after a 5xx only when GitHub does not have it (create-once.ts). */
   create<T>(create: Create<T>): Promise<T>;
+  /** The label ids this gateway has met, for writes batched into one GraphQL request. */
+  labelIds: LabelIds;
 };
 
 const PAGE_SIZE = 100;
@@ -137,6 +140,7 @@ export function createTransport(deps: {
 
   return {
     repo,
+    labelIds: createLabelIds(),
     rest: (route, params, schema, format) => rest(route, params, schema, format),
     async restOrNull(route, params, schema, format) {
       try {

@@ -33,6 +33,8 @@ export type EnsureLabelsResult = { created: string[]; updated: string[]; unchang
 
 export type Comment = {
   id: number;
+  /** GitHub's global id, for a write batched into one GraphQL request; absent where the source gave none. */
+  nodeId?: string;
   body: string;
   author: string;
   authorType: string;
@@ -44,6 +46,8 @@ export type Comment = {
 
 export type Issue = {
   number: number;
+  /** GitHub's global id, for a write batched into one GraphQL request; absent where the source gave none. */
+  nodeId?: string;
   title: string;
   body: string;
   state: IssueState;
@@ -55,6 +59,28 @@ export type Issue = {
 };
 
 export type IssueWithComments = Issue & { comments: Comment[] };
+
+/** One write of a moment batched by `writeMoment`: a whole label set, or a comment's new body. */
+export type MomentWrite =
+  | {
+      kind: "labels";
+      number: number;
+      /** The issue's or pull request's global id; without it the write goes over REST. */
+      nodeId?: string | undefined;
+      pullRequest: boolean;
+      labels: readonly string[];
+    }
+  | { kind: "comment"; comment: Pick<Comment, "id" | "nodeId">; body: string }
+  /** An issue's new body (the sprint dashboard). */
+  | { kind: "body"; number: number; nodeId?: string | undefined; body: string }
+  /** A new comment on an issue or pull request: created once, never twice. */
+  | { kind: "new-comment"; number: number; nodeId?: string | undefined; body: string };
+
+/** What a moment's writes left: each label write's label set as GitHub answered it, each new comment by issue. */
+export type MomentResult = {
+  labels: ReadonlyMap<number, string[]>;
+  comments: ReadonlyMap<number, Comment>;
+};
 
 /** An issue as a listing gives it, with when it last changed (a label change counts). */
 export type ListedIssue = Issue & { updatedAt: string };
@@ -100,6 +126,8 @@ export type ReactionTarget = { issue: number } | { commentId: number } | { revie
 
 export type PullRequest = {
   number: number;
+  /** GitHub's global id, for a write batched into one GraphQL request. */
+  nodeId?: string;
   title: string;
   body: string;
   state: IssueState;
@@ -276,6 +304,11 @@ export type GitHubGateway = {
   createLabel(def: LabelDef): Promise<"created" | "exists">;
   /** Replaces the issue's whole label set in one PUT; answers the labels it now has. */
   setLabels(issue: number, names: string[]): Promise<string[]>;
+  /**
+   * The writes of one moment (label sets, comment edits), in order, as one
+   * GraphQL request when every id they need is known, else one REST call each.
+   */
+  writeMoment(writes: readonly MomentWrite[]): Promise<MomentResult>;
   /** Takes one label off; false when the issue did not have it. GitHub answers only one of two concurrent removals, so this is a claim. */
   removeLabel(issue: number, name: string): Promise<boolean>;
 

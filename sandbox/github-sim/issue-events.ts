@@ -8,7 +8,11 @@ import { now } from "./route-helpers.ts";
  * a request without one, as seeding can be, is the issue's author).
  * https://docs.github.com/en/rest/using-the-rest-api/issue-event-types
  */
-export function recordIssueEvent(ctx: RequestContext, issue: Issue, change: IssueChange): void {
+export function recordIssueEvent(
+  ctx: Pick<RequestContext, "core" | "actor">,
+  issue: Issue,
+  change: IssueChange,
+): void {
   const actor = ctx.actor?.user.login ?? issue.author;
   (issue.events ??= []).push({ ...change, actor, createdAt: now(ctx) });
 }

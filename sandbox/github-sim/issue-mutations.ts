@@ -7,9 +7,12 @@ import { pullJson } from "./serialize-pull.ts";
 import { branchSha } from "./git.ts";
 import { recordIssueEvent } from "./issue-events.ts";
 
+/** What an issue change needs of its request: the simulator and who acts (REST route or GraphQL mutation). */
+export type ChangeContext = Pick<RequestContext, "core" | "actor">;
+
 // Issue-level changes on a pull request are reported as pull_request events, as GitHub does.
 export async function emitIssueEvent(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   action: string,
@@ -25,7 +28,7 @@ export async function emitIssueEvent(
 
 // Sets the issue's labels and sends labeled/unlabeled events for the difference.
 export async function applyLabels(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   names: string[],
@@ -57,7 +60,7 @@ export async function applyLabels(
 
 // Moves the issue to another milestone (or none) with demilestoned/milestoned events.
 export async function applyMilestone(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   milestoneId: number | null,
@@ -80,7 +83,7 @@ export async function applyMilestone(
 }
 
 export async function applyState(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   state: "open" | "closed",

@@ -10,6 +10,7 @@
  */
 import { join } from "node:path";
 import type { GitClient } from "../../git/git-client.ts";
+import type { MomentWrite } from "../../github/index.ts";
 import { isCompleted, statusOf } from "../../labels/status.ts";
 import { issueBranch, sprintBranch } from "../../naming/branches.ts";
 import type { SprintContext } from "../../prompt/task-prompt.ts";
@@ -90,16 +91,32 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
     ...unordered.map((issue) => trackedEntry(issue, undefined)),
   ]);
   // The first state shown creates the tracking issue when there is none; a state already shown is not written again.
-  const show = async (run: SprintRunState): Promise<void> => {
-    const body = renderTrackingDashboard(milestone, [...tracked.values()], {
+  const dashboardBody = (run: SprintRunState): string =>
+    renderTrackingDashboard(milestone, [...tracked.values()], {
       ...run,
       ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
     });
+  const show = async (run: SprintRunState): Promise<void> => {
+    const body = dashboardBody(run);
     if (body === tracking.shown) return;
-    if (tracking.number === undefined)
-      tracking.number = (await createTrackingIssue(gateway, title, body)).number;
-    else await gateway.updateIssue(tracking.number, { body });
+    if (tracking.number === undefined) {
+      const created = await createTrackingIssue(gateway, title, body);
+      tracking.number = created.number;
+      tracking.nodeId = created.nodeId;
+    } else await gateway.updateIssue(tracking.number, { body });
     tracking.shown = body;
+  };
+  // A state to show at a task's start, sent with the task's own start writes (one request). Its
+  // fate is the task's, so the next state is always written.
+  const showWithTask = async (run: SprintRunState): Promise<MomentWrite[]> => {
+    if (tracking.number === undefined) {
+      await show(run);
+      return [];
+    }
+    const body = dashboardBody(run);
+    if (body === tracking.shown) return [];
+    tracking.shown = undefined;
+    return [{ kind: "body", number: tracking.number, nodeId: tracking.nodeId, body }];
   };
 
   if (plan.unordered.length > 0) {
@@ -152,11 +169,12 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       stop = { state: "stopped", message: "The run was cancelled; the next run resumes here." };
       break;
     }
-    await show({
+    const dashboard = await showWithTask({
       state: "running",
       message: `Working on #${issue.number} (task ${task.position} of ${plan.total}).`,
     });
     const outcome = await runTask(ctx, {
+      alongsideStart: dashboard,
       issue,
       prBase: parent.branch,
       parentRef: parent.ref,
