@@ -46,6 +46,11 @@ export interface ActionRunnerOptions {
     readonly appUrl: () => string;
     readonly idTokenRequest: (runId: number) => { url: string; token: string };
   };
+  /**
+   * The Action step's inputs as the repository's workflow files give them (workflow-inputs.ts), in place of
+   * the runner's own `app-url`, `github-token` and `anthropic-api-key`.
+   */
+  readonly stepInputs?: (run: RunnerRequest) => Promise<Record<string, string>>;
   readonly onStart?: (run: RunnerRequest, inputs: Record<string, string>) => void;
   readonly onLine?: (run: RunnerRequest, line: string) => void;
   readonly onFinish?: (run: RunnerRequest, finished: FinishedRun) => void;
@@ -121,6 +126,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       provider: "",
       "max-turns": "",
       "config-path": ".github/locus.yml",
+      ...(await options.stepInputs?.(request)),
       ...inputs,
     };
     const env: Record<string, string> = {
