@@ -84,6 +84,8 @@ describe("the Action on the workflow's GITHUB_TOKEN", () => {
     });
 
     expect(allowed.outputs["status"]).toBe("succeeded");
+    // The job's log says what the run cost, in calls and in GraphQL points.
+    expect(allowed.stdout).toMatch(/GitHub calls: \d+ \(.*\); GraphQL points: [1-9]\d* \(.*TaskIssue \d+/);
     const pr = await h.api.getPullRequest(Number(allowed.outputs["pr-number"]));
     expect(pr?.author).toBe("github-actions[bot]");
   }, 120_000);
