@@ -4,6 +4,7 @@
  * outcome (exit 0); only Locus's own faults — bad inputs, an unreadable
  * config, an error outside a task — fail the step.
  */
+import { describeCalls } from "../lib/github/call-summary.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
@@ -181,6 +182,7 @@ export async function run(): Promise<void> {
       command: inputs.command,
     };
     const result = await runMode(ctx, request);
+    log.info(describeCalls(gateway.counter.snapshot()));
     setOutputs(result);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
       const report = { kind: sandbox.kind, refused: sandbox.refused() };

@@ -43,11 +43,23 @@ function succeeded(run: ActionRun, what: string): void {
     );
 }
 
-function describe(t: Tally): string {
-  return `${t.reads} reads, ${t.writes} writes (${t.creating} creating), ${t.duplicateReads} repeated reads, ${t.notModified} × 304`;
+/** The GraphQL points Locus's own call counter recorded, from the line the Action logs at its end. */
+function pointsOf(run: ActionRun | undefined): string {
+  return /GraphQL points: (\d+(?: \([^)]*\))?)/.exec(run?.stdout ?? "")?.[1] ?? "unknown";
 }
 
-function perTask(name: string, t: Tally, tasks: number, budget: number, extra: Figure["goals"] = []): Figure {
+function describe(t: Tally, points: string): string {
+  return `${t.reads} reads, ${t.writes} writes (${t.creating} creating), ${t.duplicateReads} repeated reads, ${t.notModified} × 304; GraphQL points ${points}`;
+}
+
+function perTask(
+  name: string,
+  t: Tally,
+  tasks: number,
+  budget: number,
+  points: string,
+  extra: Figure["goals"] = [],
+): Figure {
   const total = t.total / tasks;
   return {
     benchmark: BENCH,
@@ -60,7 +72,7 @@ function perTask(name: string, t: Tally, tasks: number, budget: number, extra: F
       atMost("no resource read twice", t.duplicateReads, 0),
       ...extra,
     ],
-    note: describe(t),
+    note: describe(t, points),
   };
 }
 
@@ -76,7 +88,7 @@ function sprintScript(count: number): FakeTurn[] {
   return Array.from({ length: count * 2 }, () => turn);
 }
 
-async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr: number }> {
+async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr: number; points: string }> {
   const issue = await h.api.createIssue({
     title: "Greet politely",
     body: "Say Hi.",
@@ -99,7 +111,7 @@ async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr
     async () => (run = await h.run({ mode: "issue", issue: String(issue.number) })),
   );
   succeeded(run!, "standalone task");
-  return { locus, issue: issue.number, pr: Number(run!.outputs["pr-number"]) };
+  return { locus, issue: issue.number, pr: Number(run!.outputs["pr-number"]), points: pointsOf(run) };
 }
 
 async function naive(h: Harness): Promise<Tally> {
@@ -123,7 +135,7 @@ async function naive(h: Harness): Promise<Tally> {
   );
 }
 
-async function iterate(h: Harness, issue: number, pr: number): Promise<Tally> {
+async function iterate(h: Harness, issue: number, pr: number): Promise<{ tally: Tally; points: string }> {
   h.repo.collaborator("rev", "write");
   await h.as("rev").createReview(pr, {
     event: "REQUEST_CHANGES",
@@ -140,10 +152,10 @@ async function iterate(h: Harness, issue: number, pr: number): Promise<Tally> {
     async () => (run = await h.run({ mode: "iterate", pr: String(pr) })),
   );
   succeeded(run!, `iterate round on #${pr} (issue #${issue})`);
-  return tally;
+  return { tally, points: pointsOf(run) };
 }
 
-async function sprintTasks(h: Harness): Promise<Tally> {
+async function sprintTasks(h: Harness): Promise<{ tally: Tally; points: string }> {
   const milestone = await h.api.createMilestone({ title: "Bench sprint" });
   for (let i = 1; i <= SPRINT_TASKS; i++)
     await h.api.createIssue({
@@ -158,7 +170,7 @@ async function sprintTasks(h: Harness): Promise<Tally> {
     async () => (run = await h.run({ mode: "sprint", milestone: String(milestone.number) })),
   );
   succeeded(run!, "sprint");
-  return tally;
+  return { tally, points: pointsOf(run) };
 }
 
 async function sprintStart(h: Harness, size: number, log: (line: string) => void): Promise<Figure> {
@@ -212,22 +224,28 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
     for (const [what, t] of [
       ["standalone", task.locus],
       ["naive", reference],
-      ["iterate", iterated],
-      ["sprint", sprint],
+      ["iterate", iterated.tally],
+      ["sprint", sprint.tally],
     ] as const) {
       ctx.log(`${what}: ${t.routes.join(", ")}`);
       t.calls.forEach((line, i) => ctx.log(`  ${what} ${i + 1}. ${line}`));
     }
     const figures: Figure[] = [
       {
-        ...perTask("standalone task (Action)", task.locus, 1, 5, [
+        ...perTask("standalone task (Action)", task.locus, 1, 5, task.points, [
           atLeast("≥ 3× fewer than naive", reference.total / task.locus.total, 3),
         ]),
         baseline: { name: "naive reference", value: exact(reference.total) },
         ratio: task.locus.total / reference.total,
       },
-      perTask(`sprint task (Action, ${SPRINT_TASKS}-task sprint, per task)`, sprint, SPRINT_TASKS, 5.5),
-      perTask("iterate round (Action)", iterated, 1, 5),
+      perTask(
+        `sprint task (Action, ${SPRINT_TASKS}-task sprint, per task)`,
+        sprint.tally,
+        SPRINT_TASKS,
+        5.5,
+        `${sprint.points} for the run`,
+      ),
+      perTask("iterate round (Action)", iterated.tally, 1, 5, iterated.points),
     ];
     for (const size of SPRINT_SIZES) {
       ctx.log(`sprint start, N = ${size}`);

@@ -280,10 +280,14 @@ export type CallCounterSnapshot = {
   retries: number;
   /** Keyed by `METHOD /route/{template}` or `graphql query|mutation Name`. */
   byRoute: Record<string, number>;
+  /** GraphQL rate-limit points spent: each query's `rateLimit.cost` as GitHub answered it, 1 per mutation. */
+  graphqlPoints: number;
+  /** The points by `graphql query|mutation Name`. */
+  pointsByRoute: Record<string, number>;
 };
 
 export type CallCounter = {
-  record(call: { key: string; write: boolean; notModified: boolean; retries: number }): void;
+  record(call: { key: string; write: boolean; notModified: boolean; retries: number; points?: number }): void;
   snapshot(): CallCounterSnapshot;
 };
 

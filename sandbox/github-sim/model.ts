@@ -210,7 +210,11 @@ export interface Installation {
   createdAt: string;
 }
 
-export type TokenKind = "installation" | "user";
+// "workflow": a workflow job's GITHUB_TOKEN (workflow-token.ts), acting as ACTIONS_BOT.
+export type TokenKind = "installation" | "user" | "workflow";
+
+/** The identity of a workflow job's GITHUB_TOKEN. */
+export const ACTIONS_BOT = "github-actions[bot]";
 
 export interface TokenRecord {
   token: string;
@@ -220,6 +224,8 @@ export interface TokenRecord {
   expiresAt: string | null;
   /** An installation token's permissions (the app's grant or a narrower set); null for a person's token. */
   permissions: Readonly<Record<string, "read" | "write">> | null;
+  /** A workflow job's token reaches only its own repository (`owner/name`, lower case). */
+  repository?: string;
 }
 
 export interface AppInfo {

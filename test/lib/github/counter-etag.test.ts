@@ -37,6 +37,9 @@ describe("call counter", () => {
         "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1,
         "graphql query MilestoneIssues": 1,
       },
+      // An answer without the cost GitHub reports counts as the least a call costs.
+      graphqlPoints: 1,
+      pointsByRoute: { "graphql query MilestoneIssues": 1 },
     });
   });
 
