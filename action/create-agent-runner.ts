@@ -13,6 +13,7 @@ function acpSettings(config: LocusConfig): AcpSettings {
   return {
     ...(acp?.command === undefined ? {} : { command: acp.command }),
     env: acp?.env ?? DEFAULT_ACP_ENV,
+    ...(acp?.costPerToolCallUsd === undefined ? {} : { costPerToolCallUsd: acp.costPerToolCallUsd }),
   };
 }
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";

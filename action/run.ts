@@ -4,10 +4,11 @@
  * outcome (exit 0); only Locus's own faults — bad inputs, an unreadable
  * config, an error outside a task — fail the step.
  */
+import { describeCalls } from "../lib/github/call-summary.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
-import { providerNotes } from "../lib/agent/provider-notes.ts";
+import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
 import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
@@ -17,6 +18,7 @@ import { runMode } from "../lib/action/run-mode.ts";
 import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
 import { loadConfig } from "../lib/config/index.ts";
+import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
 import { createRunSandbox } from "../lib/sandbox/run-sandbox.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
@@ -98,6 +100,9 @@ export async function run(): Promise<void> {
       `Agent provider: ${provider}${inputs.provider ? " (provider input)" : ` (${inputs["config-path"]})`}`,
     );
     for (const note of providerNotes(provider)) log.info(`Note: ${note}`);
+    // A warning is also an annotation on the run's summary page, so it is seen once per run.
+    const unreached = unreachedHooksWarning(provider, config.agent.hooks ?? []);
+    if (unreached) log.warn(unreached);
 
     // Exchanged tokens are masked like the input token: in the runner's log and in what Locus publishes.
     const credentials = actionCredentials({
@@ -131,6 +136,7 @@ export async function run(): Promise<void> {
       workspace: env.workspace,
       provider,
       env: process.env,
+      acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
     });
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
 
@@ -176,10 +182,15 @@ export async function run(): Promise<void> {
       command: inputs.command,
     };
     const result = await runMode(ctx, request);
+    log.info(describeCalls(gateway.counter.snapshot()));
     setOutputs(result);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
       const report = { kind: sandbox.kind, refused: sandbox.refused() };
-      await core.summary.addRaw(mask(renderJobSummary(request.mode, result, report, env.runUrl))).write();
+      // Hooks that never ran are said in the summary too, where a reader looks for what happened.
+      const summarised = unreached
+        ? { ...result, note: [result.note, `**Warning:** ${unreached}`].filter(Boolean).join("\n\n") }
+        : result;
+      await core.summary.addRaw(mask(renderJobSummary(request.mode, summarised, report, env.runUrl))).write();
     }
     const faults = result.tasks.filter((task) => task.fault);
     if (faults.length > 0) {

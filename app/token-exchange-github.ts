@@ -45,7 +45,8 @@ export function probotExchangeGitHub(probot: Probot, log: Log): ExchangeGitHub {
     async repository(installation, owner, repo) {
       const octokit = await probot.auth(installation);
       const { data } = await octokit.request("GET /repos/{owner}/{repo}", { owner, repo });
-      const gateway = createGateway({ octokit, repo: { owner, repo }, log });
+      // Reading the config file needs no Locus record.
+      const gateway = createGateway({ octokit, repo: { owner, repo }, log, ownLogins: [] });
       const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
       if (!loaded.ok) refuse("wrong-workflow", `${CONFIG_PATH} is invalid, so the Locus workflow is unknown`);
       return { id: String(data.id), defaultBranch: data.default_branch, workflow: loaded.config.workflow };

@@ -13,6 +13,8 @@ export async function onInstallation(context: InstallationContext, log: Log): Pr
     const [owner, repo] = repository.full_name.split("/");
     if (!owner || !repo) continue;
     const gateway = createGateway({
+      // Creating labels reads no Locus record.
+      ownLogins: [],
       octokit: context.octokit,
       repo: { owner, repo },
       log,

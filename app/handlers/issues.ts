@@ -5,6 +5,7 @@
  * their milestone's issues), so one set by someone without write access is
  * taken off again, silently, and acted on by nobody.
  */
+import { isOwnAuthor } from "../../lib/github/index.ts";
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { assignOrder } from "../../lib/app/assign-order.ts";
@@ -65,7 +66,7 @@ export async function onIssueMilestoned(
   context: Context<"issues.milestoned">,
 ): Promise<void> {
   const { issue, milestone, sender } = context.payload;
-  if (ctx.selfLogins.includes(sender.login)) return;
+  if (isOwnAuthor(ctx.selfLogins, sender.login)) return;
   const undone = await undoUnauthorized(
     ctx,
     sender,
@@ -102,6 +103,6 @@ export async function onIssueDemilestoned(
   context: Context<"issues.demilestoned">,
 ): Promise<void> {
   const { issue, sender } = context.payload;
-  if (ctx.selfLogins.includes(sender.login)) return;
+  if (isOwnAuthor(ctx.selfLogins, sender.login)) return;
   await removeOrder(ctx, { number: issue.number, labels: labelsOf(issue) });
 }

@@ -6,11 +6,21 @@
  */
 import { randomUUID } from "node:crypto";
 import { activateSprint } from "../../lib/app/activate-sprint.ts";
+import { installLabels } from "../../lib/app/install-labels.ts";
+import { writeStatus } from "../../lib/status/status-store.ts";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
-import { OWNER, REPO, startHarness, type ActionRun, type Harness } from "../../test/action/harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import {
+  OWNER,
+  PROJECT_FILES,
+  REPO,
+  startHarness,
+  type ActionRun,
+  type Harness,
+} from "../../test/action/harness.ts";
 import { atLeast, atMost, exact } from "../lib/stats.ts";
 import type { BenchContext, Benchmark, Figure } from "../lib/types.ts";
 import { naiveStandaloneTask } from "./naive.ts";
@@ -33,11 +43,23 @@ function succeeded(run: ActionRun, what: string): void {
     );
 }
 
-function describe(t: Tally): string {
-  return `${t.reads} reads, ${t.writes} writes (${t.creating} creating), ${t.duplicateReads} repeated reads, ${t.notModified} × 304`;
+/** The GraphQL points Locus's own call counter recorded, from the line the Action logs at its end. */
+function pointsOf(run: ActionRun | undefined): string {
+  return /GraphQL points: (\d+(?: \([^)]*\))?)/.exec(run?.stdout ?? "")?.[1] ?? "unknown";
 }
 
-function perTask(name: string, t: Tally, tasks: number, extra: Figure["goals"] = []): Figure {
+function describe(t: Tally, points: string): string {
+  return `${t.reads} reads, ${t.writes} writes (${t.creating} creating), ${t.duplicateReads} repeated reads, ${t.notModified} × 304; GraphQL points ${points}`;
+}
+
+function perTask(
+  name: string,
+  t: Tally,
+  tasks: number,
+  budget: number,
+  points: string,
+  extra: Figure["goals"] = [],
+): Figure {
   const total = t.total / tasks;
   return {
     benchmark: BENCH,
@@ -45,12 +67,12 @@ function perTask(name: string, t: Tally, tasks: number, extra: Figure["goals"] =
     unit: "calls",
     value: exact(total),
     goals: [
-      atMost("≤ 8 calls", total, 8),
+      atMost(`≤ ${budget} calls`, total, budget),
       atMost("≤ 4 content-creating writes", t.creating / tasks, 4),
       atMost("no resource read twice", t.duplicateReads, 0),
       ...extra,
     ],
-    note: describe(t),
+    note: describe(t, points),
   };
 }
 
@@ -66,12 +88,19 @@ function sprintScript(count: number): FakeTurn[] {
   return Array.from({ length: count * 2 }, () => turn);
 }
 
-async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr: number }> {
+async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr: number; points: string }> {
   const issue = await h.api.createIssue({
     title: "Greet politely",
     body: "Say Hi.",
     labels: ["locus:queued", "type:feature"],
   });
+  // As the app leaves it when it dispatches: its status comment, with the delivery it acted on.
+  await writeStatus(
+    h.api,
+    issue.number,
+    { headline: "Queued." },
+    { deliveries: [randomUUID()], attempts: 0 },
+  );
   h.fake.setScript([
     reply(call("edit_file", { path: "src/greet.js", old_text: "Hello, ", new_text: "Hi, " })),
     reply(call("finish", { summary: "Greeting now says Hi." })),
@@ -82,7 +111,7 @@ async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr
     async () => (run = await h.run({ mode: "issue", issue: String(issue.number) })),
   );
   succeeded(run!, "standalone task");
-  return { locus, issue: issue.number, pr: Number(run!.outputs["pr-number"]) };
+  return { locus, issue: issue.number, pr: Number(run!.outputs["pr-number"]), points: pointsOf(run) };
 }
 
 async function naive(h: Harness): Promise<Tally> {
@@ -106,7 +135,7 @@ async function naive(h: Harness): Promise<Tally> {
   );
 }
 
-async function iterate(h: Harness, issue: number, pr: number): Promise<Tally> {
+async function iterate(h: Harness, issue: number, pr: number): Promise<{ tally: Tally; points: string }> {
   h.repo.collaborator("rev", "write");
   await h.as("rev").createReview(pr, {
     event: "REQUEST_CHANGES",
@@ -123,10 +152,10 @@ async function iterate(h: Harness, issue: number, pr: number): Promise<Tally> {
     async () => (run = await h.run({ mode: "iterate", pr: String(pr) })),
   );
   succeeded(run!, `iterate round on #${pr} (issue #${issue})`);
-  return tally;
+  return { tally, points: pointsOf(run) };
 }
 
-async function sprintTasks(h: Harness): Promise<Tally> {
+async function sprintTasks(h: Harness): Promise<{ tally: Tally; points: string }> {
   const milestone = await h.api.createMilestone({ title: "Bench sprint" });
   for (let i = 1; i <= SPRINT_TASKS; i++)
     await h.api.createIssue({
@@ -141,10 +170,10 @@ async function sprintTasks(h: Harness): Promise<Tally> {
     async () => (run = await h.run({ mode: "sprint", milestone: String(milestone.number) })),
   );
   succeeded(run!, "sprint");
-  return tally;
+  return { tally, points: pointsOf(run) };
 }
 
-async function sprintStart(h: Harness, size: number): Promise<Figure> {
+async function sprintStart(h: Harness, size: number, log: (line: string) => void): Promise<Figure> {
   const milestone = await h.api.createMilestone({ title: `Bench sprint of ${size}` });
   // Seeded without going through the log: only the activation is counted.
   for (let i = 0; i < size; i++)
@@ -163,6 +192,9 @@ async function sprintStart(h: Harness, size: number): Promise<Figure> {
     now: () => new Date(),
   };
   const t = await counted(h.sim.requestLog, () => activateSprint(ctx, milestone.number));
+  log(
+    `sprint start, N = ${size}: reads ${t.calls.filter((line) => line.startsWith("GET") || line.includes("graphql")).join(", ")}`,
+  );
   const limit = 1 + Math.ceil(size / 100);
   return {
     benchmark: BENCH,
@@ -177,8 +209,11 @@ async function sprintStart(h: Harness, size: number): Promise<Figure> {
 }
 
 async function run(ctx: BenchContext): Promise<Figure[]> {
-  const h = await startHarness();
+  // The caller workflow as the README has users commit it: the sprint's dispatch goes to it.
+  const h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() });
   try {
+    // The app creates Locus's labels when it is installed, before any task.
+    await installLabels(h.api);
     ctx.log("standalone task");
     const task = await standalone(h);
     const reference = await naive(h);
@@ -189,26 +224,32 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
     for (const [what, t] of [
       ["standalone", task.locus],
       ["naive", reference],
-      ["iterate", iterated],
-      ["sprint", sprint],
+      ["iterate", iterated.tally],
+      ["sprint", sprint.tally],
     ] as const) {
       ctx.log(`${what}: ${t.routes.join(", ")}`);
       t.calls.forEach((line, i) => ctx.log(`  ${what} ${i + 1}. ${line}`));
     }
     const figures: Figure[] = [
       {
-        ...perTask("standalone task (Action)", task.locus, 1, [
-          atLeast("≥ 2.5× fewer than naive", reference.total / task.locus.total, 2.5),
+        ...perTask("standalone task (Action)", task.locus, 1, 5, task.points, [
+          atLeast("≥ 3× fewer than naive", reference.total / task.locus.total, 3),
         ]),
         baseline: { name: "naive reference", value: exact(reference.total) },
         ratio: task.locus.total / reference.total,
       },
-      perTask(`sprint task (Action, ${SPRINT_TASKS}-task sprint, per task)`, sprint, SPRINT_TASKS),
-      perTask("iterate round (Action)", iterated, 1),
+      perTask(
+        `sprint task (Action, ${SPRINT_TASKS}-task sprint, per task)`,
+        sprint.tally,
+        SPRINT_TASKS,
+        5.5,
+        `${sprint.points} for the run`,
+      ),
+      perTask("iterate round (Action)", iterated.tally, 1, 5, iterated.points),
     ];
     for (const size of SPRINT_SIZES) {
       ctx.log(`sprint start, N = ${size}`);
-      figures.push(await sprintStart(h, size));
+      figures.push(await sprintStart(h, size, ctx.log));
     }
     return figures;
   } finally {

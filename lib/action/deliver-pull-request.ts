@@ -2,11 +2,13 @@
  * Opens the task's pull request, or updates it when a retry finds one already
  * open for the branch. Only a branch that was on GitHub before this attempt
  * can have a pull request (GitHub closes one whose head branch is deleted),
- * so a first attempt looks nothing up.
+ * so a first attempt looks nothing up. A new pull request's label is left
+ * to the caller, to go out with the issue's labels and the status comment's
+ * edit in one request.
  */
 import type { RunResult } from "../agent/runner.ts";
 import type { FileStat } from "../git/git-client.ts";
-import type { Issue } from "../github/index.ts";
+import type { Issue, MomentWrite } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import { pullRequestTitle } from "../naming/commit.ts";
 import { renderPullRequestBody } from "../render/pull-request-body.ts";
@@ -23,10 +25,17 @@ export interface DeliveryInput {
   readonly branchExisted: boolean;
 }
 
+export interface DeliveredPullRequest {
+  readonly number: number;
+  readonly url: string;
+  /** The label set still owed to a pull request just opened (GitHub's create call takes no labels). */
+  readonly labelWrite?: MomentWrite;
+}
+
 export async function deliverPullRequest(
   ctx: ActionContext,
   input: DeliveryInput,
-): Promise<{ number: number; url: string }> {
+): Promise<DeliveredPullRequest> {
   const { gateway } = ctx;
   const { result } = input;
   const body = ctx.mask(
@@ -59,6 +68,15 @@ export async function deliverPullRequest(
     base: input.prBase,
     draft: ctx.config.pr.draft,
   });
-  await gateway.setLabels(created.number, [MANAGED_LABEL]);
-  return { number: created.number, url: created.url };
+  return {
+    number: created.number,
+    url: created.url,
+    labelWrite: {
+      kind: "labels",
+      number: created.number,
+      nodeId: created.nodeId,
+      pullRequest: true,
+      labels: [MANAGED_LABEL],
+    },
+  };
 }

@@ -19,7 +19,7 @@ const LIVE_STATUS_INTERVAL_MS = 30_000;
 
 export interface LiveStatusOptions {
   /** Writes the status comment (with its hidden state); never called while a previous write runs. */
-  readonly write: (view: StatusView) => Promise<void>;
+  readonly write: (view: StatusView) => Promise<unknown>;
   readonly clock: Clock;
   /** The worktree: absolute paths in tool calls are shown relative to it. */
   readonly cwd: string;
@@ -59,7 +59,9 @@ export function createLiveStatus(options: LiveStatusOptions): LiveStatus {
     pending = undefined;
     // Started in a promise, so even a write that throws at once is caught and logged.
     inFlight = Promise.resolve()
-      .then(() => options.write({ ...view, headline: options.mask(view.headline) }))
+      .then(async () => {
+        await options.write({ ...view, headline: options.mask(view.headline) });
+      })
       .catch((error: unknown) => {
         options.warn(
           options.mask(

@@ -8,22 +8,16 @@
  * rebased branch is pushed with a lease on the head Locus read, so commits
  * pushed meanwhile are never overwritten.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { GitClient, RebaseStep } from "../git/git-client.ts";
-import { hasConflictMarkers, type ConflictFile } from "../prompt/rebase-conflict-prompt.ts";
+import type { GitClient } from "../git/git-client.ts";
+import { rebaseResolving, type RebaseStop } from "./rebase-resolving.ts";
 
 export interface StackBranch {
   readonly pr: number;
   readonly branch: string;
 }
 
-export interface ConflictStop {
+export interface ConflictStop extends RebaseStop {
   readonly entry: StackBranch;
-  readonly onto: string;
-  readonly upstream: string;
-  readonly commit: { readonly sha: string; readonly message: string };
-  readonly files: readonly ConflictFile[];
 }
 
 export type RestackOutcome =
@@ -31,17 +25,6 @@ export type RestackOutcome =
   | { readonly kind: "unchanged"; readonly entry: StackBranch; readonly at: string }
   | { readonly kind: "conflict"; readonly entry: StackBranch; readonly files: readonly string[] }
   | { readonly kind: "push-rejected"; readonly entry: StackBranch; readonly message: string };
-
-const MAX_STOPS = 20;
-
-async function conflictFiles(worktree: GitClient, paths: readonly string[]): Promise<ConflictFile[]> {
-  return Promise.all(
-    paths.map(async (path) => ({
-      path,
-      text: await readFile(join(worktree.cwd, path), "utf8").catch(() => ""),
-    })),
-  );
-}
 
 /** `first.upstream`: where the lowest branch's own commits start; `first.onto`: what they go onto. */
 export async function restack(
@@ -58,24 +41,11 @@ export async function restack(
     await git.fetchBranches([entry.branch]);
     const head = (await git.revParse(git.remoteRef(entry.branch))) ?? "";
     await worktree.checkoutBranch(entry.branch, head);
-    let step: RebaseStep = await worktree.rebaseOnto(onto, upstream);
-    let stops = 0;
-    let failed: readonly string[] | undefined;
-    while (step.state === "conflict") {
-      stops += 1;
-      const files = await conflictFiles(worktree, step.files);
-      const resolved =
-        stops <= MAX_STOPS && (await resolve({ entry, onto, upstream, commit: step.commit, files }));
-      const after = await conflictFiles(worktree, step.files);
-      if (!resolved || after.some((file) => hasConflictMarkers(file.text))) {
-        failed = step.files;
-        break;
-      }
-      step = await worktree.rebaseContinue();
-    }
-    if (failed) {
-      await worktree.rebaseAbort();
-      outcomes.push({ kind: "conflict", entry, files: failed });
+    const replayed = await rebaseResolving(worktree, { onto, upstream }, (stop) =>
+      resolve({ ...stop, entry }),
+    );
+    if (!replayed.ok) {
+      outcomes.push({ kind: "conflict", entry, files: replayed.files });
       return outcomes;
     }
     const rebased = (await worktree.revParse("HEAD")) ?? "";

@@ -17,7 +17,7 @@ export interface LiveAgentRun {
   readonly prompt: RunnerPrompt;
   readonly cwd: string;
   readonly recorder: EventRecorder;
-  readonly writeStatus: (view: StatusView) => Promise<void>;
+  readonly writeStatus: (view: StatusView) => Promise<unknown>;
   readonly budget: DailyBudget | undefined;
   /** When the status comment was last written, if just now: the first tool edit then waits its interval. */
   readonly lastWriteAt?: number;

@@ -1,4 +1,4 @@
-/** The one place that maps a parsed request to its mode. */
+/** The one place that maps a parsed request to its mode, after the checks every mode shares. */
 import type { ActionContext } from "./context.ts";
 import { runAskMode } from "./modes/ask.ts";
 import { runFixCiMode } from "./modes/fix-ci.ts";
@@ -9,20 +9,13 @@ import { runRebaseMode } from "./modes/rebase.ts";
 import { runReviewMode } from "./modes/review.ts";
 import { runSprintMode } from "./modes/sprint.ts";
 import { runStaleMode } from "./modes/stale.ts";
+import { refuseUnpricedMode } from "./refuse-unpriced-mode.ts";
 import type { ModeResult } from "./task-report.ts";
+import type { ModeRequest } from "./mode-request.ts";
 
-export type ModeRequest =
-  | { readonly mode: "issue"; readonly issues: readonly number[] }
-  | { readonly mode: "sprint"; readonly milestone: number }
-  | { readonly mode: "iterate"; readonly pr: number }
-  | { readonly mode: "review"; readonly pr: number }
-  | { readonly mode: "plan"; readonly issue: number }
-  | { readonly mode: "ask"; readonly issue?: number; readonly pr?: number }
-  | { readonly mode: "stale" }
-  | { readonly mode: "fix-ci"; readonly pr: number }
-  | { readonly mode: "rebase"; readonly pr: number };
-
-export function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeResult> {
+export async function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeResult> {
+  const refused = await refuseUnpricedMode(ctx, request);
+  if (refused) return refused;
   switch (request.mode) {
     case "issue":
       return runIssueMode(ctx, request.issues);

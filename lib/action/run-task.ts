@@ -8,18 +8,26 @@
  * worktree, task after task.
  */
 import type { RunResult } from "../agent/runner.ts";
-import { NO_USAGE } from "../agent/usage.ts";
+import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
-import type { TaskIssue } from "../github/index.ts";
+import { labelWrite, type MomentWrite, type TaskIssue } from "../github/index.ts";
 import { statusOf, transition } from "../labels/status.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
-import { buildTaskPrompt, type AnsweredQuestions, type SprintContext } from "../prompt/task-prompt.ts";
+import {
+  buildTaskPrompt,
+  type AnsweredQuestions,
+  type PromptIssue,
+  type SprintContext,
+} from "../prompt/task-prompt.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
 import { answersAfter } from "./question-answer.ts";
 import { unpricedModelRefusal } from "./unpriced-model.ts";
 import { leftOutNote, scratchFiles } from "./scratch-files.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
+import { createConflictResolver } from "./agent-conflict-resolver.ts";
+import { rebaseResolving } from "./rebase-resolving.ts";
+import { renderConflictAnswers } from "../prompt/rebase-conflict-prompt.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
 import { renderFailureComment } from "./failure-comment.ts";
@@ -27,6 +35,7 @@ import { commentAuthors, promptIssue } from "./prompt-issue.ts";
 import { createWriters, type Writers } from "./writers.ts";
 import { selfLogins } from "./self-logins.ts";
 import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
+import { taskTrigger } from "./task-trigger.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
 import { utcDay, withDaySpend, type DailyBudget } from "./daily-budget.ts";
@@ -51,6 +60,7 @@ export interface TaskPlan {
   readonly checkout: (branch: string, ref: string) => Promise<GitClient>;
   /** Sprint tasks retrying an existing branch rebase it onto a parent that moved. */
   readonly rebaseOntoParent: boolean;
+  /** When GitHub created the run: the latest moment a writer's act could have triggered the task. */
   readonly triggeredAt: Date;
   /** Serialises the steps that touch the shared repository (fetch, worktree add) across parallel tasks. */
   readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -58,6 +68,8 @@ export interface TaskPlan {
   readonly budget?: DailyBudget;
   /** The run's permission lookups, shared by its tasks; the task makes its own when absent. */
   readonly writers?: Writers;
+  /** Other writes of the task's start moment (the sprint dashboard), sent with its labels and status. */
+  readonly alongsideStart?: readonly MomentWrite[];
 }
 
 export interface TaskOutcome {
@@ -75,31 +87,53 @@ const LOG_TAIL_LINES = 30;
 
 export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskOutcome> {
   const { gateway, log } = ctx;
-  const issue = plan.issue;
-  const branch = issueBranch(issue.number);
+  const branch = issueBranch(plan.issue.number);
   const started = ctx.clock.now().getTime();
   const recorder = createEventRecorder((line) => log.info(ctx.mask(line)));
-  const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
   const elapsed = () => ctx.clock.now().getTime() - started;
 
-  const starting = transition(issue.labels, "start");
-  const record = statusRecordIn(issue.comments, selfLogins(ctx));
+  const starting = transition(plan.issue.labels, "start");
+  const record = statusRecordIn(plan.issue.comments, selfLogins(ctx));
   const state = record.state;
   if (!starting.ok) {
     return {
-      report: reportWithoutRun(base, "skipped", starting.message),
-      labels: issue.labels,
+      report: reportWithoutRun(
+        { issue: plan.issue.number, title: plan.issue.title },
+        "skipped",
+        starting.message,
+      ),
+      labels: plan.issue.labels,
       attempts: state.attempts,
     };
   }
-  const writeStatus = createStatusWriter(gateway, issue.number, record);
+  const writers = plan.writers ?? createWriters(ctx);
+  // The title and description are those a writer vouched for by triggering the task (task-trigger.ts).
+  const trigger = await taskTrigger(ctx, plan.issue, {
+    runCreatedAt: plan.triggeredAt,
+    sprint: plan.sprint !== undefined,
+    ...(state.waiting ? { waitingSince: state.waiting.askedAt } : {}),
+    writers,
+  });
+  if (trigger.refused) {
+    log.warn(`Not starting #${plan.issue.number}: ${trigger.refused}.`);
+    return {
+      report: reportWithoutRun(
+        { issue: plan.issue.number, title: plan.issue.title },
+        "skipped",
+        trigger.refused,
+      ),
+      labels: plan.issue.labels,
+      attempts: state.attempts,
+    };
+  }
+  const issue: TaskIssue = { ...plan.issue, title: trigger.title };
+  const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
+  const writeStatus = createStatusWriter(gateway, issue, record);
   if (plan.budget && plan.budget.remaining() <= 0) {
     return await refuseOverBudget(ctx, plan, { reason: plan.budget.refusal(), state, writeStatus });
   }
   const unpriced = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
   if (unpriced) return await refuseUnpriced(ctx, plan, { reason: unpriced, state, writeStatus });
-  let labels = starting.labels;
-  if (starting.changed) labels = await gateway.setLabels(issue.number, labels);
   let status: StatusState = { ...state, attempts: state.attempts + 1 };
   delete status.lastError;
   // The questions are answered by now (or a writer restarted the task without an answer).
@@ -108,11 +142,21 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   if (ctx.run.url) status.runUrl = ctx.run.url;
   if (ctx.run.unsandboxed) status.unsandboxed = true;
   else delete status.unsandboxed;
-  await writeStatus(phaseView({ kind: "working" }), status);
+  // The labels and the status comment change at one moment: one request (gateway.writeMoment).
+  const startedWrites = await writeStatus(phaseView({ kind: "working" }), status, [
+    ...(starting.changed ? [labelWrite(issue, starting.labels)] : []),
+    ...(plan.alongsideStart ?? []),
+  ]);
+  let labels = startedWrites.labels.get(issue.number) ?? starting.labels;
   const spend = (usd: number): StatusState => {
     plan.budget?.record(usd);
     return withDaySpend(status, ctx.clock.now(), usd);
   };
+  // What resolving a checkpoint's rebase conflicts cost: spent before the task's own agent ran.
+  let resolving: { readonly costUsd: number; readonly usage: Usage } = { costUsd: 0, usage: NO_USAGE };
+  const priorCost = () => (state.costUsd ?? 0) + resolving.costUsd;
+  const costOf = (run: RunResult | undefined) => resolving.costUsd + (run?.costUsd ?? 0);
+  const usageOf = (run: RunResult | undefined) => addUsage(resolving.usage, run?.usage ?? NO_USAGE);
 
   let start: TaskStart | undefined;
   let worktree: GitClient | undefined;
@@ -150,7 +194,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     }
     const failing = transition(labels, "fail");
     if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
-    const cost = (state.costUsd ?? 0) + (result?.costUsd ?? 0);
+    const cost = priorCost() + (result?.costUsd ?? 0);
     status = { ...spend(result?.costUsd ?? 0), lastError: masked.slice(0, 500), costUsd: cost };
     await writeStatus(
       phaseView({ kind: "failed", reason: masked, nextStep: failureNextStep(checkpoint) }),
@@ -175,8 +219,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         status: options.noChanges ? "no-changes" : "failed",
         reason: masked,
         durationMs: elapsed(),
-        usage: result?.usage ?? NO_USAGE,
-        costUsd: result?.costUsd ?? 0,
+        usage: usageOf(result),
+        costUsd: costOf(result),
         cards: recorder.cards(),
         ...(checkpoint ? { checkpoint } : {}),
         ...(result?.summary ? { summary: ctx.mask(result.summary) } : {}),
@@ -191,7 +235,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
 
   async function cancelled(now: readonly string[], checkpoint: string | undefined): Promise<TaskOutcome> {
     labels = [...now];
-    status = { ...spend(result?.costUsd ?? 0), costUsd: (state.costUsd ?? 0) + (result?.costUsd ?? 0) };
+    status = { ...spend(result?.costUsd ?? 0), costUsd: priorCost() + (result?.costUsd ?? 0) };
     const headline = checkpoint
       ? `Cancelled. The work so far is saved on \`${checkpoint}\`; \`/locus run\` continues from it.`
       : "Cancelled. `/locus run` starts it again.";
@@ -202,8 +246,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         status: "skipped",
         reason: "cancelled with /locus cancel",
         durationMs: elapsed(),
-        usage: result?.usage ?? NO_USAGE,
-        costUsd: result?.costUsd ?? 0,
+        usage: usageOf(result),
+        costUsd: costOf(result),
         cards: recorder.cards(),
         ...(checkpoint ? { checkpoint } : {}),
       },
@@ -213,11 +257,18 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     };
   }
 
-  /** The agent asked: its questions go on the issue together, the work to the wip branch, and the task waits. */
-  async function wait(questions: readonly string[]): Promise<TaskOutcome> {
+  /**
+   * The agent asked: its questions go on the issue together, the work to the wip branch, and the task
+   * waits. `keepSaved`: the wip branch already holds the work as it should stay (a checkpoint whose
+   * rebase stopped on a conflict), so nothing in the worktree is saved over it.
+   */
+  async function wait(
+    questions: readonly string[],
+    options: { keepSaved?: string } = {},
+  ): Promise<TaskOutcome> {
     const asked = result;
-    let checkpoint: string | undefined;
-    if (worktree && start) {
+    let checkpoint = options.keepSaved;
+    if (worktree && start && checkpoint === undefined) {
       checkpoint = await saveCheckpoint({
         worktree,
         issue,
@@ -240,7 +291,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         ...(checkpoint ? { checkpoint } : {}),
       }),
     );
-    const cost = (state.costUsd ?? 0) + (asked?.costUsd ?? 0);
+    const cost = priorCost() + (asked?.costUsd ?? 0);
     status = {
       ...spend(asked?.costUsd ?? 0),
       costUsd: cost,
@@ -257,8 +308,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         status: "waiting",
         reason: `waiting for an answer: ${masked.join(" / ").slice(0, 300)}`,
         durationMs: elapsed(),
-        usage: asked?.usage ?? NO_USAGE,
-        costUsd: asked?.costUsd ?? 0,
+        usage: usageOf(asked),
+        costUsd: costOf(asked),
         cards: recorder.cards(),
         ...(checkpoint ? { checkpoint } : {}),
         ...(asked?.summary ? { summary: ctx.mask(asked.summary) } : {}),
@@ -281,15 +332,49 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       });
       return [found, await plan.checkout(branch, found.ref)] as const;
     });
+    const trusted = await trustedCommit(ctx);
+    const issuePrompt = withTitleNote(
+      promptIssue(issue, trigger.triggeredAt, await writers.trustFor(commentAuthors(issue))),
+      trigger.titleWithheld,
+    );
+    const answered = state.waiting
+      ? await answeredQuestions(issue, trigger.triggeredAt, writers, state.waiting)
+      : undefined;
     if (start.rebaseOnto) {
       // The parent moved since the work was saved: the saved work is replayed onto it, never dropped.
-      const rebased = await worktree.rebase(start.rebaseOnto);
+      const wip = wipBranch(issue.number);
+      const resolver = createConflictResolver(ctx, {
+        worktree,
+        prompt: buildTaskPrompt({
+          repository: await readRepositoryContext(worktree, trusted),
+          issue: issuePrompt,
+        }),
+        ...(answered ? { notes: renderConflictAnswers(answered) } : {}),
+        recorder,
+        writeStatus: (view) => writeStatus(view, status),
+        budget: plan.budget,
+      });
+      const upstream = (await worktree.mergeBase(start.rebaseOnto, "HEAD")) ?? start.rebaseOnto;
+      const rebased = await rebaseResolving(worktree, { onto: start.rebaseOnto, upstream }, (stop) =>
+        resolver.resolve(stop, { what: `the work saved on \`${wip}\``, onto: plan.prBase }),
+      );
+      resolving = resolver.spent();
+      status = { ...spend(resolving.costUsd), costUsd: priorCost() };
       if (!rebased.ok) {
-        return await fail(checkpointConflictReason(wipBranch(issue.number), plan.prBase, rebased.conflicts), {
-          conflicts: rebased.conflicts,
+        log.warn(`The saved work of ${wip} conflicts with ${plan.prBase} in ${rebased.files.join(", ")}.`);
+        // The agent never got to judge the conflict (a limit, the API, a cancel): a failure, not a question.
+        const stopped = resolver.lastRun();
+        if (stopped && !stopped.success) {
+          const why = describeStopUnderCap(stopped, ctx.config.agent.maxCostUsd, plan.budget);
+          return await fail(`resolving the conflicts of \`${wip}\` with \`${plan.prBase}\` stopped: ${why}`, {
+            conflicts: rebased.files,
+          });
+        }
+        return await wait(checkpointConflictQuestions(wip, plan.prBase, rebased.files, resolver.said()), {
+          keepSaved: wip,
         });
       }
-      log.info(`Rebased the saved work of ${wipBranch(issue.number)} onto ${plan.prBase}.`);
+      log.info(`Rebased the saved work of ${wip} onto ${plan.prBase}.`);
     }
     if (plan.rebaseOntoParent && start.remoteBranch && !start.checkpoint) {
       if (!(await worktree.isAncestor(plan.parentRef, "HEAD"))) {
@@ -307,15 +392,11 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     if (start.checkpoint) log.info(`Continuing from ${start.checkpoint.branch}: ${start.checkpoint.reason}`);
 
     const prompt = buildTaskPrompt({
-      repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
-      issue: promptIssue(
-        issue,
-        plan.triggeredAt,
-        await (plan.writers ?? createWriters(ctx)).trustFor(commentAuthors(issue)),
-      ),
+      repository: await readRepositoryContext(worktree, trusted),
+      issue: issuePrompt,
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
-      ...(state.waiting ? { answered: await answeredQuestions(ctx, plan, state.waiting) } : {}),
+      ...(answered ? { answered } : {}),
     });
     result = await runAgentLive(ctx, {
       title: `Agent: #${issue.number} ${issue.title}`,
@@ -356,18 +437,25 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     });
     if (start.remoteWip) await worktree.deleteRemoteBranch(wipBranch(issue.number), start.remoteWip);
     const delivering = transition(labels, "deliver");
-    if (delivering.ok && delivering.changed)
-      labels = await gateway.setLabels(issue.number, delivering.labels);
-    status = { ...spend(result.costUsd), pr: pr.number, costUsd: (state.costUsd ?? 0) + result.costUsd };
-    await writeStatus({ headline: `Pull request #${pr.number} is ready for review.` }, status);
+    status = { ...spend(result.costUsd), pr: pr.number, costUsd: priorCost() + result.costUsd };
+    // The new PR's label, the issue's labels and the status comment: one moment, one request.
+    const delivered = await writeStatus(
+      { headline: `Pull request #${pr.number} is ready for review.` },
+      status,
+      [
+        ...(pr.labelWrite ? [pr.labelWrite] : []),
+        ...(delivering.ok && delivering.changed ? [labelWrite(issue, delivering.labels)] : []),
+      ],
+    );
+    labels = delivered.labels.get(issue.number) ?? (delivering.ok ? delivering.labels : labels);
     return {
       report: {
         ...base,
         status: "succeeded",
         pr,
         durationMs: elapsed(),
-        usage: result.usage,
-        costUsd: result.costUsd,
+        usage: usageOf(result),
+        costUsd: costOf(result),
         cards: recorder.cards(),
         summary: ctx.mask(result.summary),
       },
@@ -420,19 +508,25 @@ async function refuseOverBudget(
  * write access can dispatch a run by hand.
  */
 async function answeredQuestions(
-  ctx: ActionContext,
-  plan: TaskPlan,
+  issue: TaskIssue,
+  triggeredAt: Date,
+  writers: Writers,
   waiting: NonNullable<StatusState["waiting"]>,
 ): Promise<AnsweredQuestions> {
-  const candidates = answersAfter(plan.issue.comments, waiting.commentId, plan.triggeredAt);
+  const candidates = answersAfter(issue.comments, waiting.commentId, triggeredAt);
   // The same writer rule, and the same cached lookups, as the rest of the prompt.
-  const trust = await (plan.writers ?? createWriters(ctx)).trustFor(
-    candidates.map((answer) => answer.author),
-  );
+  const trust = await writers.trustFor(candidates.map((answer) => answer.author));
   return {
     questions: waiting.questions,
     answers: candidates.filter((answer) => trust.isWriter(answer.author)),
   };
+}
+
+/** The prompt says when the title as it stood at the trigger is lost and a neutral one stands in. */
+function withTitleNote(issue: PromptIssue, why: string | undefined): PromptIssue {
+  return why === undefined
+    ? issue
+    : { ...issue, withheld: [`The issue title: ${why}.`, ...(issue.withheld ?? [])] };
 }
 
 /** A model with no known price: not started, the status cleared (nothing retries it) until a person fixes the config. */
@@ -464,9 +558,25 @@ async function scratchIn(worktree: GitClient, result: RunResult | undefined): Pr
   );
 }
 
-function checkpointConflictReason(wip: string, parent: string, files: readonly string[]): string {
+/**
+ * What a task whose saved work conflicts with its moved parent asks: Locus's own question naming the
+ * files (and what the agent said of them), then any question the agent asked itself.
+ */
+function checkpointConflictQuestions(
+  wip: string,
+  parent: string,
+  files: readonly string[],
+  said: { readonly summary: string; readonly questions: readonly string[] },
+): string[] {
   const list = files.length > 0 ? files.map((file) => `\`${file}\``).join(", ") : "(unknown files)";
-  return `the saved work on \`${wip}\` conflicts with the new \`${parent}\` in ${list}. Rebase \`${wip}\` onto \`${parent}\` by hand and push it, or delete it to start over, then comment \`/locus run\``;
+  const summary = said.summary.replace(/\s+/g, " ").trim().slice(0, 1_000);
+  const why = summary
+    ? ` The agent could not reconcile them; it said: ${summary}`
+    : " The agent could not reconcile them.";
+  return [
+    `The work saved on \`${wip}\` was started on an older \`${parent}\`, and replaying it onto \`${parent}\` as it is now conflicts in ${list}.${why} How should the two be combined? You can also rebase \`${wip}\` onto \`${parent}\` yourself and push it, or delete it to start over, before answering.`,
+    ...said.questions,
+  ];
 }
 
 function conflictReason(parent: string, files: readonly string[]): string {

@@ -26,12 +26,19 @@ export function isTrackingIssue(issue: { title: string; labels: readonly string[
  * title an issue `Sprint: …` and label it `agent:managed`.
  */
 export function trackingIssueAmong(
-  openManaged: readonly { number: number; title: string; author: string; labels: readonly string[] }[],
+  openManaged: readonly {
+    number: number;
+    nodeId?: string;
+    title: string;
+    author: string;
+    labels: readonly string[];
+  }[],
   title: string,
   self: readonly string[],
-): { number: number | undefined; shown: string | undefined } {
+): { number: number | undefined; nodeId: string | undefined; shown: string | undefined } {
   const own = openManaged.filter((issue) => isOwnAuthor(self, issue.author));
-  return { number: own.find((issue) => isTrackingIssue(issue, title))?.number, shown: undefined };
+  const found = own.find((issue) => isTrackingIssue(issue, title));
+  return { number: found?.number, nodeId: found?.nodeId, shown: undefined };
 }
 
 /** Creates the tracking issue already showing `body`, so its first state costs no second write. */

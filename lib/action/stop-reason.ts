@@ -12,6 +12,8 @@ function describeStop(result: RunResult): string {
       return "it reached its time limit";
     case "cost_limit":
       return `it reached its cost limit ($${result.costUsd.toFixed(2)})`;
+    case "cost_unreported":
+      return `it was stopped because its cost could not be counted${error}`;
     case "aborted":
       return "the run was cancelled";
     case "api_error":

@@ -2,10 +2,11 @@
  * What a coding run takes from its one GitHub read besides the issues: when
  * it was triggered, where tasks start, and the daily cost budget.
  *
- * The trigger time is when GitHub created the workflow run (GITHUB_RUN_ID):
- * GitHub sets it, so whoever dispatched the run cannot choose it, unlike any
- * input. The app dispatches as soon as it sees the trigger, so the edits this
- * lets in are those of the few seconds between the two.
+ * The run's trigger time is when GitHub created the workflow run
+ * (GITHUB_RUN_ID): GitHub sets it, so whoever dispatched the run cannot choose
+ * it, unlike any input. A coding task narrows it to the writer's act in its
+ * issue's timeline (task-trigger.ts), no later than this; the other modes,
+ * started by a command seconds before, keep it.
  */
 import { assertRefName } from "../git/ref-names.ts";
 import type { RunAndSpend, TaskReadOptions } from "../github/index.ts";

@@ -27,7 +27,7 @@ import { z } from "zod";
 import type { ExecuteOptions, RunResult, StopReason, ThreadReport, ToolCallRecord } from "./runner.ts";
 import { threadReportSchema } from "./tools/finish.ts";
 import { streamTurn } from "./stream-turn.ts";
-import type { EditHook, ShellPolicy, ToolContext, ToolResult } from "./tool.ts";
+import type { AgentHook, ShellPolicy, ToolContext, ToolResult } from "./tool.ts";
 import { addUsage, NO_USAGE, usageFromApi, type Usage } from "./usage.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 
@@ -41,7 +41,7 @@ export interface LoopDependencies {
   readonly client: Anthropic;
   readonly toolbox: Toolbox;
   readonly shell: ShellPolicy;
-  readonly hooks: readonly EditHook[];
+  readonly hooks: readonly AgentHook[];
   /** Environment for tools' child processes, already stripped of secrets. */
   readonly env: Readonly<Record<string, string>>;
   /** Where the tools' commands run. */

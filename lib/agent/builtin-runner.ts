@@ -74,6 +74,7 @@ async function startMcpServers(
     cwd: execute.cwd,
     env: options.env,
     readOnly: execute.readOnly ?? false,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   for (const failure of toolset.failures) {
     execute.onEvent?.({

@@ -4,7 +4,7 @@
  * client. Types only: the providers import it, so the factory that picks one from config
  * lives apart (`create-runner.ts`).
  */
-import type { AgentTool, EditHook, ShellPolicy } from "./tool.ts";
+import type { AgentHook, AgentTool, ShellPolicy } from "./tool.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEventListener } from "./events.ts";
 import type { Usage } from "./usage.ts";
@@ -59,6 +59,8 @@ export type StopReason =
   | "max_turns"
   | "time_limit"
   | "cost_limit"
+  /** The agent's cost could not be counted while a cost limit was set (an ACP agent that reports none). */
+  | "cost_unreported"
   | "aborted"
   | "api_error"
   | "failed";
@@ -101,6 +103,8 @@ export interface AcpSettings {
   readonly command?: string | readonly string[];
   /** Environment variables (the agent's credentials) it receives; every other secret is stripped. */
   readonly env: readonly string[];
+  /** What a tool call counts for an agent that reports no cost (`runners/acp-cost.ts`). */
+  readonly costPerToolCallUsd?: number;
 }
 
 /** What every provider needs from config and the environment. */
@@ -108,7 +112,7 @@ export interface RunnerOptions {
   /** Environment read for API keys and PATH; child processes get it stripped of secrets. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly shell: ShellPolicy;
-  readonly hooks?: readonly EditHook[];
+  readonly hooks?: readonly AgentHook[];
   /** The `acp` provider's agent (config `agent.acp`). */
   readonly acp?: AcpSettings;
   /** MCP servers whose tools the agent gets (config `agent.mcpServers`). */

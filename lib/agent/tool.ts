@@ -22,12 +22,24 @@ export interface EditHook {
   readonly command: string;
 }
 
+/** A command run around the agent's own commands (an audit, a guard, a cleanup). */
+export interface CommandHook {
+  readonly when: "before-command" | "after-command";
+  /** Shell-policy glob over the agent's command (e.g. `npm *`); every command when absent. */
+  readonly commands?: string;
+  /** `{command}` is replaced by the agent's command, shell-quoted. */
+  readonly command: string;
+}
+
+/** Config `agent.hooks`: commands run at the tool boundary, around writes and commands. */
+export type AgentHook = EditHook | CommandHook;
+
 export interface ToolContext {
   /** Absolute path of the worktree: every path is resolved inside it. */
   readonly cwd: string;
   readonly signal: AbortSignal;
   readonly shell: ShellPolicy;
-  readonly hooks: readonly EditHook[];
+  readonly hooks: readonly AgentHook[];
   /** Environment for child processes, already stripped of secrets. */
   readonly env: Readonly<Record<string, string>>;
   /** Where every command runs (the Action always sets it; absent, commands run unconfined). */

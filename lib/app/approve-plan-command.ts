@@ -4,7 +4,7 @@
  * task, so an approve repeated after a crash or twice by hand creates nothing
  * twice.
  */
-import type { Comment } from "../github/index.ts";
+import { isOwnAuthor, type Comment } from "../github/index.ts";
 import { orderLabel } from "../labels/schema.ts";
 import {
   approvePlan,
@@ -23,10 +23,11 @@ export async function approvePlanCommand(
   sequence: readonly number[] | undefined,
 ): Promise<string> {
   const comments = await ctx.gateway.listIssueComments(issue);
-  const self = new Set(ctx.selfLogins.map((login) => login.toLowerCase()));
   const planComment = [...comments]
     .reverse()
-    .find((comment: Comment) => self.has(comment.author.toLowerCase()) && readPlanComment(comment.body).ok);
+    .find(
+      (comment: Comment) => isOwnAuthor(ctx.selfLogins, comment.author) && readPlanComment(comment.body).ok,
+    );
   if (!planComment)
     return "There is no Locus plan in this thread to approve. Comment `/locus plan <goal>` first.";
   const read = readPlanComment(planComment.body);

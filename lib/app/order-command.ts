@@ -2,6 +2,7 @@
  * `/locus order 17 15 16`: reorder a sprint's unfinished issues (docs/architecture.md "Ordering"),
  * posted on an issue of the sprint or on its tracking issue.
  */
+import { isOwnAuthor } from "../github/index.ts";
 import { orderLabel } from "../labels/schema.ts";
 import { reorder } from "../sprint/reorder.ts";
 import { isTrackingIssue, trackingTitle } from "../action/sprint-tracking.ts";
@@ -34,8 +35,7 @@ export async function orderCommand(
 /** The open milestone whose tracking issue this is (`Sprint: <name>`, opened by Locus), or null. */
 async function trackedMilestone(ctx: AppContext, number: number): Promise<number | null> {
   const issue = await ctx.gateway.getIssue(number);
-  const self = new Set(ctx.selfLogins.map((login) => login.toLowerCase()));
-  if (!issue || !self.has(issue.author.toLowerCase())) return null;
+  if (!issue || !isOwnAuthor(ctx.selfLogins, issue.author)) return null;
   const milestones = await ctx.gateway.listMilestones({ state: "open" });
   return milestones.find((m) => isTrackingIssue(issue, trackingTitle(m)))?.number ?? null;
 }

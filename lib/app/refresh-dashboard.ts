@@ -4,6 +4,7 @@
  * tracking issue Locus opened counts; without one nothing is created — the
  * next sprint run does that. A redraw that changes nothing writes nothing.
  */
+import { isOwnAuthor } from "../github/index.ts";
 import { isTrackingIssue, trackingTitle } from "../action/sprint-tracking.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import { redrawDashboard } from "../sprint/dashboard-refresh.ts";
@@ -16,10 +17,9 @@ export async function refreshDashboard(ctx: AppContext, milestoneNumber: number 
       (candidate) => candidate.number === milestoneNumber,
     );
     if (!milestone) return;
-    const self = new Set(ctx.selfLogins.map((login) => login.toLowerCase()));
     const title = trackingTitle(milestone);
     const tracking = (await ctx.gateway.listIssues({ state: "open", labels: [MANAGED_LABEL] })).find(
-      (issue) => isTrackingIssue(issue, title) && self.has(issue.author.toLowerCase()),
+      (issue) => isTrackingIssue(issue, title) && isOwnAuthor(ctx.selfLogins, issue.author),
     );
     if (!tracking) return;
     const issues = (await ctx.gateway.listMilestoneIssues(milestoneNumber)) ?? [];

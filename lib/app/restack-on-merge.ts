@@ -4,7 +4,7 @@
  * replays only that PR's own commits (those after the merged head) onto it;
  * the run then restacks the PRs above in turn. Config `pr.restackOnMerge`.
  */
-import type { PullRequest } from "../github/index.ts";
+import { isOwnAuthor, type PullRequest } from "../github/index.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce } from "./dispatch-once.ts";
@@ -14,9 +14,8 @@ export async function restackAbove(
   merged: Pick<PullRequest, "number" | "head"> & { base?: PullRequest["base"] },
 ): Promise<boolean> {
   if (!ctx.config.pr.restackOnMerge || !merged.base) return false;
-  const self = new Set(ctx.selfLogins.map((login) => login.toLowerCase()));
   const above = (await ctx.gateway.stack.pullsOnto(merged.head.ref)).find(
-    (pr) => self.has(pr.author.toLowerCase()) && issueOfBranch(pr.head.ref) !== undefined,
+    (pr) => isOwnAuthor(ctx.selfLogins, pr.author) && issueOfBranch(pr.head.ref) !== undefined,
   );
   const issue = above ? issueOfBranch(above.head.ref) : undefined;
   if (!above || issue === undefined) return false;

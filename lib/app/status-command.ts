@@ -1,6 +1,6 @@
 /**
  * `/locus status`: the repository at a glance (active sprints, running,
- * queued and failed tasks, open Locus pull requests, the API budget), first
+ * queued, waiting and failed tasks, open Locus pull requests, the API budget), first
  * saying where the issue it was posted on stands. One GraphQL read.
  */
 import { MANAGED_LABEL, STATUSES, statusLabel, type Status } from "../labels/schema.ts";
@@ -9,7 +9,7 @@ import { renderRepositoryStatus } from "../render/repository-status.ts";
 import { summarizeRepository } from "../status/repository-summary.ts";
 import type { AppContext } from "./app-context.ts";
 
-const LISTED: readonly Status[] = ["queued", "in-progress", "failed", "in-review"];
+const LISTED: readonly Status[] = ["queued", "in-progress", "waiting", "failed", "in-review"];
 
 export async function statusCommand(ctx: AppContext, target: { number: number }): Promise<string> {
   const read = await ctx.gateway.readRepositoryStatus({
@@ -25,6 +25,7 @@ export async function statusCommand(ctx: AppContext, target: { number: number })
       repository: `${owner}/${repo}`,
       selfLogins: ctx.selfLogins,
       about: target.number,
+      now: ctx.now(),
     }),
   );
 }

@@ -105,6 +105,14 @@ export const configSchema = z
               .describe(
                 "Environment variables (the agent's own credentials) passed to the ACP agent; every other secret is stripped from its environment.",
               ),
+            costPerToolCallUsd: z
+              .number()
+              .nonnegative()
+              .max(100)
+              .optional()
+              .describe(
+                "US dollars Locus counts per tool call for an ACP agent that reports no cost of its own, so the cost limits hold on that estimate; 0 for an agent that costs nothing per use. Absent, an agent still unreported after its first 3 tool calls is stopped while a cost limit is set.",
+              ),
           })
           .optional()
           .describe("The acp provider: the agent Locus starts and serves as an ACP client."),
@@ -119,21 +127,36 @@ export const configSchema = z
           ),
         hooks: z
           .array(
-            z.looseObject({
-              when: z
-                .enum(["before-edit", "after-edit"])
-                .describe("Before or after the agent writes a file."),
-              files: nonEmpty
-                .optional()
-                .describe("Glob over the written path (e.g. `*.ts`); every file when absent."),
-              command: nonEmpty.describe(
-                "Shell command run in the worktree; `{path}` is the file, shell-quoted.",
-              ),
-            }),
+            z.discriminatedUnion("when", [
+              z.looseObject({
+                when: z
+                  .enum(["before-edit", "after-edit"])
+                  .describe("Before or after the agent writes a file."),
+                files: nonEmpty
+                  .optional()
+                  .describe("Glob over the written path (e.g. `*.ts`); every file when absent."),
+                command: nonEmpty.describe(
+                  "Shell command run in the worktree; `{path}` is the file, shell-quoted.",
+                ),
+              }),
+              z.looseObject({
+                when: z
+                  .enum(["before-command", "after-command"])
+                  .describe("Before or after the agent runs a command."),
+                commands: nonEmpty
+                  .optional()
+                  .describe(
+                    "Pattern over the agent's command, as in `shell.allow` (e.g. `npm *`), matching the whole command or one part of a chain; every command when absent.",
+                  ),
+                command: nonEmpty.describe(
+                  "Shell command run in the worktree; `{command}` is the agent's command, shell-quoted.",
+                ),
+              }),
+            ]),
           )
           .optional()
           .describe(
-            "Commands run around every file write that passes Locus's boundary (built-in and acp providers): a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent.",
+            "Commands run at Locus's tool boundary (built-in and acp providers; Claude Code and Codex run their own tools and are not reached): around every file write (a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent) and every command the agent runs (a failing before-command hook refuses the command with its output, an after-command hook's output is added to the command's result).",
           ),
         model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
         maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),

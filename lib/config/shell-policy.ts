@@ -33,11 +33,7 @@ export type ShellDecision =
 
 /** Why a command is refused, for the tool result the model reads. */
 export function decideShellCommand(command: string, policy: ShellPolicy): ShellDecision {
-  const whole = normalise(command);
-  const pieces = whole
-    .split(/[;&|\n()`]/)
-    .map((piece) => piece.trim())
-    .filter((piece) => piece !== "");
+  const { whole, pieces } = split(command);
   for (const candidate of [whole, ...pieces]) {
     const pattern = policy.deny.find((deny) => globMatches(deny, candidate));
     if (pattern !== undefined) return { allowed: false, reason: "denied", pattern, matched: candidate };
@@ -53,6 +49,24 @@ export function decideShellCommand(command: string, policy: ShellPolicy): ShellD
 /** True when the policy lets `command` run: it passes allow and no deny pattern matches (deny wins). */
 export function matchesShellPolicy(command: string, policy: ShellPolicy): boolean {
   return decideShellCommand(command, policy).allowed;
+}
+
+/**
+ * True when `pattern` matches the whole command or one of its pieces, as a deny pattern would:
+ * a hook for `npm *` runs around `cd web && npm test` too.
+ */
+export function commandMentions(pattern: string, command: string): boolean {
+  const { whole, pieces } = split(command);
+  return [whole, ...pieces].some((candidate) => globMatches(pattern, candidate));
+}
+
+function split(command: string): { whole: string; pieces: string[] } {
+  const whole = normalise(command);
+  const pieces = whole
+    .split(/[;&|\n()`]/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== "");
+  return { whole, pieces };
 }
 
 function normalise(command: string): string {

@@ -63,6 +63,7 @@ export const COMMENT_LANDED_QUERY = /* GraphQL */ `
     }
   }
   fragment LandedComment on IssueComment {
+    id
     databaseId
     body
     url
@@ -79,6 +80,7 @@ export const COMMENT_LANDED_QUERY = /* GraphQL */ `
 
 const landedCommentSchema = z
   .object({
+    id: z.string(),
     databaseId: z.number(),
     body: z.string(),
     url: z.string(),
@@ -90,6 +92,7 @@ const landedCommentSchema = z
   })
   .transform((c): Comment & LandedCandidate => ({
     id: c.databaseId,
+    nodeId: c.id,
     body: c.body,
     // GraphQL names a bot without the "[bot]" REST gives it; a deleted account is null.
     author: c.author === null ? "ghost" : `${c.author.login}${c.author.__typename === "Bot" ? "[bot]" : ""}`,
@@ -109,15 +112,35 @@ const commentLandedSchema = z.object({
   }),
 });
 
-/** Whether `author` is one of `own` (case-insensitive); with no list, everyone is. */
-export function isOwnAuthor(own: readonly string[] | undefined, author: string): boolean {
-  return own === undefined || own.some((login) => login.toLowerCase() === author.toLowerCase());
+/** Whether `author` is one of `own`, Locus's logins (case-insensitive); with an empty list, nobody is. */
+export function isOwnAuthor(own: readonly string[], author: string): boolean {
+  return own.some((login) => login.toLowerCase() === author.toLowerCase());
+}
+
+/** The comment this token made on the issue with this body since then, if GitHub has it (create-once.ts). */
+export async function findLandedComment(
+  t: Transport,
+  issue: number,
+  body: string,
+  since: Date,
+): Promise<Comment | null> {
+  const read = await t.graphql(
+    "CommentLanded",
+    COMMENT_LANDED_QUERY,
+    { owner: t.repo.owner, name: t.repo.repo, number: issue },
+    commentLandedSchema,
+  );
+  const comments = read.repository.issueOrPullRequest?.comments?.nodes ?? [];
+  const found = comments.find((c) => c !== null && isLandedComment(c, body, since));
+  if (!found) return null;
+  const { viewerDidAuthor: _mine, ...comment } = found;
+  return comment;
 }
 
 export function commentOps(
   t: Transport,
   listIssueComments: GitHubGateway["listIssueComments"],
-  ownLogins?: readonly string[],
+  ownLogins: readonly string[],
 ): CommentOps {
   const createComment = (issue: number, body: string): Promise<Comment> =>
     t.create({
@@ -128,19 +151,7 @@ export function commentOps(
           { issue_number: issue, body },
           commentSchema,
         ),
-      async landed(since) {
-        const read = await t.graphql(
-          "CommentLanded",
-          COMMENT_LANDED_QUERY,
-          { owner: t.repo.owner, name: t.repo.repo, number: issue },
-          commentLandedSchema,
-        );
-        const comments = read.repository.issueOrPullRequest?.comments?.nodes ?? [];
-        const found = comments.find((c) => c !== null && isLandedComment(c, body, since));
-        if (!found) return null;
-        const { viewerDidAuthor: _mine, ...comment } = found;
-        return comment;
-      },
+      landed: (since) => findLandedComment(t, issue, body, since),
     });
 
   const updateComment = (commentId: number, body: string): Promise<Comment> =>

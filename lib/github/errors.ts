@@ -73,6 +73,10 @@ function resetText(headers: Record<string, unknown> | undefined): string {
   return Number.isFinite(reset) && reset > 0 ? ` It resets at ${new Date(reset * 1000).toISOString()}.` : "";
 }
 
+// GitHub's answer when a workflow's GITHUB_TOKEN opens or approves a pull request and the repository does not allow it:
+// https://docs.github.com/repositories/managing-your-repositorys-settings-and-features/enabling-features-for-your-repository/managing-github-actions-settings-for-a-repository#preventing-github-actions-from-creating-or-approving-pull-requests
+const ACTIONS_MAY_NOT_OPEN_PRS = /GitHub Actions is not permitted to create or approve pull requests/i;
+
 /** Turns whatever Octokit threw into a GitHubError whose message says what to do next. */
 export function toGitHubError(error: unknown, route: string): GitHubError {
   if (error instanceof GitHubError) return error;
@@ -94,6 +98,8 @@ export function toGitHubError(error: unknown, route: string): GitHubError {
     message = `Could not reach GitHub for ${where}: ${detail}. Check the API URL (GITHUB_API_URL) and the network.`;
   } else if (status === 401) {
     message = `GitHub rejected the credentials on ${where}: ${detail}. The token is missing, expired or revoked: check the github-token input, or the app's id, private key and installation.`;
+  } else if (status === 403 && ACTIONS_MAY_NOT_OPEN_PRS.test(detail)) {
+    message = `GitHub refused ${where}: ${detail} The workflow's GITHUB_TOKEN may not open or approve pull requests in this repository: turn on Settings → Actions → General → "Allow GitHub Actions to create and approve pull requests", or run the reusable workflow with app-url so Locus opens pull requests as the app (they then start your CI too). Then re-run.`;
   } else if (status === 403) {
     message = `GitHub refused ${where}: ${detail}. The token lacks the "${permissionFor(route)}: ${write ? "write" : "read"}" permission: grant it to the GitHub App (or the workflow's permissions block) and re-run.`;
   } else if (status === 404) {

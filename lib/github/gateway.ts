@@ -7,6 +7,7 @@ import { createEtagCache, type EtagCache, type OctokitLike } from "./instrument.
 import { issueOps } from "./issues.ts";
 import { labelOps } from "./labels.ts";
 import { milestoneOps } from "./milestones.ts";
+import { momentOps } from "./moment-writes.ts";
 import { pullFeedbackOps } from "./pull-feedback.ts";
 import { pullOps } from "./pulls.ts";
 import { createRateLimitTracker, type RateLimitOptions } from "./rate-limit.ts";
@@ -39,9 +40,10 @@ export type GatewayOptions = {
   /**
    * The logins Locus writes as. A comment found by its hidden marker (the
    * status comment, a sticky notice) counts only when one of them wrote it:
-   * anyone can type `<!-- locus:status -->`. Without it, any author counts.
+   * anyone can type `<!-- locus:status -->`. A gateway that reads no such
+   * record says so with an empty list: then no comment counts as Locus's.
    */
-  ownLogins?: readonly string[];
+  ownLogins: readonly string[];
 };
 
 export function createGateway(options: GatewayOptions): GitHubGateway {
@@ -56,14 +58,22 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     etags: options.etags ?? createEtagCache(),
   });
   const issues = issueOps(t);
+  const labels = labelOps(t);
+  const comments = commentOps(t, issues.listIssueComments, options.ownLogins);
   return {
     repo: options.repo,
     counter,
     rateLimits: () => tracker.snapshot(),
     ...repositoryOps(t),
-    ...labelOps(t),
+    ...labels,
     ...issues,
-    ...commentOps(t, issues.listIssueComments, options.ownLogins),
+    ...comments,
+    ...momentOps(t, {
+      setLabels: labels.setLabels,
+      updateComment: comments.updateComment,
+      createComment: comments.createComment,
+      updateIssue: issues.updateIssue,
+    }),
     ...milestoneOps(t),
     ...pullOps(t),
     ...pullFeedbackOps(t),

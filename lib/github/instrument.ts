@@ -1,6 +1,7 @@
 import type { Octokit } from "@octokit/core";
 import type { Hooks } from "@octokit/core/types";
 import { statusOf } from "./errors.ts";
+import { takeCost, withCostField } from "./graphql-points.ts";
 import type { RateLimitTracker } from "./rate-limit.ts";
 import type { CallCounter } from "./types.ts";
 
@@ -117,6 +118,15 @@ export function createObserver(deps: {
   const observe = async (send: Send, options: Options, cacheKey: string | undefined): Promise<Response> => {
     const resource = resourceOf(String(options.url));
     const { key, write } = callKey(options);
+    const graphql = resource === "graphql";
+    if (graphql && !write && typeof options["query"] === "string") {
+      const asked = withCostField(options["query"]);
+      if (asked !== undefined) options["query"] = asked;
+    }
+    const pointsOf = (response: Response | undefined): number | undefined => {
+      if (!graphql) return undefined;
+      return (write ? undefined : takeCost(response?.data)) ?? 1;
+    };
     const cached = cacheKey === undefined ? undefined : cache.get(cacheKey);
     // Octokit's hook chain hands every layer the original options object and
     // drops what a layer passes down, so changes must be made in place (the
@@ -135,14 +145,27 @@ export function createObserver(deps: {
     try {
       const response = await send(options);
       deps.tracker.observe(response.headers, resource);
-      deps.counter.record({ key, write, notModified: false, retries: retriesOf() });
+      deps.counter.record({
+        key,
+        write,
+        notModified: false,
+        retries: retriesOf(),
+        ...(graphql ? { points: pointsOf(response) } : {}),
+      });
       if (cacheKey !== undefined) remember(cacheKey, response);
       return response;
     } catch (error) {
       const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers;
       deps.tracker.observe(headers, resource);
       const notModified = statusOf(error) === 304 && cached !== undefined;
-      deps.counter.record({ key, write, notModified, retries: retriesOf() });
+      const failed = (error as { response?: Response }).response;
+      deps.counter.record({
+        key,
+        write,
+        notModified,
+        retries: retriesOf(),
+        ...(graphql ? { points: pointsOf(failed) } : {}),
+      });
       if (notModified && cacheKey !== undefined) {
         remember(cacheKey, cached.response);
         return cached.response;

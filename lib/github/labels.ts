@@ -91,6 +91,7 @@ export function labelOps(t: Transport): LabelOps {
         { issue_number: issue, labels: names },
         z.array(labelNameSchema),
       );
+      for (const label of labels) if (label.node_id) t.labelIds.remember(label.name, label.node_id);
       return labels.map((l) => l.name);
     },
     async removeLabel(issue, name) {

@@ -187,7 +187,7 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
       const closing = (pr.closingIssuesReferences?.nodes ?? []).find((issue) => issue.number === linked);
       const linkedNode = linked === undefined ? null : (closing ?? (await issueByNumber(linked)));
       return {
-        ...runAndSpendOf(data, options.spendSince),
+        ...runAndSpendOf(t, data, options.spendSince),
         pr: {
           nodeId: pr.id,
           number: pr.number,

@@ -1,5 +1,6 @@
 import { ANSWER_LANDED_QUERY, answerReviewFeedbackMutation } from "./answer-review-feedback.ts";
 import { COMMENT_LANDED_QUERY } from "./comments.ts";
+import { writeMomentMutation } from "./moment-writes.ts";
 import { LINKED_ISSUE_QUERY, PULL_REQUEST_FEEDBACK_QUERY } from "./pull-feedback.ts";
 import { REPOSITORY_STATUS_QUERY } from "./repository-status-read.ts";
 import { ISSUE_COMMENTS_QUERY } from "./task-fragments.ts";
@@ -49,6 +50,8 @@ export const QUERIES = {
   RepositoryStatus: REPOSITORY_STATUS_QUERY,
   // Built per round; two threads, one resolved, stand for every shape.
   AnswerReviewFeedback: answerReviewFeedbackMutation([{ resolve: true }, { resolve: false }]),
+  // A task's moments: every kind of write it batches.
+  WriteMoment: writeMomentMutation(["pull-labels", "labels", "body", "comment", "new-comment"]),
   // The "did it land?" reads after a create failed (create-once.ts).
   CommentLanded: COMMENT_LANDED_QUERY,
   AnswerReviewFeedbackLanded: ANSWER_LANDED_QUERY,

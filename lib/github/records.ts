@@ -6,6 +6,8 @@ export type IssueState = "open" | "closed";
 
 export type Comment = {
   id: number;
+  /** GitHub's global id, for a write batched into one GraphQL request; absent where the source gave none. */
+  nodeId?: string;
   body: string;
   author: string;
   authorType: string;
@@ -17,6 +19,8 @@ export type Comment = {
 
 export type Issue = {
   number: number;
+  /** GitHub's global id, for a write batched into one GraphQL request; absent where the source gave none. */
+  nodeId?: string;
   title: string;
   body: string;
   state: IssueState;
@@ -42,6 +46,8 @@ export type Milestone = {
 
 export type PullRequest = {
   number: number;
+  /** GitHub's global id, for a write batched into one GraphQL request. */
+  nodeId?: string;
   title: string;
   body: string;
   state: IssueState;

@@ -29,11 +29,12 @@ export const labelSchema = z.object({
   description: z.string().nullable(),
 });
 
-export const labelNameSchema = z.object({ name: z.string() });
+export const labelNameSchema = z.object({ name: z.string(), node_id: z.string().optional() });
 
 export const commentSchema = z
   .object({
     id: z.number(),
+    node_id: z.string().optional(),
     body: z.string().nullish(),
     user,
     author_association: z.string(),
@@ -43,6 +44,7 @@ export const commentSchema = z
   })
   .transform((c): Comment => ({
     id: c.id,
+    ...(c.node_id === undefined ? {} : { nodeId: c.node_id }),
     body: c.body ?? "",
     author: login(c.user),
     authorType: c.user?.type ?? "User",
@@ -54,6 +56,7 @@ export const commentSchema = z
 
 const issueFields = z.object({
   number: z.number(),
+  node_id: z.string().optional(),
   title: z.string(),
   body: z.string().nullish(),
   state,
@@ -67,6 +70,7 @@ const issueFields = z.object({
 function toIssue(i: z.infer<typeof issueFields>): Issue {
   return {
     number: i.number,
+    ...(i.node_id === undefined ? {} : { nodeId: i.node_id }),
     title: i.title,
     body: i.body ?? "",
     state: i.state,
@@ -109,6 +113,7 @@ export const milestoneSchema = z
 export const pullRequestSchema = z
   .object({
     number: z.number(),
+    node_id: z.string().optional(),
     title: z.string(),
     body: z.string().nullable(),
     state,
@@ -121,6 +126,7 @@ export const pullRequestSchema = z
   })
   .transform((p): PullRequest => ({
     number: p.number,
+    ...(p.node_id === undefined ? {} : { nodeId: p.node_id }),
     title: p.title,
     body: p.body ?? "",
     state: p.state,

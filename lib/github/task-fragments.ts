@@ -8,13 +8,23 @@
  * text.
  */
 import { z } from "zod";
-import type { EditHistory, RunAndSpend, SpendComment, TaskComment, TaskIssue } from "./task-types.ts";
+import { MANAGED_LABEL, STATUS_PREFIX } from "../labels/schema.ts";
+import type {
+  EditHistory,
+  IssueTimeline,
+  RunAndSpend,
+  SpendComment,
+  TaskComment,
+  TaskIssue,
+  TimelineEvent,
+} from "./task-types.ts";
+import type { LabelIds } from "./label-ids.ts";
 import type { Transport } from "./transport-types.ts";
 
 /** The fields of GitHub's `UserContentEditable` a body's history needs: `first` revisions, newest first. */
 export function editHistoryFields(first: number): string {
   return `createdAt lastEditedAt includesCreatedEdit
-    userContentEdits(first: ${first}) { pageInfo { hasNextPage } nodes { editedAt diff deletedAt } }`;
+    userContentEdits(first: ${first}) { pageInfo { hasNextPage } nodes { editedAt diff deletedAt editor { __typename login } } }`;
 }
 
 /** Issue bodies are edited more than comments, so more of their history is read. */
@@ -23,6 +33,7 @@ const COMMENT_EDITS = 20;
 
 export const COMMENT_FRAGMENT = /* GraphQL */ `
   fragment TaskComment on IssueComment {
+    id
     databaseId
     body
     url
@@ -37,6 +48,7 @@ export const COMMENT_FRAGMENT = /* GraphQL */ `
 `;
 
 const THREAD_FIELDS = `
+    id
     number
     title
     body
@@ -50,6 +62,7 @@ const THREAD_FIELDS = `
     }
     labels(first: 100) {
       nodes {
+        id
         name
       }
     }
@@ -65,10 +78,57 @@ const THREAD_FIELDS = `
     }
 `;
 
+/** How many of an issue's newest label, milestone and rename events are read. */
+const TIMELINE_EVENTS = 100;
+
+/**
+ * The timeline events that say who triggered the work and what the title was
+ * then: the newest first-class events, in time order. Comments come with the
+ * thread's own comment page, so they are not asked for twice.
+ */
+const TIMELINE_FIELDS = `
+    timelineItems(last: ${TIMELINE_EVENTS}, itemTypes: [LABELED_EVENT, MILESTONED_EVENT, RENAMED_TITLE_EVENT]) {
+      pageInfo {
+        hasPreviousPage
+      }
+      nodes {
+        __typename
+        ... on LabeledEvent {
+          createdAt
+          actor {
+            __typename
+            login
+          }
+          label {
+            name
+          }
+        }
+        ... on MilestonedEvent {
+          createdAt
+          actor {
+            __typename
+            login
+          }
+          milestoneTitle
+        }
+        ... on RenamedTitleEvent {
+          createdAt
+          actor {
+            __typename
+            login
+          }
+          previousTitle
+          currentTitle
+        }
+      }
+    }
+`;
+
 export const ISSUE_FRAGMENT = /* GraphQL */ `
   fragment TaskIssue on Issue {
     state
     ${THREAD_FIELDS}
+    ${TIMELINE_FIELDS}
   }
 `;
 
@@ -100,12 +160,23 @@ const SPEND_COMMENTS = `
 `;
 
 /**
- * The default branch, and the day's spend: the comments of every issue and
+ * The default branch, the ids of Locus's labels (so a label set can be
+ * written in one GraphQL request with the status comment), and the day's spend: the comments of every issue and
  * pull request updated since `$spendSince`, whatever its labels, since ask,
  * plan and review spend on threads Locus does not otherwise touch.
  */
 export const RUN_AND_SPEND = /* GraphQL */ `
   defaultBranchRef {
+    name
+  }
+  statusLabels: labels(first: 20, query: ${JSON.stringify(STATUS_PREFIX)}) {
+    nodes {
+      id
+      name
+    }
+  }
+  managedLabel: label(name: ${JSON.stringify(MANAGED_LABEL)}) {
+    id
     name
   }
   spend: issues(
@@ -178,7 +249,13 @@ const editsSchema = z.object({
   pageInfo: z.object({ hasNextPage: z.boolean() }),
   nodes: z.array(
     z
-      .object({ editedAt: z.string(), diff: z.string().nullable(), deletedAt: z.string().nullable() })
+      .object({
+        editedAt: z.string(),
+        diff: z.string().nullable(),
+        deletedAt: z.string().nullable(),
+        // Absent from reads that do not ask who edited.
+        editor: actorSchema.optional(),
+      })
       .nullable(),
   ),
 });
@@ -199,7 +276,11 @@ export function historyOf(e: {
 }): EditHistory {
   const nodes = (e.userContentEdits?.nodes ?? []).flatMap((n) => (n ? [n] : []));
   const revisions = nodes
-    .map((n) => ({ editedAt: n.editedAt, body: n.deletedAt === null ? n.diff : null }))
+    .map((n) => ({
+      editedAt: n.editedAt,
+      body: n.deletedAt === null ? n.diff : null,
+      ...(n.editor === undefined ? {} : { editor: n.editor }),
+    }))
     .sort((a, b) => Date.parse(a.editedAt) - Date.parse(b.editedAt));
   const truncated = e.userContentEdits?.pageInfo.hasNextPage ?? false;
   return {
@@ -213,6 +294,7 @@ export function historyOf(e: {
 
 export const commentNodeSchema = z
   .object({
+    id: z.string().optional(),
     databaseId: z.number().nullable(),
     body: z.string(),
     url: z.string(),
@@ -223,6 +305,7 @@ export const commentNodeSchema = z
   })
   .transform((c): TaskComment => ({
     id: c.databaseId ?? 0,
+    ...(c.id === undefined ? {} : { nodeId: c.id }),
     body: c.body,
     author: actorSchema.parse(c.author),
     authorType: c.author?.__typename === "Bot" ? "Bot" : "User",
@@ -238,19 +321,69 @@ const commentPageSchema = z.object({
   nodes: z.array(commentNodeSchema.nullable()),
 });
 
+const labelNodesSchema = z.object({
+  nodes: z.array(z.object({ id: z.string().optional(), name: z.string() }).nullable()),
+});
+
 const threadShape = {
+  id: z.string().optional(),
   number: z.number(),
   title: z.string(),
   body: z.string(),
   url: z.string(),
   author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
   milestone: z.object({ number: z.number() }).nullable(),
-  labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
+  labels: labelNodesSchema.nullable(),
   comments: commentPageSchema,
   ...editable,
 };
 
-export const issueNodeSchema = z.object({ ...threadShape, state: z.enum(["OPEN", "CLOSED"]) });
+const eventActor = { createdAt: z.string(), actor: actorSchema };
+
+// Other item types cannot come back (the query names three), but a node GitHub could not load is null.
+const timelineSchema = z.object({
+  pageInfo: z.object({ hasPreviousPage: z.boolean() }),
+  nodes: z.array(
+    z
+      .discriminatedUnion("__typename", [
+        z.object({
+          __typename: z.literal("LabeledEvent"),
+          ...eventActor,
+          label: z.object({ name: z.string() }),
+        }),
+        z.object({ __typename: z.literal("MilestonedEvent"), ...eventActor, milestoneTitle: z.string() }),
+        z.object({
+          __typename: z.literal("RenamedTitleEvent"),
+          ...eventActor,
+          previousTitle: z.string(),
+          currentTitle: z.string(),
+        }),
+      ])
+      .nullable(),
+  ),
+});
+
+function timelineOf(read: z.infer<typeof timelineSchema>): IssueTimeline {
+  const events = present(read.nodes).map((node): TimelineEvent => {
+    const at = { actor: node.actor, createdAt: node.createdAt };
+    switch (node.__typename) {
+      case "LabeledEvent":
+        return { ...at, kind: "labeled", label: node.label.name };
+      case "MilestonedEvent":
+        return { ...at, kind: "milestoned", milestoneTitle: node.milestoneTitle };
+      case "RenamedTitleEvent":
+        return { ...at, kind: "renamed", previousTitle: node.previousTitle, currentTitle: node.currentTitle };
+    }
+  });
+  events.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+  return { events, truncated: read.pageInfo.hasPreviousPage };
+}
+
+export const issueNodeSchema = z.object({
+  ...threadShape,
+  state: z.enum(["OPEN", "CLOSED"]),
+  timelineItems: timelineSchema,
+});
 
 // Aliased: an issue's and a pull request's `state` have different types, so one query cannot ask for both by that name.
 export const pullRequestNodeSchema = z.object({
@@ -289,6 +422,8 @@ export const runSchema = z.object({ __typename: z.string(), createdAt: z.string(
 /** The zod shape of `RUN_AND_SPEND` inside `repository`. */
 export const repositoryCommon = {
   defaultBranchRef: z.object({ name: z.string() }).nullable(),
+  statusLabels: labelNodesSchema.nullish(),
+  managedLabel: z.object({ id: z.string(), name: z.string() }).nullish(),
   spend: spendSchema,
   spendPulls: spendPullsSchema,
 };
@@ -311,10 +446,21 @@ export function runAndSpendVariables(options: { runUrl?: string; spendSince?: st
   };
 }
 
+/** Remembers the label ids a read brought, for later batched label writes. */
+export function rememberLabelIds(
+  ids: LabelIds,
+  labels: readonly ({ id?: string | undefined; name: string } | null | undefined)[],
+): void {
+  for (const label of labels) if (label?.id) ids.remember(label.name, label.id);
+}
+
 export function runAndSpendOf(
+  t: Transport,
   data: {
     repository: {
       defaultBranchRef: { name: string } | null;
+      statusLabels?: z.infer<typeof labelNodesSchema> | null | undefined;
+      managedLabel?: { id: string; name: string } | null | undefined;
       spend?: z.infer<typeof spendSchema>;
       spendPulls?: z.infer<typeof spendPullsSchema>;
     };
@@ -322,7 +468,8 @@ export function runAndSpendOf(
   },
   spendSince: string | undefined,
 ): RunAndSpend {
-  const { spend, spendPulls } = data.repository;
+  const { spend, spendPulls, statusLabels, managedLabel } = data.repository;
+  rememberLabelIds(t.labelIds, [...(statusLabels?.nodes ?? []), managedLabel]);
   // GitHub filters pull requests by update time only through search; the newest are kept here.
   const since = spendSince === undefined ? 0 : Date.parse(spendSince);
   const pulls = present(spendPulls?.nodes ?? []).filter((pull) => Date.parse(pull.updatedAt) >= since);
@@ -371,17 +518,22 @@ export function taskIssueReader(t: Transport): (node: ThreadNode) => Promise<Tas
     return comments;
   }
 
-  return async (node) => ({
-    number: node.number,
-    title: node.title,
-    body: node.body,
-    state: ("pullState" in node ? node.pullState : node.state) === "OPEN" ? "open" : "closed",
-    labels: namesOf(node.labels),
-    milestone: node.milestone?.number ?? null,
-    author: actorSchema.parse(node.author),
-    isPullRequest: "headRefName" in node,
-    url: node.url,
-    comments: await allComments(node.number, node.comments),
-    history: historyOf(node),
-  });
+  return async (node) => {
+    rememberLabelIds(t.labelIds, node.labels?.nodes ?? []);
+    return {
+      ...(node.id === undefined ? {} : { nodeId: node.id }),
+      number: node.number,
+      title: node.title,
+      body: node.body,
+      state: ("pullState" in node ? node.pullState : node.state) === "OPEN" ? "open" : "closed",
+      labels: namesOf(node.labels),
+      milestone: node.milestone?.number ?? null,
+      author: actorSchema.parse(node.author),
+      isPullRequest: "headRefName" in node,
+      url: node.url,
+      comments: await allComments(node.number, node.comments),
+      history: historyOf(node),
+      ...("timelineItems" in node ? { timeline: timelineOf(node.timelineItems) } : {}),
+    };
+  };
 }

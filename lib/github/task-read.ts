@@ -80,6 +80,7 @@ export const SPRINT_TASKS_QUERY = /* GraphQL */ `
         orderBy: { field: CREATED_AT, direction: DESC }
       ) {
         nodes {
+          id
           number
           title
           author {
@@ -150,6 +151,7 @@ const sprintTasksSchema = z.object({
       nodes: z.array(
         z
           .object({
+            id: z.string().optional(),
             number: z.number(),
             title: z.string(),
             author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
@@ -215,7 +217,7 @@ export function taskReadOps(t: Transport): TaskReadOps {
       const data = await readNumbered("TaskIssue", TASK_ISSUE_QUERY, variables, taskIssueSchema);
       const found = data.repository.issueOrPullRequest;
       return {
-        ...runAndSpendOf(data, options.spendSince),
+        ...runAndSpendOf(t, data, options.spendSince),
         issue: found?.__typename === "Issue" ? await taskIssue(found) : null,
         isPullRequest: found?.__typename === "PullRequest",
       };
@@ -224,7 +226,7 @@ export function taskReadOps(t: Transport): TaskReadOps {
       const variables = { ...at, ...runAndSpendVariables(options), number };
       const data = await readNumbered("TaskThread", TASK_THREAD_QUERY, variables, taskThreadSchema);
       const found = data.repository.issueOrPullRequest;
-      if (!found) return { ...runAndSpendOf(data, options.spendSince), thread: null };
+      if (!found) return { ...runAndSpendOf(t, data, options.spendSince), thread: null };
       const thread = await taskIssue(found);
       const pullRequest: PullRequest | null =
         found.__typename === "PullRequest"
@@ -241,7 +243,7 @@ export function taskReadOps(t: Transport): TaskReadOps {
               url: found.url,
             }
           : null;
-      return { ...runAndSpendOf(data, options.spendSince), thread: { ...thread, pullRequest } };
+      return { ...runAndSpendOf(t, data, options.spendSince), thread: { ...thread, pullRequest } };
     },
     async readSprint(milestone, options): Promise<SprintRead> {
       const issues: TaskIssue[] = [];
@@ -258,7 +260,7 @@ export function taskReadOps(t: Transport): TaskReadOps {
         );
         const found = data.repository.milestone;
         first ??= {
-          ...runAndSpendOf(data, options.spendSince),
+          ...runAndSpendOf(t, data, options.spendSince),
           milestone: found && {
             number: found.number,
             title: found.title,
@@ -268,6 +270,7 @@ export function taskReadOps(t: Transport): TaskReadOps {
             url: found.url,
           },
           managedOpen: present(data.repository.managedOpen.nodes).map((n) => ({
+            ...(n.id === undefined ? {} : { nodeId: n.id }),
             number: n.number,
             title: n.title,
             // GraphQL names a bot without the "[bot]" REST gives it; a deleted account is null.

@@ -3,7 +3,7 @@
 import type { Comment, IssueWithComments, Milestone, PullRequest } from "./records.ts";
 
 /** One revision of a body: the whole text, or null when GitHub no longer shows it (deleted). */
-export type BodyRevision = { editedAt: string; body: string | null };
+export type BodyRevision = { editedAt: string; body: string | null; editor?: string };
 
 export type EditHistory = {
   createdAt: string;
@@ -19,9 +19,25 @@ export type EditHistory = {
 
 export type TaskComment = Comment & { history: EditHistory };
 
+/** One event of an issue's timeline that can start or shape work: who did it and when. */
+export type TimelineEvent = { actor: string; createdAt: string } & (
+  | { kind: "labeled"; label: string }
+  | { kind: "milestoned"; milestoneTitle: string }
+  | { kind: "renamed"; previousTitle: string; currentTitle: string }
+);
+
+export type IssueTimeline = {
+  /** The newest label, milestone and rename events GitHub returned, oldest first. */
+  events: TimelineEvent[];
+  /** Older events exist than those returned. */
+  truncated: boolean;
+};
+
 export type TaskIssue = Omit<IssueWithComments, "comments"> & {
   comments: TaskComment[];
   history: EditHistory;
+  /** Read for issues (not pull requests): the acts that trigger work and the title's renames. */
+  timeline?: IssueTimeline;
 };
 
 /** A status-comment candidate on an issue Locus touched: its body and whether this token wrote it. */
@@ -66,5 +82,5 @@ export type SprintRead = RunAndSpend & {
   /** Every issue of the milestone, open and closed, oldest first. */
   issues: TaskIssue[];
   /** Open issues carrying the managed label, newest first (the tracking issue is among them). */
-  managedOpen: { number: number; title: string; author: string; labels: string[] }[];
+  managedOpen: { number: number; nodeId?: string; title: string; author: string; labels: string[] }[];
 };

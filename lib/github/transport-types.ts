@@ -2,6 +2,7 @@
 // the shape of a create that survives a retried POST (create-once.ts). Types only:
 // the transport and create-once both implement parts of it and import it.
 import type { z } from "zod";
+import type { LabelIds } from "./label-ids.ts";
 import type { RepoRef } from "./types.ts";
 
 export type Params = Record<string, unknown>;
@@ -29,6 +30,8 @@ export type Transport = {
   ): Promise<z.infer<S>>;
   /** A request that creates something: re-sent after a 5xx only when GitHub does not have it (create-once.ts). */
   create<T>(create: Create<T>): Promise<T>;
+  /** The label ids this gateway has met, for writes batched into one GraphQL request. */
+  labelIds: LabelIds;
 };
 
 /** `rest` and `graphql` with the octokit's retry plugin off for the request. */

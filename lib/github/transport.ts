@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { createOnce } from "./create-once.ts";
 import { GitHubError, statusOf, toGitHubError } from "./errors.ts";
 import { createObserver, instrument, observed, type EtagCache, type OctokitLike } from "./instrument.ts";
+import { createLabelIds } from "./label-ids.ts";
 import { retryScheduleOf } from "./policy.ts";
 import { sleep, type RateLimitTracker } from "./rate-limit.ts";
 import type { Format, Params, SendOnce, Transport } from "./transport-types.ts";
@@ -111,6 +112,7 @@ export function createTransport(deps: {
 
   return {
     repo,
+    labelIds: createLabelIds(),
     rest: (route, params, schema, format) => rest(route, params, schema, format),
     async restOrNull(route, params, schema, format) {
       try {

@@ -32,6 +32,28 @@ export type Label = { name: string; color: string; description: string | null };
 
 export type EnsureLabelsResult = { created: string[]; updated: string[]; unchanged: string[] };
 
+/** One write of a moment batched by `writeMoment`: a whole label set, or a comment's new body. */
+export type MomentWrite =
+  | {
+      kind: "labels";
+      number: number;
+      /** The issue's or pull request's global id; without it the write goes over REST. */
+      nodeId?: string | undefined;
+      pullRequest: boolean;
+      labels: readonly string[];
+    }
+  | { kind: "comment"; comment: Pick<Comment, "id" | "nodeId">; body: string }
+  /** An issue's new body (the sprint dashboard). */
+  | { kind: "body"; number: number; nodeId?: string | undefined; body: string }
+  /** A new comment on an issue or pull request: created once, never twice. */
+  | { kind: "new-comment"; number: number; nodeId?: string | undefined; body: string };
+
+/** What a moment's writes left: each label write's label set as GitHub answered it, each new comment by issue. */
+export type MomentResult = {
+  labels: ReadonlyMap<number, string[]>;
+  comments: ReadonlyMap<number, Comment>;
+};
+
 /** An issue as a listing gives it, with when it last changed (a label change counts). */
 export type ListedIssue = Issue & { updatedAt: string };
 
@@ -204,10 +226,14 @@ export type CallCounterSnapshot = {
   retries: number;
   /** Keyed by `METHOD /route/{template}` or `graphql query|mutation Name`. */
   byRoute: Record<string, number>;
+  /** GraphQL rate-limit points spent: each query's `rateLimit.cost` as GitHub answered it, 1 per mutation. */
+  graphqlPoints: number;
+  /** The points by `graphql query|mutation Name`. */
+  pointsByRoute: Record<string, number>;
 };
 
 export type CallCounter = {
-  record(call: { key: string; write: boolean; notModified: boolean; retries: number }): void;
+  record(call: { key: string; write: boolean; notModified: boolean; retries: number; points?: number }): void;
   snapshot(): CallCounterSnapshot;
 };
 
@@ -233,6 +259,11 @@ export type GitHubGateway = {
   createLabel(def: LabelDef): Promise<"created" | "exists">;
   /** Replaces the issue's whole label set in one PUT; answers the labels it now has. */
   setLabels(issue: number, names: string[]): Promise<string[]>;
+  /**
+   * The writes of one moment (label sets, comment edits), in order, as one
+   * GraphQL request when every id they need is known, else one REST call each.
+   */
+  writeMoment(writes: readonly MomentWrite[]): Promise<MomentResult>;
   /** Takes one label off; false when the issue did not have it. GitHub answers only one of two concurrent removals, so this is a claim. */
   removeLabel(issue: number, name: string): Promise<boolean>;
 

@@ -43,6 +43,12 @@ export function renderFixCiTask(input: {
   readonly issue: PromptIssue;
   readonly pr: { readonly number: number; readonly diff: string };
   readonly failures: CiFailures;
+  /**
+   * Whether the agent has the `report_unrelated_failure` tool. Only the built-in agent does: a CLI
+   * or ACP agent's one structured answer would be forced on every round, fix or not, so it says
+   * an unrelated failure in its final message instead (and changes nothing).
+   */
+  readonly canReportUnrelated: boolean;
 }): string {
   const diff = truncateHead(input.pr.diff, BUDGETS.prDiff, "PR diff", "Read the files for the rest.");
   return [
@@ -54,7 +60,9 @@ export function renderFixCiTask(input: {
       "then fix its cause in the code and run the command again. Do not weaken or delete tests to make them pass,",
       "and do not rewrite the PR from scratch.",
       `If the failure has nothing to do with this PR (a flaky test that passes locally, the CI infrastructure, a`,
-      `service that was down), change nothing: call \`${UNRELATED_TOOL}\` with the evidence, then finish.`,
+      input.canReportUnrelated
+        ? `service that was down), change nothing: call \`${UNRELATED_TOOL}\` with the evidence, then finish.`
+        : "service that was down), change nothing and say so, with the evidence, in your final message.",
     ].join(" "),
   ].join("\n\n");
 }

@@ -5,6 +5,7 @@
  * and its logs must never carry a credential someone pasted by mistake.
  */
 import { codeBlock } from "../render/markdown.ts";
+import { visibleMarkdown } from "./visible-markdown.ts";
 
 const REDACTED = "[REDACTED]";
 
@@ -17,8 +18,6 @@ const REDACTED = "[REDACTED]";
  */
 const INVISIBLE =
   /[\p{Cf}\p{Variation_Selector}\u115F\u3164\uFFA0\u{1D173}-\u{1D17A}[\p{Cc}--[\t\n]]]|\u1160|\u034F/gv;
-/** Tags whose content a browser never shows. */
-const INVISIBLE_ELEMENTS = ["script", "style", "template"];
 
 /** What the model must not read even when a human can: credentials. */
 const SECRET_PATTERNS: ReadonlyArray<{
@@ -80,158 +79,19 @@ export function redactSecrets(text: string): string {
 }
 
 /**
- * What a GitHub reader sees, minus credentials: invisible characters, HTML comments, hidden
- * elements, image alt text, link titles and unused reference definitions are removed, and
- * secrets are redacted. The output never contains `<!--`.
+ * What a GitHub reader sees, minus credentials: invisible characters go first, then whatever the
+ * rendered page does not show (HTML comments and declarations, hidden or unknown elements, most
+ * attributes, image alt text, link titles, reference definitions, blank math; see
+ * visible-markdown.ts), and secrets are redacted. Code is kept as written; outside code the output
+ * never contains `<!--`.
  */
 export function sanitizeUntrusted(text: string): string {
   // Invisible characters go first so they cannot hide the other constructs (`<!\u200B--`).
-  let result = text
+  const normalised = text
     .replace(/\r\n?/g, "\n")
     .replace(/[\u2028\u2029]/g, "\n")
     .replace(INVISIBLE, "");
-  result = stripHtmlComments(result);
-  result = stripMarkupDeclarations(result);
-  result = stripHiddenElements(result);
-  result = stripHiddenAttributes(result);
-  result = stripMarkdownHiddenText(result);
-  result = stripHiddenMath(result);
-  result = redactSecrets(result);
-  // Removing one construct can join the pieces of another; a last pass keeps the guarantee.
-  return stripHtmlComments(result);
-}
-
-/** An unterminated comment hides the rest of the document on GitHub, so it is removed to the end. */
-function stripHtmlComments(text: string): string {
-  let result = text;
-  let previous;
-  do {
-    previous = result;
-    result = result.replace(/<!--[\s\S]*?(?:-->|$)/g, "");
-  } while (result !== previous);
-  return result;
-}
-
-/**
- * CDATA sections, declarations (`<!DOCTYPE …>`, `<!x …>`) and processing
- * instructions (`<?…?>`) are markup GitHub never shows; an unterminated one
- * is removed to the end, as its rendering would swallow the rest.
- */
-function stripMarkupDeclarations(text: string): string {
-  return text
-    .replace(/<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/g, "")
-    .replace(/<\?[\s\S]*?(?:\?>|$)/g, "")
-    .replace(/<![A-Za-z][^>]*(?:>|$)/g, "");
-}
-
-/**
- * Math GitHub renders invisibly: a `$…$`, `$$…$$` or `` $`…`$ `` span that uses
- * `\phantom` (and its `v`/`h` forms) or paints itself transparent or white
- * reserves space and shows nothing, so the whole span goes.
- */
-function stripHiddenMath(text: string): string {
-  const hidden = /\\(?:[vh]?phantom|(?:text)?color\s*\{\s*(?:transparent|white|#fff(?:fff)?)\s*\})/i;
-  return text.replace(/\$\$[\s\S]*?\$\$|\$`[^`\n]*`\$|\$[^$\n]+\$/g, (span) =>
-    hidden.test(span) ? "" : span,
-  );
-}
-
-/**
- * Elements hidden by a `hidden` attribute or a `display:none` / `visibility:hidden` style, and
- * elements a browser never renders, are removed with their content (nested elements of the same
- * name counted; an unclosed one hides to the end of the text).
- */
-function stripHiddenElements(text: string): string {
-  const opening = /<([a-z][a-z0-9-]*)\b([^<>]*)>/gi;
-  let result = text;
-  let searchFrom = 0;
-  for (;;) {
-    opening.lastIndex = searchFrom;
-    const match = opening.exec(result);
-    if (match === null) return result;
-    const name = (match[1] ?? "").toLowerCase();
-    const attributes = match[2] ?? "";
-    if (!INVISIBLE_ELEMENTS.includes(name) && !isHiddenByAttributes(attributes)) {
-      searchFrom = match.index + match[0].length;
-      continue;
-    }
-    const end = attributes.trimEnd().endsWith("/")
-      ? match.index + match[0].length
-      : closingTagEnd(result, name, match.index + match[0].length);
-    result = result.slice(0, match.index) + result.slice(end);
-    searchFrom = match.index;
-  }
-}
-
-function isHiddenByAttributes(attributes: string): boolean {
-  if (/(?:^|\s)hidden(?=[\s=/]|$)/i.test(attributes)) return true;
-  const style = /\bstyle\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attributes);
-  const css = (style?.[1] ?? style?.[2] ?? style?.[3] ?? "").replace(/\s+/g, "").toLowerCase();
-  return /display:none|visibility:hidden|font-size:0(?![.\d]*[1-9])|opacity:0(?![.\d]*[1-9])/.test(css);
-}
-
-/** Index just past the `</name>` closing the element opened before `from`, or the text's end. */
-function closingTagEnd(text: string, name: string, from: number): number {
-  const tags = new RegExp(`<(/?)${name}\\b[^<>]*>`, "gi");
-  tags.lastIndex = from;
-  let depth = 1;
-  for (let tag = tags.exec(text); tag !== null; tag = tags.exec(text)) {
-    if (tag[1] === "/") depth -= 1;
-    else if (!tag[0].endsWith("/>")) depth += 1;
-    if (depth === 0) return tag.index + tag[0].length;
-  }
-  return text.length;
-}
-
-/** The attributes whose effect a reader sees: where a link goes, what an image shows, an open `<details>`. */
-const SHOWN_ATTRIBUTES = new Set(["href", "src", "open"]);
-
-/**
- * Every other attribute is invisible: `alt` and `title` show on hover or not at
- * all, and `data-*`, `class`, `aria-*` and the like not even that, so a tag keeps
- * only the attributes above.
- */
-function stripHiddenAttributes(text: string): string {
-  // A tag name ends at a space, `/` or `>`: `<https://x.test/a b>` is a link destination, not a tag.
-  return text.replace(/<([a-z][a-z0-9-]*)(?=[\s/>])([^<>]*)>/gi, (_tag, name: string, rest: string) => {
-    const selfClosing = /\/\s*$/.test(rest);
-    const kept = [...rest.matchAll(/([^\s"'>/=]+)(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g)]
-      .filter((attribute) => SHOWN_ATTRIBUTES.has((attribute[1] ?? "").toLowerCase()))
-      .map((attribute) => ` ${attribute[0]}`);
-    return `<${name}${kept.join("")}${selfClosing ? " /" : ""}>`;
-  });
-}
-
-/**
- * Image alt text and link titles are not shown on the page; a reference definition is never
- * shown, so one nothing refers to (`[//]: # (a hidden note)`) is removed and the others lose
- * their title.
- */
-function stripMarkdownHiddenText(text: string): string {
-  const bracketed = String.raw`\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]`;
-  const destination = String.raw`<[^>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*`;
-  const title = String.raw`"[^"]*"|'[^']*'|\([^()]*\)`;
-  const result = text
-    .replace(new RegExp(`\\]\\(\\s*(${destination})\\s+(?:${title})\\s*\\)`, "g"), "]($1)")
-    .replace(new RegExp(`!${bracketed}(?=[(\\[])`, "g"), "![]");
-  const definition = new RegExp(
-    // A title may stand on the next line; either way it is never shown.
-    String.raw`^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)(?:(?:[ \t]+|[ \t]*\n[ \t]*)(?:${title}))?[ \t]*$`,
-    "gm",
-  );
-  const referenced = referencedLabels(result.replace(definition, ""));
-  return result.replace(definition, (_line, label: string, url: string) =>
-    referenced.has(normaliseLabel(label)) ? `[${label}]: ${url}` : "",
-  );
-}
-
-/** Labels used as `[text][label]`, `[label][]` or `[label]`, collected once so the check stays linear. */
-function referencedLabels(text: string): Set<string> {
-  return new Set([...text.matchAll(/\[([^[\]\n]+)\](?!\()/g)].map((match) => normaliseLabel(match[1] ?? "")));
-}
-
-function normaliseLabel(label: string): string {
-  return label.trim().replace(/\s+/g, " ").toLowerCase();
+  return redactSecrets(visibleMarkdown(normalised));
 }
 
 /**

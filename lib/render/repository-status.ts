@@ -1,13 +1,16 @@
 /**
  * The reply to `/locus status`: the repository at a glance. A line about the
  * issue the command was posted on, the active sprints with their progress,
- * the running, queued and failed tasks, the open Locus pull requests and the
+ * the running and queued tasks, those waiting for an answer (with their
+ * question and how long they have waited), the failed ones, the open Locus
+ * pull requests and the
  * GitHub API budget left. A pure function of its input; it fits a comment,
  * showing fewer rows per table (and saying how many are left out) when the
  * whole would not.
  */
 import { GITHUB_BODY_LIMIT, fitBody } from "./comment-limit.ts";
 import { tableCell } from "./markdown.ts";
+import { safeToPublish } from "./safe-text.ts";
 import { progressBar } from "./tracking-dashboard.ts";
 
 export interface StatusLink {
@@ -20,8 +23,11 @@ export interface StatusSprint {
   readonly url: string;
   readonly completed: number;
   readonly total: number;
-  /** `running` while a task is in progress; `stopped` on a failed task; `waiting` for work to be queued. */
-  readonly state: "running" | "stopped" | "waiting" | "finished";
+  /**
+   * `running` while a task is in progress; `asking` while a task waits for an answer; `stopped` on a
+   * failed task; `waiting` for work to be queued.
+   */
+  readonly state: "running" | "asking" | "stopped" | "waiting" | "finished";
   readonly trackingIssue?: StatusLink;
 }
 
@@ -32,6 +38,13 @@ export interface StatusTask extends StatusLink {
   readonly attempts: number;
   readonly pr?: number;
   readonly lastError?: string;
+}
+
+/** A task whose agent asked: its questions (the agent's words) and how long ago it asked. */
+export interface StatusWaitingTask extends StatusTask {
+  readonly questions: readonly string[];
+  /** Undefined when its status comment does not say when it asked. */
+  readonly waitedMs?: number;
 }
 
 export interface StatusPullRequest extends StatusLink {
@@ -49,6 +62,8 @@ export type StatusAbout =
       readonly pr?: number;
       readonly runUrl?: string;
       readonly attempts: number;
+      /** Set while it waits for an answer. */
+      readonly waitedMs?: number;
     };
 
 export interface RepositoryStatus {
@@ -60,6 +75,7 @@ export interface RepositoryStatus {
   readonly moreMilestones: number;
   readonly running: readonly StatusTask[];
   readonly queued: readonly StatusTask[];
+  readonly waiting: readonly StatusWaitingTask[];
   readonly failed: readonly StatusTask[];
   /** Tasks not read (beyond GitHub's first page). */
   readonly moreTasks: number;
@@ -71,6 +87,7 @@ export interface RepositoryStatus {
 
 const MAX_TITLE = 80;
 const MAX_ERROR = 120;
+const MAX_QUESTION = 200;
 /** Rows per table tried in turn until the reply fits. */
 const ROW_CAPS = [Infinity, 50, 20, 10, 5];
 /** What the reply adds after the summary: its reply-to marker and any notes. */
@@ -80,6 +97,32 @@ function shorten(text: string, max: number): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }
+
+/**
+ * The agent's words in one table cell: cut first (so no code span is cut open and what it held read as
+ * prose), then pinging and closing nobody and loading nothing, with no HTML that could hide the rest
+ * of the reply.
+ */
+function agentCell(text: string, max: number): string {
+  return tableCell(safeToPublish(shorten(text, max)).replace(/<(?=[!/?A-Za-z])/g, "&lt;"));
+}
+
+/** `3 min`, `5 h`, `2 days`: how long a task has waited, to the unit that matters. */
+export function waitedFor(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+const SPRINT_STATE: Readonly<Record<StatusSprint["state"], string>> = {
+  running: "running",
+  asking: "waiting for an answer",
+  stopped: "stopped",
+  waiting: "waiting",
+  finished: "finished",
+};
 
 function link(item: StatusLink): string {
   return `[#${item.number}](${item.url})`;
@@ -116,6 +159,7 @@ function aboutLine(about: StatusAbout): string {
     about.pr === undefined ? "" : `PR #${about.pr}`,
     about.runUrl ? `[last run](${about.runUrl})` : "",
     about.attempts > 0 ? `${about.attempts} attempt${about.attempts === 1 ? "" : "s"}` : "",
+    about.waitedMs === undefined ? "" : `waiting ${waitedFor(about.waitedMs)} for an answer`,
   ].filter(Boolean);
   return `#${about.number} is \`${about.status}\`${facts.length > 0 ? ` · ${facts.join(" · ")}` : ""}.`;
 }
@@ -124,7 +168,7 @@ function sprintRows(sprints: readonly StatusSprint[]): string[][] {
   return sprints.map((sprint) => [
     `[${tableCell(shorten(sprint.title, MAX_TITLE))}](${sprint.url})`,
     `\`${progressBar(sprint.completed, sprint.total)}\``,
-    sprint.state,
+    SPRINT_STATE[sprint.state],
     sprint.trackingIssue ? link(sprint.trackingIssue) : "—",
   ]);
 }
@@ -140,6 +184,13 @@ function taskCells(task: StatusTask): string[] {
 }
 
 const TASK_HEADER = ["Issue", "Title", "Sprint", "Attempts", "PR"];
+
+function questionCell(questions: readonly string[]): string {
+  const [first] = questions;
+  if (first === undefined) return "—";
+  const more = questions.length > 1 ? ` _(and ${questions.length - 1} more)_` : "";
+  return `${agentCell(first, MAX_QUESTION)}${more}`;
+}
 
 function budgetLine(budget: RepositoryStatus["budget"]): string {
   if (!budget) return "GitHub did not report the API budget.";
@@ -161,6 +212,18 @@ function render(status: RepositoryStatus, cap: number): string {
     )}${status.moreMilestones > 0 ? `\n\n_${status.moreMilestones} more open milestones were not read._` : ""}`,
     `### Running (${status.running.length})\n\n${table(TASK_HEADER, status.running.map(taskCells), cap, 0, "tasks")}`,
     `### Queued (${status.queued.length})\n\n${table(TASK_HEADER, status.queued.map(taskCells), cap, 0, "tasks")}`,
+    `### Waiting for an answer (${status.waiting.length})\n\n${table(
+      [...TASK_HEADER, "Question", "Waiting", "To answer"],
+      status.waiting.map((task) => [
+        ...taskCells(task),
+        questionCell(task.questions),
+        task.waitedMs === undefined ? "—" : waitedFor(task.waitedMs),
+        "reply on it (a writer), or `/locus answer <text>`",
+      ]),
+      cap,
+      0,
+      "tasks",
+    )}`,
     `### Failed (${status.failed.length})\n\n${table(
       [...TASK_HEADER, "Last error", "To retry"],
       status.failed.map((task) => [

@@ -28,6 +28,11 @@ export interface BubblewrapOptions {
 const HOME = "/home/locus";
 const TMP = "/tmp";
 const PROXY_SOCKET = "/run/locus-proxy.sock";
+/**
+ * The login identity some spawners add to the environment they are given (the MCP SDK's stdio
+ * transport does): never in the allowlist, so removed inside unless a caller kept one on purpose.
+ */
+const LOGIN_VARIABLES = ["USER", "LOGNAME", "SHELL", "MAIL"];
 
 export async function createBubblewrapSandbox(options: BubblewrapOptions): Promise<Sandbox> {
   const node = options.node ?? process.execPath;
@@ -65,6 +70,12 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
     async wrap(file: string, args: readonly string[], wrap: WrapOptions): Promise<WrappedCommand> {
       const dirs = await privateFor(wrap.cwd);
       const command = bridgeCommand(relay, PROXY_SOCKET, file, args);
+      const env = sandboxEnvironment(wrap.env, {
+        home: HOME,
+        tmp: TMP,
+        proxyUrl: BRIDGE_URL,
+        ...(wrap.keep ? { keep: wrap.keep } : {}),
+      });
       const plan = {
         ...host,
         tmp: { source: dirs.tmp, dest: TMP },
@@ -73,18 +84,9 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         ...gitMounts(wrap.cwd),
         ...(wrap.readable ? { readable: wrap.readable } : {}),
         proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET },
+        unsetEnv: LOGIN_VARIABLES.filter((name) => !(name in env)),
       };
-      return {
-        file: options.bwrap,
-        args: bwrapArgs(plan, command),
-        env: sandboxEnvironment(wrap.env, {
-          home: HOME,
-          tmp: TMP,
-          proxyUrl: BRIDGE_URL,
-          ...(wrap.keep ? { keep: wrap.keep } : {}),
-        }),
-        cwd: wrap.cwd,
-      };
+      return { file: options.bwrap, args: bwrapArgs(plan, command), env, cwd: wrap.cwd };
     },
     refused: () => proxy.refused(),
     async close() {

@@ -34,6 +34,8 @@ export interface BwrapPlan {
   readonly readable?: readonly string[];
   /** The egress proxy's Unix socket, bound into the sandbox. */
   readonly proxySocket?: Mount;
+  /** Variables removed inside, whatever the spawner added to the allowlisted environment. */
+  readonly unsetEnv?: readonly string[];
 }
 
 export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[] {
@@ -57,6 +59,7 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   for (const dir of plan.readOnlyGit) args.push("--ro-bind", dir, dir);
   for (const path of plan.readable ?? []) args.push("--ro-bind", path, path);
   if (plan.proxySocket) args.push("--bind", plan.proxySocket.source, plan.proxySocket.dest);
+  for (const name of plan.unsetEnv ?? []) args.push("--unsetenv", name);
   args.push("--chdir", plan.worktree, "--", ...command);
   return args;
 }

@@ -31,35 +31,36 @@ function stateIn(comments: readonly SpendComment[], own: ReadonlySet<string>): S
 function sprintState(milestone: number, tasks: readonly StatusIssue[], done: boolean): StatusSprint["state"] {
   const statuses = tasks.filter((task) => task.milestone === milestone).map((task) => statusOf(task.labels));
   if (statuses.includes("in-progress")) return "running";
+  // A waiting task stops its sprint until someone answers.
+  if (statuses.includes("waiting")) return "asking";
   if (statuses.includes("failed")) return "stopped";
   return done ? "finished" : "waiting";
 }
 
 export function summarizeRepository(
   read: RepositoryStatusRead,
-  options: { repository: string; selfLogins: readonly string[]; about: number },
+  options: { repository: string; selfLogins: readonly string[]; about: number; now: Date },
 ): RepositoryStatus {
   const own = new Set([...options.selfLogins, ACTIONS_BOT].map(loginKey));
   const sprints = read.milestones.filter((milestone) => milestone.withStatus > 0);
   const sprintTitles = new Map(read.milestones.map((milestone) => [milestone.number, milestone.title]));
+  const taskOf = (issue: StatusIssue): StatusTask => {
+    const state = stateIn(issue.comments, own);
+    return {
+      number: issue.number,
+      url: issue.url,
+      title: issue.title,
+      sprint: issue.milestone === null ? undefined : sprintTitles.get(issue.milestone),
+      attempts: state.attempts,
+      pr: state.pr,
+      lastError: state.lastError,
+    };
+  };
   const tasksIn = (status: Status): StatusTask[] =>
-    read.tasks
-      .filter((issue) => statusOf(issue.labels) === status)
-      .map((issue) => {
-        const state = stateIn(issue.comments, own);
-        return {
-          number: issue.number,
-          url: issue.url,
-          title: issue.title,
-          sprint: issue.milestone === null ? undefined : sprintTitles.get(issue.milestone),
-          attempts: state.attempts,
-          pr: state.pr,
-          lastError: state.lastError,
-        };
-      });
+    read.tasks.filter((issue) => statusOf(issue.labels) === status).map(taskOf);
   return {
     repository: options.repository,
-    about: aboutOf(read, own, options.about),
+    about: aboutOf(read, own, options.about, options.now),
     sprints: sprints.map((milestone) => {
       const tracking = read.managedOpen.find((issue) => issue.title === trackingTitle(milestone));
       return {
@@ -74,6 +75,17 @@ export function summarizeRepository(
     moreMilestones: read.moreMilestones,
     running: tasksIn("in-progress"),
     queued: tasksIn("queued"),
+    waiting: read.tasks
+      .filter((issue) => statusOf(issue.labels) === "waiting")
+      .map((issue) => {
+        const waiting = stateIn(issue.comments, own).waiting;
+        const waitedMs = waitedSince(waiting?.askedAt, options.now);
+        return {
+          ...taskOf(issue),
+          questions: waiting?.questions ?? [],
+          ...(waitedMs === undefined ? {} : { waitedMs }),
+        };
+      }),
     failed: tasksIn("failed"),
     moreTasks: read.moreTasks,
     pullRequests: read.pullRequests.map((pr) => ({
@@ -92,16 +104,25 @@ function aboutOf(
   read: RepositoryStatusRead,
   own: ReadonlySet<string>,
   number: number,
+  now: Date,
 ): StatusAbout | undefined {
   if (!read.about) return undefined;
   const status = statusOf(read.about.labels);
   if (!status) return { number, status: undefined };
   const state = stateIn(read.about.comments, own);
+  const waitedMs = status === "waiting" ? waitedSince(state.waiting?.askedAt, now) : undefined;
   return {
     number,
     status: statusLabel(status),
     pr: state.pr,
     runUrl: state.runUrl,
     attempts: state.attempts,
+    ...(waitedMs === undefined ? {} : { waitedMs }),
   };
+}
+
+/** How long since a question was asked; undefined when the time is missing or unreadable. */
+function waitedSince(askedAt: string | undefined, now: Date): number | undefined {
+  const at = askedAt === undefined ? NaN : Date.parse(askedAt);
+  return Number.isNaN(at) ? undefined : Math.max(0, now.getTime() - at);
 }

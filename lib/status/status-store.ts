@@ -3,7 +3,13 @@
  * Both the app and the Action use it: the app to record the deliveries it
  * dispatched, the Action to show progress and count attempts.
  */
-import { isOwnAuthor, type Comment, type GitHubGateway } from "../github/index.ts";
+import {
+  isOwnAuthor,
+  type Comment,
+  type GitHubGateway,
+  type MomentResult,
+  type MomentWrite,
+} from "../github/index.ts";
 import { hiddenMarker } from "../markers.ts";
 import {
   EMPTY_STATE,
@@ -40,21 +46,54 @@ export function statusRecordIn(comments: readonly Comment[], self: readonly stri
 }
 
 /**
+ * Writes one issue's status comment, its state, and (optionally) the label
+ * sets that change at the same moment. The labels go first, as before.
+ */
+export type StatusWriter = (
+  view: StatusView,
+  state: StatusState,
+  alongside?: readonly MomentWrite[],
+) => Promise<MomentResult>;
+
+const NOTHING_WRITTEN: MomentResult = { labels: new Map(), comments: new Map() };
+
+/**
  * Writes one issue's status comment again and again from a record already
  * read: the first write creates the comment when there is none, later ones
- * edit it; a write that would change nothing is skipped.
+ * edit it; a write that would change nothing is skipped. Label sets given
+ * alongside go out with the edit in one request (gateway.writeMoment).
  */
 export function createStatusWriter(
   gateway: GitHubGateway,
-  issue: number,
+  subject: number | { readonly number: number; readonly nodeId?: string | undefined },
   record: StatusRecord,
-): (view: StatusView, state: StatusState) => Promise<void> {
+): StatusWriter {
+  const issue = typeof subject === "number" ? { number: subject } : subject;
   let comment = record.comment;
-  return async (view, state) => {
+  return async (view, state, alongside = []) => {
     const body = `${hiddenMarker("status")}\n${renderStatusComment(view, state)}`;
-    if (!comment) comment = await gateway.createComment(issue, body);
-    else if (comment.body.replace(/\r\n/g, "\n") !== body)
-      comment = await gateway.updateComment(comment.id, body);
+    if (!comment) {
+      if (alongside.length === 0) {
+        comment = await gateway.createComment(issue.number, body);
+        return NOTHING_WRITTEN;
+      }
+      const written = await gateway.writeMoment([
+        ...alongside,
+        { kind: "new-comment", number: issue.number, nodeId: issue.nodeId, body },
+      ]);
+      comment = written.comments.get(issue.number) ?? null;
+      return written;
+    }
+    const edit = comment.body.replace(/\r\n/g, "\n") !== body;
+    if (alongside.length === 0) {
+      if (edit) comment = await gateway.updateComment(comment.id, body);
+      return NOTHING_WRITTEN;
+    }
+    const written = await gateway.writeMoment(
+      edit ? [...alongside, { kind: "comment", comment, body }] : alongside,
+    );
+    if (edit) comment = { ...comment, body };
+    return written;
   };
 }
 

@@ -113,10 +113,13 @@ export function failureNextStep(checkpoint: string | undefined): string {
     : "fix what stopped it if it needs a person, then comment `/locus run` to try again.";
 }
 
-/** A question on one line of a list item, cut like a target, pinging nobody. */
+/**
+ * A question on one line of a list item, cut like a target, pinging nobody. Cut before it is made
+ * safe: a code span cut open reads as prose, so what it held must be defused as prose.
+ */
 function oneLine(question: string): string {
-  const flat = safeToPublish(question.replace(/\s+/g, " ").trim());
-  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+  const flat = question.replace(/\s+/g, " ").trim();
+  return safeToPublish(flat.length > 300 ? `${flat.slice(0, 299)}…` : flat);
 }
 
 export function phaseView(phase: TaskPhase): StatusView {

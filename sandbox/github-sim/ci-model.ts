@@ -67,6 +67,8 @@ export interface CiState {
   checkRuns: CheckRun[];
   // The heads CI has already run on, per workflow path, so a scan starts each once.
   ranOn: Set<string>;
+  // The pull requests CI has seen, per workflow path: a later head of one is a push to it, not its opening.
+  seenPulls: Set<string>;
 }
 
 const states = new WeakMap<Repo, CiState>();
@@ -74,7 +76,7 @@ const states = new WeakMap<Repo, CiState>();
 export function ciState(repo: Repo): CiState {
   let state = states.get(repo);
   if (!state) {
-    state = { suites: [], checkRuns: [], ranOn: new Set() };
+    state = { suites: [], checkRuns: [], ranOn: new Set(), seenPulls: new Set() };
     states.set(repo, state);
   }
   return state;

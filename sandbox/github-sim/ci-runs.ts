@@ -8,7 +8,9 @@
  * `opened`, `synchronize` and `reopened`:
  * https://docs.github.com/actions/writing-workflows/choosing-when-your-workflow-runs/events-that-trigger-workflows#pull_request).
  * The simulator looks at the moments in `mayMoveHeads`, not at every push: a
- * push in the middle of a Locus run is seen when that run ends.
+ * push in the middle of a Locus run is seen when that run ends. A head that a
+ * job's GITHUB_TOKEN caused (it opened the pull request, or pushed the commit)
+ * starts nothing (workflow-token-rules.ts).
  */
 import type { CheckConclusion, CheckRun, CheckSuite, CiAnnotation, CiApp, CiOutput } from "./ci-model.ts";
 import { GITHUB_ACTIONS_APP, ciState } from "./ci-model.ts";
@@ -20,6 +22,7 @@ import { isoNow } from "./model.ts";
 import { workflowJson, workflowRunJson } from "./serialize-run.ts";
 import { ensureUser } from "./store.ts";
 import { pullsAt } from "./ci-serialize.ts";
+import { headStartsWorkflows } from "./workflow-token-rules.ts";
 
 export interface CiStepSpec {
   name: string;
@@ -269,6 +272,10 @@ export function createCiController(getCore: () => SimCore, options: CiOptions | 
       const key = `${path}@${headSha ?? ""}`;
       if (!headSha || state.ranOn.has(key)) continue;
       state.ranOn.add(key);
+      const pull = `${path}#${issue.number}`;
+      const opened = !state.seenPulls.has(pull);
+      state.seenPulls.add(pull);
+      if (!headStartsWorkflows(repo, issue, headSha, opened)) continue;
       const jobs = await ci.execute({
         owner: repo.owner,
         repo: repo.name,

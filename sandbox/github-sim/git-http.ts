@@ -13,9 +13,12 @@ import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import type { Store } from "./model.ts";
+import { git } from "./git.ts";
+import type { Repo, Store, TokenRecord } from "./model.ts";
 import { findRepo, hasPermission, permissionOf } from "./store.ts";
 import { tokenExpired } from "./app-auth.ts";
+import { tokenCoversRepo } from "./workflow-token.ts";
+import { recordWorkflowTokenPush } from "./workflow-token-rules.ts";
 
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 
@@ -54,6 +57,7 @@ export function isGitRequest(path: string): boolean {
 }
 
 interface GitAccess {
+  readonly token: TokenRecord;
   readonly login: string;
   readonly push: boolean;
   readonly workflows: boolean;
@@ -77,10 +81,12 @@ function access(
   if (!repo) return "not-found";
   const record = token === undefined ? undefined : store.tokens.get(token);
   if (!record || tokenExpired(store, record)) return "unauthorized";
+  if (!tokenCoversRepo(record, owner, name)) return "not-found";
   const role = permissionOf(store, repo, record.login);
   if (role === "none") return "not-found";
   const contents = record.permissions === null ? "write" : record.permissions["contents"];
   return {
+    token: record,
     login: record.login,
     push: hasPermission(role, "write") && contents === "write",
     // A person's token is not limited by app permissions here; an installation token needs `workflows`.
@@ -115,6 +121,7 @@ export async function handleGitRequest(
   const repo = findRepo(store, owner, name);
   if (!repo) return answer(res, 404, "Repository not found.\n");
   const hooks = await preReceiveHooks();
+  const before = service === "git-receive-pack" ? await branchHeads(repo) : undefined;
   const child = spawn(
     "git",
     ["-c", `core.hooksPath=${hooks}`, "-c", "http.receivepack=true", "http-backend"],
@@ -139,6 +146,21 @@ export async function handleGitRequest(
   );
   req.pipe(child.stdin);
   await relayCgi(child.stdout, res);
+  if (before === undefined) return;
+  // What the push moved branches to, so a job token's push starts no workflow (workflow-token-rules.ts).
+  const after = await branchHeads(repo);
+  const moved = [...after].filter(([ref, sha]) => before.get(ref) !== sha).map(([, sha]) => sha);
+  recordWorkflowTokenPush(repo, granted.token, moved);
+}
+
+async function branchHeads(repo: Repo): Promise<Map<string, string>> {
+  const listing = await git(repo.gitDir, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"]);
+  const heads = new Map<string, string>();
+  for (const line of listing.split("\n")) {
+    const [ref, sha] = line.trim().split(" ");
+    if (ref && sha) heads.set(ref, sha);
+  }
+  return heads;
 }
 
 /** Turns the CGI answer (headers, a blank line, the body) into the HTTP response. */

@@ -2,6 +2,7 @@ import { execute, GraphQLError, Kind, OperationTypeNode, parse, validate } from 
 import type { DocumentNode, ExecutionResult } from "graphql";
 import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
+import { issueUpdateRoot } from "./graphql-issue-updates.ts";
 import { mutationRoot } from "./graphql-mutations.ts";
 import { graphqlCost } from "./graphql-cost.ts";
 import { nodeRoot } from "./graphql-nodes.ts";
@@ -108,6 +109,7 @@ export async function executeGraphql(
       ...rootValue({ core, viewer, bucket, cost }),
       ...nodeRoot({ core, viewer, bucket }),
       ...mutationRoot({ core, viewer, bucket }),
+      ...issueUpdateRoot({ core, viewer, bucket }),
     },
     contextValue: { core, viewer, bucket },
     variableValues: request.variables,

@@ -17,22 +17,22 @@ import { permissionOf } from "./store.ts";
 
 type Args = Record<string, unknown>;
 
-function inputOf(args: Args): Args {
+export function inputOf(args: Args): Args {
   return typeof args.input === "object" && args.input !== null ? (args.input as Args) : {};
 }
 
-function stringField(input: Args, name: string): string {
+export function stringField(input: Args, name: string): string {
   const value = input[name];
   return typeof value === "string" ? value : "";
 }
 
-function unresolvable(id: string): GraphQLError {
+export function unresolvable(id: string): GraphQLError {
   return new GraphQLError(`Could not resolve to a node with the global id of '${id}'`, {
     extensions: { type: "NOT_FOUND" },
   });
 }
 
-function forbidden(login: string, mutation: string): GraphQLError {
+export function forbidden(login: string, mutation: string): GraphQLError {
   return new GraphQLError(`${login} does not have the correct permissions to execute \`${mutation}\``, {
     extensions: { type: "FORBIDDEN" },
   });
@@ -43,7 +43,7 @@ function blank(field: string): GraphQLError {
 }
 
 // Node ids are `<prefix>_<base64url("sim:<database id>")>` (serialize-user.ts).
-function databaseIdOf(id: string, prefix: string): number | null {
+export function databaseIdOf(id: string, prefix: string): number | null {
   if (!id.startsWith(`${prefix}_`)) return null;
   const match = /^sim:(\d+)$/.exec(Buffer.from(id.slice(prefix.length + 1), "base64url").toString("utf8"));
   return match ? Number(match[1]) : null;

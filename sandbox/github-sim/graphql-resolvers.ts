@@ -4,6 +4,7 @@ import { closingIssues } from "./closing-keywords.ts";
 import { branchSha, readPath } from "./git.ts";
 import type { ContentEdit, Issue, IssueComment, Milestone, Repo, ReviewComment, User } from "./model.ts";
 import type { Bucket } from "./rate-limit.ts";
+import { timelineItems } from "./graphql-timeline.ts";
 import { authorAssociation, nodeId } from "./serialize-user.ts";
 import { ensureUser, findMilestone, findRepo, issueLabels, milestoneById, permissionOf } from "./store.ts";
 
@@ -207,6 +208,13 @@ export function issueNode(core: SimCore, repo: Repo, issue: Issue): Record<strin
     ...issueFields(core, repo, issue),
     state: upper(issue.state),
     stateReason: issue.stateReason ? upper(issue.stateReason) : null,
+    timelineItems: (args: Args) => {
+      const items = timelineItems(core, repo, issue, args, {
+        actor: (login) => actorNode(core, login),
+        comment: (comment) => commentNode(core, repo, comment),
+      });
+      return connection("timelineItems", items, args, (item) => item.render());
+    },
   };
 }
 
@@ -292,7 +300,7 @@ export function reviewThreadNode(
   };
 }
 
-function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
+export function pullNode(core: SimCore, repo: Repo, issue: Issue): Record<string, unknown> {
   const pull = issue.pull;
   if (!pull) return issueNode(core, repo, issue);
   const threads = repo.reviewComments.filter(
@@ -369,6 +377,10 @@ function milestoneNode(core: SimCore, repo: Repo, milestone: Milestone): Record<
   };
 }
 
+function labelNode(label: Repo["labels"][number]): Record<string, unknown> {
+  return { id: nodeId("LA", label.id), name: label.name, color: label.color, description: label.description };
+}
+
 function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
   const all = (): Issue[] => [...repo.issues.values()].sort((a, b) => a.number - b.number);
   return {
@@ -439,13 +451,21 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
         pullNode(core, repo, issue),
       );
     },
-    labels: (args: Args) =>
-      connection("labels", repo.labels, args, (label) => ({
-        id: nodeId("LA", label.id),
-        name: label.name,
-        color: label.color,
-        description: label.description,
-      })),
+    // `query` searches names and descriptions; `label(name:)` matches a name case-insensitively.
+    // https://docs.github.com/graphql/reference/objects#repository
+    labels: (args: Args) => {
+      const query = typeof args.query === "string" ? args.query.toLowerCase() : "";
+      const matching = repo.labels.filter(
+        (label) =>
+          label.name.toLowerCase().includes(query) || (label.description ?? "").toLowerCase().includes(query),
+      );
+      return connection("labels", matching, args, (label) => labelNode(label));
+    },
+    label: (args: Args) => {
+      const name = String(args.name).toLowerCase();
+      const label = repo.labels.find((candidate) => candidate.name.toLowerCase() === name);
+      return label ? labelNode(label) : null;
+    },
   };
 }
 

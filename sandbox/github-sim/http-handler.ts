@@ -21,7 +21,9 @@ import type { RateLimiter, RateResource } from "./rate-limit.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
 import { matchRoute } from "./router.ts";
 import { routes } from "./routes.ts";
-import { findUser } from "./store.ts";
+import { findRepo, findUser } from "./store.ts";
+import { tokenCoversRepo } from "./workflow-token.ts";
+import { workflowTokenRefusal } from "./workflow-token-rules.ts";
 import { handleGitRequest, isGitRequest } from "./git-http.ts";
 
 export interface Exchange {
@@ -245,6 +247,12 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     login = actor.user.login;
     const needed = routeRequirement(method, template);
     if (needed && !allows(actor.token, needed)) throw notAccessible(needed);
+    const repo = template.startsWith("/repos/{owner}/{repo}")
+      ? findRepo(deps.core.store, match.params.owner ?? "", match.params.repo ?? "")
+      : undefined;
+    if (repo && !tokenCoversRepo(actor.token, repo.owner, repo.name)) throw notFound();
+    const refusal = repo && workflowTokenRefusal(repo, actor.token, { method, template, body: requestBody });
+    if (refusal) throw refusal;
     const countsAgainstLimit = template !== "/rate_limit" && match.route.auth !== "jwt";
     const bucket = countsAgainstLimit
       ? checkRate(deps, actor, resource)

@@ -5,10 +5,14 @@ import { emitRepoEvent, now } from "./route-helpers.ts";
 import { issueJson, labelJson, milestoneJson } from "./serialize-issue.ts";
 import { pullJson } from "./serialize-pull.ts";
 import { branchSha } from "./git.ts";
+import { recordIssueEvent } from "./issue-events.ts";
+
+/** What an issue change needs of its request: the simulator and who acts (REST route or GraphQL mutation). */
+export type ChangeContext = Pick<RequestContext, "core" | "actor">;
 
 // Issue-level changes on a pull request are reported as pull_request events, as GitHub does.
 export async function emitIssueEvent(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   action: string,
@@ -24,7 +28,7 @@ export async function emitIssueEvent(
 
 // Sets the issue's labels and sends labeled/unlabeled events for the difference.
 export async function applyLabels(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   names: string[],
@@ -42,18 +46,21 @@ export async function applyLabels(
   issue.updatedAt = now(ctx);
   for (const id of removed) {
     const label = repo.labels.find((candidate) => candidate.id === id);
-    if (label)
-      await emitIssueEvent(ctx, repo, issue, "unlabeled", { label: labelJson(ctx.core, repo, label) });
+    if (!label) continue;
+    recordIssueEvent(ctx, issue, { kind: "unlabeled", label: label.name });
+    await emitIssueEvent(ctx, repo, issue, "unlabeled", { label: labelJson(ctx.core, repo, label) });
   }
   for (const id of added) {
     const label = repo.labels.find((candidate) => candidate.id === id);
-    if (label) await emitIssueEvent(ctx, repo, issue, "labeled", { label: labelJson(ctx.core, repo, label) });
+    if (!label) continue;
+    recordIssueEvent(ctx, issue, { kind: "labeled", label: label.name });
+    await emitIssueEvent(ctx, repo, issue, "labeled", { label: labelJson(ctx.core, repo, label) });
   }
 }
 
 // Moves the issue to another milestone (or none) with demilestoned/milestoned events.
 export async function applyMilestone(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   milestoneId: number | null,
@@ -62,17 +69,21 @@ export async function applyMilestone(
   const previous = milestoneById(repo, issue.milestoneId);
   issue.milestoneId = milestoneId;
   issue.updatedAt = now(ctx);
-  if (previous)
+  if (previous) {
+    recordIssueEvent(ctx, issue, { kind: "demilestoned", milestoneTitle: previous.title });
     await emitIssueEvent(ctx, repo, issue, "demilestoned", {
       milestone: milestoneJson(ctx.core, repo, previous),
     });
+  }
   const next = milestoneById(repo, milestoneId);
-  if (next)
+  if (next) {
+    recordIssueEvent(ctx, issue, { kind: "milestoned", milestoneTitle: next.title });
     await emitIssueEvent(ctx, repo, issue, "milestoned", { milestone: milestoneJson(ctx.core, repo, next) });
+  }
 }
 
 export async function applyState(
-  ctx: RequestContext,
+  ctx: ChangeContext,
   repo: Repo,
   issue: Issue,
   state: "open" | "closed",

@@ -66,7 +66,20 @@ export interface Issue {
   pull: PullData | null;
   /** The body's revisions, oldest first, once it has been edited (GraphQL `userContentEdits`). */
   edits?: ContentEdit[];
+  /** Label, milestone and title changes, oldest first (the events of GraphQL `timelineItems`). */
+  events?: IssueEvent[];
 }
+
+/**
+ * One event of an issue's timeline, as GitHub records it: who did what, when.
+ * https://docs.github.com/en/rest/using-the-rest-api/issue-event-types
+ */
+export type IssueEvent = { readonly actor: string; readonly createdAt: string } & IssueChange;
+
+export type IssueChange =
+  | { readonly kind: "labeled" | "unlabeled"; readonly label: string }
+  | { readonly kind: "milestoned" | "demilestoned"; readonly milestoneTitle: string }
+  | { readonly kind: "renamed"; readonly previousTitle: string; readonly currentTitle: string };
 
 export interface IssueComment {
   id: number;
@@ -197,7 +210,11 @@ export interface Installation {
   createdAt: string;
 }
 
-export type TokenKind = "installation" | "user";
+// "workflow": a workflow job's GITHUB_TOKEN (workflow-token.ts), acting as ACTIONS_BOT.
+export type TokenKind = "installation" | "user" | "workflow";
+
+/** The identity of a workflow job's GITHUB_TOKEN. */
+export const ACTIONS_BOT = "github-actions[bot]";
 
 export interface TokenRecord {
   token: string;
@@ -207,6 +224,8 @@ export interface TokenRecord {
   expiresAt: string | null;
   /** An installation token's permissions (the app's grant or a narrower set); null for a person's token. */
   permissions: Readonly<Record<string, "read" | "write">> | null;
+  /** A workflow job's token reaches only its own repository (`owner/name`, lower case). */
+  repository?: string;
 }
 
 export interface AppInfo {

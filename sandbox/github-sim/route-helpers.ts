@@ -6,7 +6,7 @@ import { repoJson } from "./serialize-repo.ts";
 import { userJson } from "./serialize-user.ts";
 import { findRepo, hasPermission, installationFor, permissionOf } from "./store.ts";
 
-export function actorUser(ctx: RequestContext): User {
+export function actorUser(ctx: Pick<RequestContext, "actor">): User {
   if (!ctx.actor) throw forbidden("Requires authentication");
   return ctx.actor.user;
 }
@@ -60,7 +60,7 @@ export function requiredString(body: Record<string, unknown>, key: string, resou
   return value;
 }
 
-export function now(ctx: RequestContext): string {
+export function now(ctx: Pick<RequestContext, "core">): string {
   return isoNow(ctx.core.store);
 }
 
@@ -109,7 +109,7 @@ export function sinceFilter(ctx: RequestContext): (updatedAt: string) => boolean
 
 // Webhook payload envelope: repository, sender, installation; organization is omitted for user-owned repositories.
 export function emitRepoEvent(
-  ctx: RequestContext,
+  ctx: Pick<RequestContext, "core" | "actor">,
   repo: Repo,
   event: string,
   payload: Record<string, unknown>,

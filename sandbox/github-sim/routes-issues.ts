@@ -1,5 +1,6 @@
 import type { RequestContext, Route, RouteResult } from "./core.ts";
 import { recordEdit } from "./content-edits.ts";
+import { recordIssueEvent } from "./issue-events.ts";
 import { validationFailed } from "./http-error.ts";
 import { applyLabels, applyMilestone, applyState, emitIssueEvent } from "./issue-mutations.ts";
 import type { Issue, Repo } from "./model.ts";
@@ -149,6 +150,7 @@ export async function updateIssueFields(
   const title = optionalString(body, "title", "Issue");
   if (title !== undefined && title !== issue.title) {
     changes.title = { from: issue.title };
+    recordIssueEvent(ctx, issue, { kind: "renamed", previousTitle: issue.title, currentTitle: title });
     issue.title = title;
   }
   if (body.body !== undefined) {

@@ -9,6 +9,7 @@ import { labelRoutes } from "./routes-labels.ts";
 import { milestoneRoutes } from "./routes-milestones.ts";
 import { pullRoutes } from "./routes-pulls.ts";
 import { repoRoutes } from "./routes-repos.ts";
+import { workflowPermissionRoutes } from "./routes-workflow-permissions.ts";
 import { compileRoutes } from "./router.ts";
 import type { CompiledRoute } from "./router.ts";
 
@@ -22,6 +23,7 @@ const allRoutes: Route[] = [
   ...milestoneRoutes,
   ...pullRoutes,
   ...actionRoutes,
+  ...workflowPermissionRoutes,
   ...ciRoutes,
 ];
 

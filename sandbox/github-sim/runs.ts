@@ -4,6 +4,7 @@ import { isoNow } from "./model.ts";
 import { workflowJson, workflowRunJson } from "./serialize-run.ts";
 import { findUser } from "./store.ts";
 import { createConcurrencyGate } from "./concurrency.ts";
+import { mintWorkflowToken } from "./workflow-token.ts";
 
 export interface RunnerRequest {
   owner: string;
@@ -16,6 +17,8 @@ export interface RunnerRequest {
   inputs: Record<string, string>;
   actor: string;
   displayTitle: string;
+  /** The job's GITHUB_TOKEN (workflow-token.ts): its workflow's permissions, revoked when the run completes. */
+  githubToken: string;
   // Aborted when the run is cancelled through the API.
   signal: AbortSignal;
 }
@@ -45,6 +48,8 @@ export function createRunController(
   const pending = new Set<Promise<void>>();
   const gate = createConcurrencyGate();
   const launched = new Set<number>();
+  // Each running run's GITHUB_TOKEN, revoked when the run completes.
+  const tokens = new Map<number, string>();
 
   function track(task: Promise<void>): void {
     pending.add(task);
@@ -87,6 +92,9 @@ export function createRunController(
     run.updatedAt = isoNow(getCore().store);
     active.get(runId)?.abort();
     active.delete(runId);
+    const token = tokens.get(runId);
+    if (token !== undefined) getCore().store.tokens.delete(token);
+    tokens.delete(runId);
     // The group's pending run starts once its running run is done.
     const next = run.concurrency && launched.has(runId) ? gate.release(run.concurrency.group) : undefined;
     const waiting = next === undefined ? undefined : runById(repo, next);
@@ -108,6 +116,14 @@ export function createRunController(
     run.status = "in_progress";
     run.updatedAt = isoNow(getCore().store);
     await emitRun(repo, run, "in_progress", actorOf(run));
+    const core = getCore();
+    const githubToken = (await mintWorkflowToken(core.store, repo, run, core.calledWorkflows)).token;
+    tokens.set(run.id, githubToken);
+    // Cancelled while its token was minted: complete() found no token to revoke.
+    if (runById(repo, run.id)?.conclusion) {
+      core.store.tokens.delete(githubToken);
+      return;
+    }
     let result: RunnerResult;
     try {
       result = await activeRunner({
@@ -121,6 +137,7 @@ export function createRunController(
         inputs: { ...run.inputs },
         actor: run.actor,
         displayTitle: run.displayTitle,
+        githubToken,
         signal: controller.signal,
       });
     } catch {

@@ -10,7 +10,7 @@ import type {
   User,
   UserType,
 } from "./model.ts";
-import { isoNow, repoKey } from "./model.ts";
+import { ACTIONS_BOT, isoNow, repoKey } from "./model.ts";
 
 export interface StoreOptions {
   app: AppInfo;
@@ -60,6 +60,8 @@ export function permissionOf(store: Store, repo: Repo, login: string): Permissio
   if (login.toLowerCase() === repo.owner.toLowerCase()) return "admin";
   // The app's bot acts with the installation's permissions: write on every repository it is installed on.
   if (login === store.app.botLogin && installationFor(store, repo.owner)) return "write";
+  // A job's GITHUB_TOKEN writes to its own repository, within its permissions (its only repository: http-handler.ts).
+  if (login === ACTIONS_BOT) return "write";
   const explicit = repo.collaborators.get(login.toLowerCase());
   if (explicit) return explicit;
   return repo.isPrivate ? "none" : "read";

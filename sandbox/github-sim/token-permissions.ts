@@ -59,6 +59,12 @@ const MUTATIONS: Readonly<Record<string, Requirement>> = {
   ],
   addPullRequestReviewThreadReply: one("pull_requests", "write"),
   resolveReviewThread: one("pull_requests", "write"),
+  updateIssue: one("issues", "write"),
+  updatePullRequest: one("pull_requests", "write"),
+  updateIssueComment: [
+    { name: "issues", access: "write" },
+    { name: "pull_requests", access: "write" },
+  ],
 };
 
 export function mutationRequirement(field: string): Requirement | null {

@@ -33,13 +33,11 @@ export interface ActionRunnerOptions {
   readonly graphqlUrl: string;
   readonly serverUrl: string;
   readonly model: ModelEndpoint;
-  /** The job's `github-token` input: the app's installation token, or with `exchange` the workflow's own token. */
-  readonly token: () => string;
   /**
-   * What `actions/checkout` clones with (the job's own GITHUB_TOKEN on GitHub, which reads contents
-   * whatever the `github-token` input is); default: `token`.
+   * The job's `github-token` input; default: the run's own GITHUB_TOKEN, as the reusable workflow
+   * passes `github.token` (the simulator mints it with the workflow's `permissions:`).
    */
-  readonly checkoutToken?: () => string;
+  readonly token?: () => string;
   /**
    * The Locus app's token exchange: the run gets `app-url` and the runner's OIDC request
    * credentials (ACTIONS_ID_TOKEN_REQUEST_URL/_TOKEN), as a job with `id-token: write` does.
@@ -48,6 +46,11 @@ export interface ActionRunnerOptions {
     readonly appUrl: () => string;
     readonly idTokenRequest: (runId: number) => { url: string; token: string };
   };
+  /**
+   * The Action step's inputs as the repository's workflow files give them (workflow-inputs.ts), in place of
+   * the runner's own `app-url`, `github-token` and `anthropic-api-key`.
+   */
+  readonly stepInputs?: (run: RunnerRequest) => Promise<Record<string, string>>;
   readonly onStart?: (run: RunnerRequest, inputs: Record<string, string>) => void;
   readonly onLine?: (run: RunnerRequest, line: string) => void;
   readonly onFinish?: (run: RunnerRequest, finished: FinishedRun) => void;
@@ -91,8 +94,9 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     const home = join(root, "home");
     await mkdir(temp, { recursive: true });
     await mkdir(home, { recursive: true });
-    const token = options.token();
-    const checkoutToken = options.checkoutToken?.() ?? token;
+    const token = options.token?.() ?? request.githubToken;
+    // actions/checkout clones with the job's own GITHUB_TOKEN, whatever the `github-token` input is.
+    const checkoutToken = request.githubToken;
     const remote = `${options.serverUrl}/${request.owner}/${request.repo}.git`;
     await exec("git", ["clone", "--quiet", "--branch", request.ref, remote, workspace], {
       env: {
@@ -122,6 +126,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       provider: "",
       "max-turns": "",
       "config-path": ".github/locus.yml",
+      ...(await options.stepInputs?.(request)),
       ...inputs,
     };
     const env: Record<string, string> = {

@@ -17,7 +17,6 @@ import { pino } from "pino";
 import type { LocusApp } from "../../app/index.ts";
 import type { ExchangeEvent } from "../../app/token-route.ts";
 import { buildAction } from "../../scripts/build.ts";
-import { mintInstallationToken } from "../github-sim/app-auth.ts";
 import {
   startGitHubSimulator,
   type Exchange,
@@ -64,8 +63,8 @@ export interface WorldOptions {
   readonly bundle?: string;
   /**
    * The runs' `github-token` input, which with the token exchange serves only workflow-run calls
-   * (the stale sweep). Default: an installation token, standing in for the workflow's GITHUB_TOKEN,
-   * which the simulator does not have.
+   * (the stale sweep, fix-ci's job logs). Default: each run's own GITHUB_TOKEN, with the permissions
+   * its workflow file gives the job.
    */
   readonly githubToken?: () => string;
   /**
@@ -148,13 +147,6 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
 
   // Each run trades its OIDC token with the app; the app's URL is known once it listens.
   const appUrl: { value?: string } = {};
-  const installationToken = (): string => {
-    const installation = [...sim.store.installations.values()].find(
-      (candidate) => candidate.account === OWNER,
-    );
-    if (!installation) throw new Error(`the app is not installed on ${OWNER}`);
-    return mintInstallationToken(sim.store, installation.id).token;
-  };
   const runner = createActionRunner({
     bundle,
     workDir: join(workDir, "runs"),
@@ -169,8 +161,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       },
       idTokenRequest: (runId) => sim.oidc.requestCredentials(runId),
     },
-    token: options.githubToken ?? installationToken,
-    checkoutToken: installationToken,
+    ...(options.githubToken ? { token: options.githubToken } : {}),
     onStart: (run, inputs) => emit({ type: "run-start", run, inputs }),
     onLine: (run, line) => emit({ type: "run-line", run, line }),
     onFinish: (run, finished) => emit({ type: "run-end", run, finished }),

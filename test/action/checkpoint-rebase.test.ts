@@ -1,9 +1,11 @@
 /**
  * Work never lost when its parent moves: through the bundled Action, a
  * checkpoint on `locus/wip/issue-N` saved on an older base is rebased onto
- * the base as it is now and continued (old code ignored it, then deleted it);
- * a checkpoint that conflicts with the new base fails the task naming the
- * files, and the wip branch stays as it was.
+ * the base as it is now and continued (old code ignored it, then deleted it).
+ * A conflict goes to the agent, as mode `rebase` does; when the agent cannot
+ * reconcile the two, the task waits with a question naming the files, the wip
+ * branch stays as it was, and a writer's answer reaches the agent on the next
+ * run.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -15,6 +17,7 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness();
+  h.repo.collaborator("alice", "write");
 }, 60_000);
 
 afterAll(async () => {
@@ -63,21 +66,105 @@ describe("a checkpoint whose parent moved", () => {
     expect(files).toEqual(["src/farewell.js"]);
   });
 
-  it("fails naming the files when it conflicts, and keeps the wip as it was", async () => {
+  it("hands a conflict to the agent, which resolves it, and the task goes on from the rebased work", async () => {
     const issue = await h.api.createIssue({ title: "Reword README", labels: ["locus:queued"] });
-    const wip = await staleCheckpoint(issue.number, "README.md", "# mine\n", "README.md", "# theirs\n");
-    h.fake.setScript([reply(call("finish", { summary: "unused" }))]);
+    await staleCheckpoint(issue.number, "README.md", "# mine\n", "README.md", "# theirs\n");
+    h.fake.setScript([
+      reply(call("write_file", { path: "README.md", content: "# mine and theirs\n" })),
+      reply(call("finish", { summary: "Kept both titles." })),
+      reply(call("finish", { summary: "Finished the README from the saved work." })),
+    ]);
     const before = h.fake.requests.length;
 
     const run = await h.run({ mode: "issue", issue: String(issue.number) });
 
-    expect(run.outputs["status"]).toBe("failed");
-    expect(h.fake.requests.length).toBe(before);
-    const failure = (await h.api.getIssue(issue.number))?.comments.find((c) =>
-      c.body.startsWith("**Locus could not finish this task:**"),
+    expect(run.outputs["status"]).toBe("succeeded");
+    const resolving = JSON.stringify(h.fake.requests[before]?.body);
+    expect(resolving).toContain(`Rebase of the work saved on \`locus/wip/issue-${issue.number}\``);
+    expect(resolving).toContain("stopped on a conflict");
+    expect(resolving).toContain("someone moves main");
+    expect(JSON.stringify(h.fake.requests[before + 2]?.body)).toContain(
+      "A previous attempt stopped part-way",
     );
-    expect(failure?.body).toContain(`the saved work on \`locus/wip/issue-${issue.number}\` conflicts`);
-    expect(failure?.body).toContain("`README.md`");
+    const branch = `locus/issue-${issue.number}`;
+    expect(await h.show(branch, "README.md")).toBe("# mine and theirs\n");
+    const parent = (await h.git(["rev-parse", `origin/${branch}~1`])).trim();
+    expect(parent).toBe((await h.git(["rev-parse", "origin/main"])).trim());
+    expect(await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${issue.number}`])).toBe("");
+    expect((await h.api.getIssue(issue.number))?.labels).toContain("locus:in-review");
+  });
+
+  it("waits with a question naming the files when the agent cannot resolve it, keeps the wip, and hands the answer to the agent next time", async () => {
+    const issue = await h.api.createIssue({ title: "Retitle README", labels: ["locus:queued"] });
+    const wip = await staleCheckpoint(
+      issue.number,
+      "README.md",
+      "# mine again\n",
+      "README.md",
+      "# theirs again\n",
+    );
+    h.fake.setScript([reply(call("finish", { summary: "The two titles contradict each other." }))]);
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number) });
+
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("waiting");
+    const waiting = await h.api.getIssue(issue.number);
+    expect(waiting?.labels).toContain("locus:waiting");
+    expect(waiting?.labels).not.toContain("locus:failed");
+    const question = waiting?.comments.find((c) => c.body.includes("<!-- locus:question -->"))?.body ?? "";
+    expect(question).toContain(`The work saved on \`locus/wip/issue-${issue.number}\``);
+    expect(question).toContain("conflicts in `README.md`");
+    expect(question).toContain("The two titles contradict each other.");
+    expect(question).toContain(`saved on \`locus/wip/issue-${issue.number}\``);
+    expect(waiting?.comments.some((c) => c.body.startsWith("**Locus could not finish this task:**"))).toBe(
+      false,
+    );
+    const status = waiting?.comments.find((c) => c.body.startsWith("<!-- locus:status -->"))?.body ?? "";
+    expect(status).toContain("conflicts in `README.md`");
+    const wipNow = (await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${issue.number}`])).split(
+      "\t",
+    )[0];
+    expect(wipNow).toBe(wip);
+
+    // A writer answers; the app would move it back to queued and dispatch it.
+    await h.as("alice").createComment(issue.number, "Use the title # ours, keep nothing else.");
+    await h.api.setLabels(issue.number, ["locus:queued", "agent:managed"]);
+    h.fake.setScript([
+      reply(call("write_file", { path: "README.md", content: "# ours\n" })),
+      reply(call("finish", { summary: "Took the answer's title." })),
+      reply(call("finish", { summary: "Done." })),
+    ]);
+    const before = h.fake.requests.length;
+
+    const again = await h.run({ mode: "issue", issue: String(issue.number) });
+
+    expect(again.outputs["status"]).toBe("succeeded");
+    const resolving = JSON.stringify(h.fake.requests[before]?.body);
+    expect(resolving).toContain("stopped on a conflict");
+    expect(resolving).toContain("Use the title # ours, keep nothing else.");
+    expect(await h.show(`locus/issue-${issue.number}`, "README.md")).toBe("# ours\n");
+  });
+
+  it("fails, asking nobody, when the agent never got to judge the conflict (the model API refused)", async () => {
+    const issue = await h.api.createIssue({ title: "Rename README", labels: ["locus:queued"] });
+    const wip = await staleCheckpoint(
+      issue.number,
+      "README.md",
+      "# mine, third\n",
+      "README.md",
+      "# theirs, third\n",
+    );
+    h.fake.setScript([]);
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number) });
+
+    expect(run.outputs["status"]).toBe("failed");
+    const after = await h.api.getIssue(issue.number);
+    expect(after?.labels).toContain("locus:failed");
+    expect(after?.comments.some((c) => c.body.includes("<!-- locus:question -->"))).toBe(false);
+    const failure = after?.comments.find((c) => c.body.startsWith("**Locus could not finish this task:**"));
+    expect(failure?.body).toContain(`resolving the conflicts of \`locus/wip/issue-${issue.number}\``);
     const now = (await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${issue.number}`])).split(
       "\t",
     )[0];

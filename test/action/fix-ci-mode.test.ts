@@ -3,8 +3,13 @@
  * fake: a Locus PR whose `node --test` CI run failed gets a fix commit that
  * makes the next run green, with the failed step's log tail and the
  * annotations in the agent's prompt; a failure the agent judges unrelated
- * is reported and nothing is committed.
+ * is reported and nothing is committed. The fix leaves out scratch files its
+ * commands made, and saved work on the wip branch that the round did not
+ * continue is neither deleted nor saved over.
  */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
@@ -23,7 +28,10 @@ const FILES = {
   ].join("\n"),
 };
 
+const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
+
 let h: Harness;
+let agentDir: string;
 const ci = nodeTestCi();
 
 async function locusPullRequest(title: string): Promise<{ issue: number; pr: number; branch: string }> {
@@ -65,11 +73,20 @@ async function fixCi(pr: number, runId: number) {
 
 beforeAll(async () => {
   // The README's caller workflow: the test dispatches fix-ci runs as the app does.
-  h = await startHarness({ ...FILES, ...callerWorkflowFiles() });
+  agentDir = await mkdtemp(join(tmpdir(), "locus-fix-ci-acp-"));
+  const command = JSON.stringify([process.execPath, AGENT, "fix-test", join(agentDir, "log.json")]);
+  h = await startHarness({
+    ...FILES,
+    ...callerWorkflowFiles(),
+    // The scripted agent is a file of this repository, which the ACP agent's sandbox does not mount, and
+    // writes its log outside the worktree: the agent inside the sandbox is tested in test/lib/sandbox.
+    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${command}\nsandbox:\n  mode: off\n`,
+  });
 }, 90_000);
 
 afterAll(async () => {
   await h.close();
+  await rm(agentDir, { recursive: true, force: true });
 });
 
 describe("mode fix-ci", () => {
@@ -107,6 +124,29 @@ describe("mode fix-ci", () => {
 
     const green = await runCi(branch);
     expect(green.conclusion).toBe("success");
+  }, 120_000);
+
+  it("fixes CI with provider acp, whose agent is not handed the unrelated-failure report as its answer", async () => {
+    const { pr, branch } = await locusPullRequest("Greet informally over ACP");
+    const failed = await runCi(branch);
+    expect(failed.conclusion).toBe("failure");
+    await h.api.dispatchWorkflow("locus.yml", "main", { mode: "fix-ci", pr: String(pr) });
+    const [created] = await h.api.listWorkflowRuns("locus.yml");
+
+    const run = await h.run(
+      { mode: "fix-ci", pr: String(pr), command: `run ${failed.id}`, "config-path": ".github/locus-acp.yml" },
+      { GITHUB_RUN_ID: String(created?.id) },
+    );
+
+    expect(run.stderr).toBe("");
+    expect(run.outputs["status"]).toBe("succeeded");
+    const prompt = String(
+      (JSON.parse(await readFile(join(agentDir, "log.json"), "utf8")) as Record<string, unknown>)["prompt"],
+    );
+    expect(prompt).toContain("change nothing and say so, with the evidence, in your final message");
+    expect(prompt).not.toContain("report_unrelated_failure");
+    expect((await h.api.listIssueComments(pr)).at(-1)?.body).toContain("it now expects Hi");
+    expect((await runCi(branch)).conclusion).toBe("success");
   }, 120_000);
 
   it("reports a failure it judges unrelated to the PR, and commits nothing", async () => {
@@ -169,4 +209,83 @@ describe("mode fix-ci", () => {
       "not a Locus pull request",
     );
   }, 60_000);
+
+  /** Saved work of an earlier round on `locus/wip/issue-<N>`, on top of the PR's head. */
+  async function savedWork(issue: number, branch: string): Promise<string> {
+    await h.git(["checkout", "--quiet", "-B", "saved", `origin/${branch}`]);
+    await h.git([
+      "commit",
+      "--quiet",
+      "--allow-empty",
+      "-m",
+      `wip: review feedback (#${issue})\n\nStopped: its time limit`,
+    ]);
+    await h.git(["push", "--quiet", "origin", `saved:refs/heads/locus/wip/issue-${issue}`]);
+    return (await h.git(["rev-parse", "saved"])).trim();
+  }
+
+  async function wipOf(issue: number): Promise<string> {
+    return (await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${issue}`])).split("\t")[0] ?? "";
+  }
+
+  it("commits its fix without the scratch files its commands made, and says what it left out", async () => {
+    const { pr, branch } = await locusPullRequest("Greet casually");
+    const failed = await runCi(branch);
+    h.fake.setScript([
+      reply(
+        call("run_shell", {
+          command: "mkdir -p tmp && node --test > tmp/run.txt; node --test 2> debug.log; true",
+        }),
+      ),
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+      reply(call("finish", { summary: "The test now expects Hi." })),
+    ]);
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    const changed = (await h.git(["show", "--name-only", "--format=", `origin/${branch}`]))
+      .split("\n")
+      .filter(Boolean);
+    expect(changed).toEqual(["test/greet.test.js"]);
+    const said = (await h.api.listIssueComments(pr)).at(-1)?.body ?? "";
+    expect(said).toContain("Left out of the commit");
+    expect(said).toContain("`tmp/run.txt`");
+    expect(said).toContain("`debug.log`");
+  }, 120_000);
+
+  it("leaves another round's saved work on the wip branch when it pushes its fix", async () => {
+    const { issue, pr, branch } = await locusPullRequest("Greet kindly");
+    const saved = await savedWork(issue, branch);
+    const failed = await runCi(branch);
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+      reply(call("finish", { summary: "The test now expects Hi." })),
+    ]);
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(await wipOf(issue)).toBe(saved);
+  }, 120_000);
+
+  it("does not save over another round's saved work when it fails", async () => {
+    const { issue, pr, branch } = await locusPullRequest("Greet warmly");
+    const saved = await savedWork(issue, branch);
+    const failed = await runCi(branch);
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+    ]);
+
+    const { run } = await fixCi(pr, failed.id);
+
+    expect(run.outputs["status"]).toBe("failed");
+    expect(await wipOf(issue)).toBe(saved);
+  }, 120_000);
 });

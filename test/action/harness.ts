@@ -101,6 +101,7 @@ export async function startHarness(
   };
   const gatewayFor = (auth: string) =>
     createGateway({
+      ownLogins: [sim.app.botLogin],
       octokit: createActionOctokit({
         token: auth,
         baseUrl: sim.apiUrl,

@@ -486,4 +486,39 @@ describe("honest threads", () => {
     ]);
     expect(await h.git(["ls-remote", "--heads", "origin", `locus/wip/issue-${own.issue}`])).toBe("");
   });
+
+  it("leaves saved work it did not continue (not built on the PR's head) on wip", async () => {
+    const own = await locusPullRequest("Greet thrice");
+    await lineComment(own.pr, "Say hi louder.");
+    await h.git(["checkout", "--quiet", "-B", "older", "origin/main"]);
+    await h.git([
+      "commit",
+      "--quiet",
+      "--allow-empty",
+      "-m",
+      `wip: elsewhere (#${own.issue})\n\nStopped: its time limit`,
+    ]);
+    await h.git(["push", "--quiet", "origin", `older:refs/heads/locus/wip/issue-${own.issue}`]);
+    const saved = (await h.git(["rev-parse", "older"])).trim();
+    h.fake.setScript([
+      reply(call("edit_file", { path: "src/greet.js", old_text: '"Hi, "', new_text: '"HI, "' })),
+      reply(
+        call("finish", {
+          summary: "Louder.",
+          threads: [{ thread: "T1", addressed: true, note: "Upper case." }],
+        }),
+      ),
+    ]);
+
+    const round = await iterate(own.pr);
+
+    expect(round.run.outputs["status"]).toBe("succeeded");
+    expect(JSON.stringify(h.fake.requests[round.firstRequest]?.body)).not.toContain(
+      "A previous attempt stopped part-way",
+    );
+    const now = (await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${own.issue}`])).split(
+      "\t",
+    )[0];
+    expect(now).toBe(saved);
+  });
 });

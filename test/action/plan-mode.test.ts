@@ -65,6 +65,18 @@ async function unsandboxedConfig(): Promise<string> {
   return "unsandboxed.yml";
 }
 
+async function pricedCodexConfig(): Promise<string> {
+  await writeFile(
+    join(h.scratch, "priced.yml"),
+    "version: 3\nagent:\n  pricing:\n    gpt-5-codex: { input: 1.25, output: 10 }\n",
+  );
+  await h.git(["checkout", "--quiet", "-B", "priced", "origin/main"]);
+  await h.git(["add", "priced.yml"]);
+  await h.git(["commit", "--quiet", "-m", "config: a price for the Codex model"]);
+  await h.git(["push", "--quiet", "origin", "priced:main"]);
+  return "priced.yml";
+}
+
 describe("mode plan", () => {
   it("posts one plan comment that /locus approve can read, from a read-only agent that never sees hidden text", async () => {
     const issue = await h.api.createIssue({
@@ -177,6 +189,8 @@ describe("mode plan", () => {
         command: "Something",
         provider: "codex",
         model: "gpt-5-codex",
+        // Codex reports no cost: a model without a list price needs one in config.
+        "config-path": await pricedCodexConfig(),
       },
       { PATH: cli.path, OPENAI_API_KEY: "sk-openai-test" },
     );

@@ -22,10 +22,15 @@ beforeAll(async () => {
     ...PROJECT_FILES,
     // The fake CLI records its stdin and arguments in its own directory, which the sandbox keeps
     // read-only; the CLI inside the sandbox is covered by the sandbox's own tests.
-    ".github/locus-claude.yml": "version: 3\nagent:\n  provider: claude-code\nsandbox:\n  mode: off\n",
-    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\n`,
+    ".github/locus-claude.yml":
+      "version: 3\nagent:\n  provider: claude-code\n  hooks:\n    - when: after-edit\n      command: 'true {path}'\n    - when: before-command\n      command: 'true {command}'\nsandbox:\n  mode: off\n",
+    // The scripted agent is a TypeScript file of this repository, which the sandbox does not mount,
+    // and writes its log outside the worktree: these runs test the protocol through the Action; the
+    // agent inside the sandbox is covered by test/lib/sandbox/acp-agent-sandbox.test.ts.
+    ".github/locus-acp.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${acpCommand}\nsandbox:\n  mode: off\n`,
     ".github/locus-acp-missing.yml": "version: 3\nagent:\n  provider: acp\n",
-    ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\n`,
+    ".github/locus-acp-unreported.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "unreported", join(scratch, "unreported-log.json")])}\nsandbox:\n  mode: off\n`,
+    ".github/locus-acp-cancel.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify([process.execPath, AGENT, "edit-then-cancel", join(scratch, "cancel-log.json")])}\nsandbox:\n  mode: off\n`,
   });
 }, 60_000);
 
@@ -69,6 +74,10 @@ describe("provider selection", () => {
 
     expect(run.stdout).toContain("Agent provider: claude-code (.github/locus-claude.yml)");
     expect(run.stdout).toContain("Note: claude-code cannot ask a question and wait for the answer");
+    const unreached =
+      "agent.hooks (after-edit, before-command) will not run: claude-code writes files and runs commands itself";
+    expect(run.stdout.split(unreached)).toHaveLength(2);
+    expect(run.summary).toContain(`**Warning:** ${unreached}`);
     expect(await cli.stdin()).toContain("Warmer greeting with Claude Code");
     expect((await cli.args()).slice(0, 4)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
     expect(h.fake.requests.length).toBe(before);
@@ -96,6 +105,7 @@ describe("provider selection", () => {
     );
 
     expect(run.stdout).toContain("Agent provider: builtin (provider input)");
+    expect(run.stdout).not.toContain("will not run");
     expect(run.outputs["status"]).toBe("succeeded");
     expect(h.fake.requests.length).toBe(before + 2);
     await expect(cli.args()).rejects.toThrow();
@@ -137,6 +147,26 @@ describe("provider selection", () => {
     expect(comments.map((comment) => comment.body).join("\n")).toContain(
       "provider acp needs agent.acp.command in .github/locus.yml",
     );
+  });
+
+  it("stops an ACP agent that reports no cost under the default cost limit, saves its edit and says how to price it", async () => {
+    const issue = await queued("Unmetered over ACP");
+
+    const run = await h.run({
+      mode: "issue",
+      issue: String(issue.number),
+      "config-path": ".github/locus-acp-unreported.yml",
+    });
+
+    expect(run.outputs["status"]).toBe("failed");
+    expect(await h.show(`locus/wip/issue-${issue.number}`, "src/greet.js")).toContain('"Hello there, "');
+    const failure = (await h.api.getIssue(issue.number))?.comments.find((comment) =>
+      comment.body.startsWith("**Locus could not finish this task:**"),
+    );
+    expect(failure?.body).toContain(
+      "it was stopped because its cost could not be counted: the agent reported no cost (ACP usage_update in USD) in its first 3 tool calls, so Locus could not hold it to the cost limit of $5.00.",
+    );
+    expect(failure?.body).toContain("`agent.acp.costPerToolCallUsd`");
   });
 
   it("on SIGTERM cancels the ACP session, saves the agent's edit on the wip branch and says why", async () => {

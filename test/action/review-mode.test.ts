@@ -45,7 +45,11 @@ const FINDINGS = [
  * CLI inside the sandbox.
  */
 async function unsandboxedConfig(): Promise<string> {
-  await writeFile(join(h.scratch, "unsandboxed.yml"), "version: 3\nsandbox:\n  mode: off\n");
+  // The fake Codex reports no cost, so its model needs a price in config.
+  await writeFile(
+    join(h.scratch, "unsandboxed.yml"),
+    "version: 3\nsandbox:\n  mode: off\nagent:\n  pricing:\n    gpt-5-codex: { input: 1.25, output: 10 }\n",
+  );
   await h.git(["checkout", "--quiet", "-B", "unsandboxed", "origin/main"]);
   await h.git(["add", "unsandboxed.yml"]);
   await h.git(["commit", "--quiet", "-m", "config: sandbox off for the fake CLI"]);

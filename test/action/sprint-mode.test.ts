@@ -181,4 +181,35 @@ describe("mode sprint", () => {
     expect(tracking?.body).toContain(`git checkout locus/issue-${n}`);
     expect((await h.api.getIssue(n))?.labels).toContain("locus:failed");
   });
+
+  it("leaves out an issue a triage user put in the milestone: no model call, a note, the writers' tasks run", async () => {
+    h.repo.collaborator("tracy", "triage").collaborator("alice", "write");
+    const { milestone, issues } = await sprint("Sprint Members", [{ title: "Task kept", order: 1 }]);
+    const byWriter = await h.as("alice").createIssue({
+      title: "Task by alice",
+      labels: ["locus:queued", "order:2"],
+      milestone: milestone.number,
+    });
+    const smuggled = await h.api.createIssue({ title: "Task smuggled", labels: ["locus:queued", "order:3"] });
+    // Triage access is enough to set a milestone on GitHub, but not to choose the agent's work.
+    await h.as("tracy").updateIssue(smuggled.number, { milestone: milestone.number });
+    h.fake.setScript(scriptFor(2));
+    const before = h.fake.requests.length;
+
+    const run = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("succeeded");
+    const worked = h.fake.requests.slice(before).map(taskOf);
+    expect(worked).toContain("Task kept");
+    expect(worked).toContain("Task by alice");
+    expect(worked).not.toContain("Task smuggled");
+    expect(run.summary).toContain(
+      `#${smuggled.number} was put in this milestone by \`tracy\`, who has no write access`,
+    );
+    expect((await h.api.getIssue(smuggled.number))?.labels).toContain("locus:queued");
+    expect(await h.api.findPullRequestByHead(`locus/issue-${smuggled.number}`, { state: "all" })).toBeNull();
+    expect((await h.api.getIssue(issues[0]?.number ?? 0))?.labels).toContain("locus:in-review");
+    expect((await h.api.getIssue(byWriter.number))?.labels).toContain("locus:in-review");
+  });
 });

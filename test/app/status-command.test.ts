@@ -142,4 +142,50 @@ describe("/locus status", () => {
       `POST /repos/octo/demo/issues/${failed.number}/comments`,
     ]);
   });
+
+  it("lists a task waiting for an answer with its question, made safe, and how long it has waited", async () => {
+    const web = h.sim.url;
+    const sprint = await h.repo.milestone({ title: "Sprint Q" });
+    const waiting = await h.repo.issue({
+      title: "Shout",
+      labels: ["locus:waiting", "order:1"],
+      milestone: sprint.number,
+    });
+    // Long enough ago that the whole-day count holds however long the test takes.
+    const askedAt = new Date(Date.now() - 50 * 3_600_000).toISOString();
+    await statusComment(waiting.number, {
+      attempts: 1,
+      waiting: { questions: ["Ask @octocat: caps or not?", "And the mark?"], commentId: 1, askedAt },
+    });
+
+    await h.as("alice").rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: waiting.number,
+      body: "/locus status",
+    });
+    await h.settle();
+
+    const reply = (await commentsOf(h, waiting.number)).at(-1) ?? "";
+    const parts = sections(reply);
+    expect(parts.get("")?.split("\n\n")).toContain(
+      `#${waiting.number} is \`locus:waiting\` · 1 attempt · waiting 2 days for an answer.`,
+    );
+    const sprintRow = tableRows(
+      [...parts].find(([title]) => title.startsWith("Active sprints"))?.[1] ?? "",
+    ).find((row) => row[0]?.includes("Sprint Q"));
+    expect(sprintRow?.[2]).toBe("waiting for an answer");
+    expect(tableRows(parts.get("Waiting for an answer (1)") ?? "")).toEqual([
+      [
+        `[#${waiting.number}](${web}/octo/demo/issues/${waiting.number})`,
+        "Shout",
+        "Sprint Q",
+        "1",
+        "—",
+        "Ask @\u2060octocat: caps or not? _(and 1 more)_",
+        "2 days",
+        "reply on it (a writer), or `/locus answer <text>`",
+      ],
+    ]);
+  });
 });

@@ -1,31 +1,35 @@
 /**
  * The demo's standalone task with provider `acp`: the sample project's config names the scripted
- * ACP agent, and the real app, the simulator and the bundled Action deliver its pull request the
- * way they deliver the built-in agent's.
+ * ACP agent, installed on the runner's PATH the way a user installs an npm package, and the real
+ * app, the simulator and the bundled Action deliver its pull request the way they deliver the
+ * built-in agent's, with the agent running inside the sandbox.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/scenario/demo-scenario.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
+import { UNSANDBOXED_NOTE } from "../../lib/status/status-comment.ts";
+import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 
 let world: World;
 let state: ScenarioState;
 let scratch: string;
+const path = process.env["PATH"];
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "locus-demo-acp-"));
-  world = await startWorld({
-    anthropicApiKey: "",
-    acpAgent: [process.execPath, AGENT, "capitalize", join(scratch, "agent-log.json")],
-  });
+  // The Action's runner inherits this PATH, and the sandbox mounts what is on it.
+  process.env["PATH"] = `${await installFixture(scratch, "scripted-acp-agent", AGENT)}:${path ?? ""}`;
+  world = await startWorld({ anthropicApiKey: "", acpAgent: ["scripted-acp-agent", "capitalize"] });
   state = scenarioState(world);
 }, 60_000);
 
 afterAll(async () => {
+  process.env["PATH"] = path;
   await world.close();
   await rm(scratch, { recursive: true, force: true });
 });
@@ -42,13 +46,17 @@ describe("the demo's standalone task with provider acp", () => {
     );
   }
 
-  it("was the ACP agent's work, its tests run through Locus's terminal", async () => {
-    const log = JSON.parse(await readFile(join(scratch, "agent-log.json"), "utf8")) as Record<
-      string,
-      unknown
-    >;
-    expect(log["tests"]).toEqual({ exitCode: 0, signal: null });
-    expect(String(log["prompt"])).toContain("Add a capitalize helper");
+  it("was the ACP agent's work, run in the sandbox, its tests run through Locus's terminal", async () => {
+    const issue = state.issues.capitalize ?? 0;
+    const pull = await state.read.pullForBranch(`locus/issue-${issue}`);
+    const { data } = await state.human.rest.pulls.get({ ...state.repo, pull_number: pull?.number ?? 0 });
+    expect(data.body).toContain(
+      "Added `capitalize(text)` over ACP, exported it and tested it (node --test exited 0).",
+    );
+    // No "without a sandbox" note on the issue: the agent ran in the run's sandbox.
+    const comments = await state.human.rest.issues.listComments({ ...state.repo, issue_number: issue });
+    expect(comments.data.length).toBeGreaterThan(0);
+    expect(comments.data.map((comment) => comment.body ?? "").join("\n")).not.toContain(UNSANDBOXED_NOTE);
     expect(world.runner.finished.map((run) => run.conclusion)).toEqual(["success"]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The stale sweep through the token exchange: its scheduled run trades its
  * OIDC token for an agent token (labels, status comments), dispatches the
- * retry with the workflow's own token (exchanged tokens never carry
- * `actions`), and the retry — not started by Locus's identity — gets its
+ * retry with the workflow's own GITHUB_TOKEN (the simulator's, with the
+ * stale workflow's `permissions:`; exchanged tokens never carry `actions`),
+ * and the retry — started by `github-actions[bot]`, not Locus — gets its
  * tokens because the delivery in its run name is the one the sweep recorded
  * in the issue's status comment. It ends in a pull request by Locus.
  */
@@ -10,31 +11,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeEvent } from "../../app/token-route.ts";
 import { renderStatusComment } from "../../lib/status/status-comment.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
-import { ensureUser, installationFor } from "../../sandbox/github-sim/store.ts";
+import { installationFor } from "../../sandbox/github-sim/store.ts";
 import { DEMO_ISSUES } from "../../sandbox/replay/transcripts.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
 
-// Plays the workflow's GITHUB_TOKEN: a writer that is not the app.
-const WORKFLOW_BOT = "github-actions";
+// The identity of the sweep's own GITHUB_TOKEN.
+const WORKFLOW_BOT = "github-actions[bot]";
 
 let world: World;
 const exchanges: ExchangeEvent[] = [];
 
 beforeAll(async () => {
-  const late: { world?: World } = {};
   world = await startWorld({
     anthropicApiKey: "",
-    githubToken: () => {
-      if (!late.world) throw new Error("no world");
-      return late.world.sim.as(WORKFLOW_BOT);
-    },
     onEvent: (event) => {
       if (event.type === "token-exchange") exchanges.push(event.event);
     },
   });
-  late.world = world;
-  ensureUser(world.sim.store, WORKFLOW_BOT);
-  world.sim.store.repos.get(`${world.owner}/${world.repo}`)?.collaborators.set(WORKFLOW_BOT, "write");
 }, 60_000);
 
 afterAll(async () => {

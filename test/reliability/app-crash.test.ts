@@ -73,6 +73,7 @@ beforeEach(async () => {
   repo.collaborator("eve", "read");
   const installation = sim.seed.installation("octo");
   gateway = createGateway({
+    ownLogins: [sim.app.botLogin],
     octokit: createActionOctokit({
       token: mintInstallationToken(sim.store, installation.id).token,
       baseUrl: sim.apiUrl,
@@ -208,6 +209,7 @@ describe("kill -9 of the app after it acknowledged", () => {
 
 function gatewayAs(auth: string): GitHubGateway {
   return createGateway({
+    ownLogins: [sim.app.botLogin],
     octokit: createActionOctokit({
       token: auth,
       baseUrl: sim.apiUrl,

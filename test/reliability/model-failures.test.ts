@@ -124,6 +124,7 @@ beforeEach(async () => {
   const token = mintInstallationToken(t.sim.store, t.sim.seed.installation("acme").id).token;
   const log = quiet;
   gateway = createGateway({
+    ownLogins: [t.sim.app.botLogin],
     octokit: createActionOctokit({
       token,
       baseUrl: t.sim.apiUrl,

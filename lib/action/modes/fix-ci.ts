@@ -6,7 +6,11 @@
  * judges unrelated to the PR (flaky, infrastructure) is reported, not
  * "fixed". The linked issue goes in-review → in-progress → in-review, its
  * status comment following the agent; the PR gets one comment saying what
- * failed and what changed.
+ * failed and what changed. The round starts from the PR's head, never from
+ * saved work on `locus/wip/issue-<N>` (an iterate round's, say), so it leaves
+ * that branch alone: it neither deletes it on success nor saves over it on
+ * failure. Scratch files and build output its commands left stay out of the
+ * commit, as in a task.
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
@@ -20,6 +24,7 @@ import { fixCiCommitMessage } from "../../naming/ci-commit.ts";
 import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
+import { leftOutNote, scratchFiles } from "../scratch-files.ts";
 import type { ActionContext } from "../context.ts";
 import { readLocusPullRequest } from "../locus-pull-request.ts";
 import { startPullRequestRound } from "../pull-request-round.ts";
@@ -84,7 +89,9 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const headRef = git.remoteRef(pr.head.ref);
   const baseRef = git.remoteRef(pr.base.ref);
   const remoteHead = (await git.revParse(headRef)) ?? "";
-  const remoteWip = (await git.remoteBranches([wipBranch(issueNumber)])).get(wipBranch(issueNumber)) ?? "";
+  const wip = wipBranch(issueNumber);
+  // Someone else's saved work (this round does not continue it): left as it is.
+  const otherWip = (await git.remoteBranches([wip])).has(wip);
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `fix-ci-${prNumber}`);
   const worktree = await git.worktreeAdd(path, pr.head.ref, headRef);
   const finish = round.finish;
@@ -100,6 +107,8 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     issue: asPrompted,
   });
   let unrelated: string | undefined;
+  // Only the built-in agent can be offered a tool it may or may not call (see renderFixCiTask).
+  const canReportUnrelated = ctx.runner.name === "builtin";
   const result = await runAgentLive(ctx, {
     title: `Agent: fix CI on PR #${prNumber}`,
     prompt: {
@@ -108,6 +117,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
         issue: asPrompted,
         pr: { number: prNumber, diff: await git.branchDiff(baseRef, headRef) },
         failures,
+        canReportUnrelated,
       }),
     },
     cwd: worktree.cwd,
@@ -115,7 +125,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     writeStatus: (view) => writeStatus(view, status),
     budget,
     lastWriteAt: ctx.clock.now().getTime(),
-    tools: [createReportUnrelatedTool((reason) => (unrelated = reason))],
+    tools: canReportUnrelated ? [createReportUnrelatedTool((reason) => (unrelated = reason))] : [],
   });
   const measured = {
     ...base,
@@ -125,19 +135,28 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     cards: recorder.cards(),
     summary: ctx.mask(result.summary),
   };
+  const leftOut = scratchFiles(
+    await worktree.untrackedFiles(),
+    result.filesChanged,
+    await worktree.listFiles(),
+  );
   const comment = (outcome: FixCiOutcome) =>
     gateway.createComment(prNumber, ctx.mask(renderFixCiComment(failures, headSha, outcome)));
 
   /** Keeps the work on the wip branch, says why on the PR, and ends the round failed. */
   const fail = async (reason: string, headline: string, say: (checkpoint?: string) => string) => {
-    const checkpoint = await saveCheckpoint({
-      worktree,
-      issue,
-      reason,
-      summary: measured.summary,
-      startSha: remoteHead,
-      remoteWip,
-    });
+    if (otherWip) ctx.log.warn(`Not saving this round's work: ${wip} holds other saved work.`);
+    const checkpoint = otherWip
+      ? undefined
+      : await saveCheckpoint({
+          worktree,
+          issue,
+          reason,
+          summary: measured.summary,
+          startSha: remoteHead,
+          remoteWip: "",
+          leaveOut: leftOut,
+        });
     await gateway.createComment(prNumber, ctx.mask(say(checkpoint)));
     return finish(
       { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
@@ -161,7 +180,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
       "deliver",
     );
   }
-  if (!(await worktree.stageAll())) {
+  if (!(await worktree.stageAll(leftOut))) {
     await comment({ kind: "unchanged", summary: measured.summary });
     await git.worktreeRemove(path);
     return finish(
@@ -184,8 +203,12 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     );
   }
   const sha = (await worktree.revParse("HEAD")) ?? "";
-  await comment({ kind: "fixed", sha, files, summary: measured.summary });
-  if (remoteWip) await worktree.deleteRemoteBranch(wipBranch(issueNumber), remoteWip);
+  await comment({
+    kind: "fixed",
+    sha,
+    files,
+    summary: [measured.summary, leftOutNote(leftOut)].filter(Boolean).join("\n\n"),
+  });
   await git.worktreeRemove(path);
   return finish(
     { ...measured, status: "succeeded", pr: { number: prNumber, url: pr.url } },

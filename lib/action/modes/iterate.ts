@@ -263,7 +263,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     ctx.log.warn(`Replying on PR #${prNumber} failed: ${why}`);
     headline = `${headline} Replying in its review threads failed: ${why}`;
   }
-  if (remoteWip) await worktree.deleteRemoteBranch(wip, remoteWip);
+  // Only the saved work this round continued is done with; saved work it did not build on stays.
+  if (resumed) await worktree.deleteRemoteBranch(wip, remoteWip);
   await git.worktreeRemove(path);
   return finish(
     { ...measured, status: "succeeded", pr: { number: prNumber, url: pr.url } },

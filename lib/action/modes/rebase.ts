@@ -14,7 +14,6 @@ import { NO_USAGE } from "../../agent/usage.ts";
 import { isOwnAuthor, type PullRequest } from "../../github/index.ts";
 import { transition } from "../../labels/status.ts";
 import { issueOfBranch } from "../../naming/branches.ts";
-import { renderConflictTask } from "../../prompt/rebase-conflict-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import type { ActionContext } from "../context.ts";
@@ -24,7 +23,7 @@ import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { selfLogins } from "../self-logins.ts";
 import { createWriters } from "../writers.ts";
 import { restack, type RestackOutcome, type StackBranch } from "../restack.ts";
-import { runAgentLive } from "../run-agent-live.ts";
+import { createConflictResolver } from "../agent-conflict-resolver.ts";
 import { runFacts } from "../task-read-context.ts";
 import type { ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
@@ -101,31 +100,28 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
         issue: promptIssue(issue, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(issue))),
       })
     : undefined;
-  let cost = 0;
+  const resolver = prompt
+    ? createConflictResolver(ctx, {
+        worktree,
+        prompt,
+        recorder,
+        writeStatus: (view) => writeStatus?.(view, status) ?? Promise.resolve(),
+        budget: undefined,
+      })
+    : undefined;
 
-  const outcomes = await restack(git, worktree, chain, { upstream, onto }, async (stop) => {
-    if (!prompt) return false;
-    const result = await runAgentLive(ctx, {
-      title: `Agent: resolve the rebase conflict on PR #${stop.entry.pr}`,
-      prompt: {
-        ...prompt,
-        task: renderConflictTask({
-          pr: stop.entry.pr,
-          branch: stop.entry.branch,
-          onto: baseOf(stop.entry),
-          commit: stop.commit,
-          baseCommits: await worktree.recentLogRange(`${stop.upstream}..${stop.onto}`, 20),
-          files: stop.files,
-        }),
-      },
-      cwd: worktree.cwd,
-      recorder,
-      writeStatus: (view) => writeStatus?.(view, status) ?? Promise.resolve(),
-      budget: undefined,
-    });
-    cost += result.costUsd;
-    return result.success;
-  });
+  const outcomes = await restack(
+    git,
+    worktree,
+    chain,
+    { upstream, onto },
+    async (stop) =>
+      resolver?.resolve(stop, {
+        what: `PR #${stop.entry.pr} (\`${stop.entry.branch}\`)`,
+        onto: baseOf(stop.entry),
+      }) ?? false,
+  );
+  const cost = resolver?.spent().costUsd ?? 0;
 
   for (const outcome of outcomes) {
     const base = baseOf(outcome.entry);

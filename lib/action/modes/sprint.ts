@@ -10,6 +10,7 @@
  */
 import { join } from "node:path";
 import type { GitClient } from "../../git/git-client.ts";
+import type { MomentWrite } from "../../github/index.ts";
 import { isCompleted, statusOf } from "../../labels/status.ts";
 import { issueBranch, sprintBranch } from "../../naming/branches.ts";
 import type { SprintContext } from "../../prompt/task-prompt.ts";
@@ -28,7 +29,9 @@ import {
 } from "../sprint-tracking.ts";
 import { renderTrackingDashboard } from "../../render/tracking-dashboard.ts";
 import type { ModeResult, TaskReport } from "../task-report.ts";
-import { createWriters } from "../writers.ts";
+import { createWriters, type Writers } from "../writers.ts";
+import { milestonedBy, notAMemberBecause } from "../../sprint/milestoned-by.ts";
+import type { IssueTimeline, TaskIssue } from "../../github/index.ts";
 import { selfLogins } from "../self-logins.ts";
 
 interface Parent {
@@ -67,7 +70,14 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   const { triggeredAt, baseBranch: base, budget } = runFacts(ctx, read);
   const title = trackingTitle(milestone);
   const tracking = trackingIssueAmong(read.managedOpen, title, selfLogins(ctx));
-  const issues = read.issues.filter((issue) => !isTrackingIssue(issue, title));
+  const writers = createWriters(ctx);
+  const { members: issues, leftOut } = await sprintMembers(
+    read.issues.filter((issue) => !isTrackingIssue(issue, title)),
+    writers,
+  );
+  for (const why of leftOut) ctx.log.warn(why);
+  const noted = (message: string | undefined): string | undefined =>
+    leftOut.length === 0 ? message : [...leftOut.map((why) => `${why}.`), message].filter(Boolean).join("\n");
   const plan = planSprint(issues);
   const { ordered: sequence, unordered } = sortByOrder(
     issues.filter((issue) => issue.state === "open" || isCompleted(statusOf(issue.labels))),
@@ -81,26 +91,42 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
     ...unordered.map((issue) => trackedEntry(issue, undefined)),
   ]);
   // The first state shown creates the tracking issue when there is none; a state already shown is not written again.
-  const show = async (run: SprintRunState): Promise<void> => {
-    const body = renderTrackingDashboard(milestone, [...tracked.values()], {
+  const dashboardBody = (run: SprintRunState): string =>
+    renderTrackingDashboard(milestone, [...tracked.values()], {
       ...run,
       ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
     });
+  const show = async (run: SprintRunState): Promise<void> => {
+    const body = dashboardBody(run);
     if (body === tracking.shown) return;
-    if (tracking.number === undefined)
-      tracking.number = (await createTrackingIssue(gateway, title, body)).number;
-    else await gateway.updateIssue(tracking.number, { body });
+    if (tracking.number === undefined) {
+      const created = await createTrackingIssue(gateway, title, body);
+      tracking.number = created.number;
+      tracking.nodeId = created.nodeId;
+    } else await gateway.updateIssue(tracking.number, { body });
     tracking.shown = body;
+  };
+  // A state to show at a task's start, sent with the task's own start writes (one request). Its
+  // fate is the task's, so the next state is always written.
+  const showWithTask = async (run: SprintRunState): Promise<MomentWrite[]> => {
+    if (tracking.number === undefined) {
+      await show(run);
+      return [];
+    }
+    const body = dashboardBody(run);
+    if (body === tracking.shown) return [];
+    tracking.shown = undefined;
+    return [{ kind: "body", number: tracking.number, nodeId: tracking.nodeId, body }];
   };
 
   if (plan.unordered.length > 0) {
     const message = `Issues without an order label: ${plan.unordered.map((n) => `#${n}`).join(", ")}. Give each an \`order:N\` label, then run the sprint again.`;
     await show({ state: "stopped", message });
-    return { tasks: [], note: message };
+    return { tasks: [], note: noted(message) ?? message };
   }
   if (plan.idle) {
     await show({ state: "finished", message: plan.idle });
-    return { tasks: [], note: plan.idle };
+    return { tasks: [], note: noted(plan.idle) ?? plan.idle };
   }
 
   const pointer = sprintBranch(milestone);
@@ -117,7 +143,6 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   };
 
   let parent: Parent = { branch: base, ref: baseRef };
-  const writers = createWriters(ctx);
   const earlier: Array<SprintContext["earlierTasks"][number]> = [];
   const reports: TaskReport[] = [];
   const planned = new Map(plan.tasks.map((task) => [task.issue.number, task]));
@@ -144,11 +169,12 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
       stop = { state: "stopped", message: "The run was cancelled; the next run resumes here." };
       break;
     }
-    await show({
+    const dashboard = await showWithTask({
       state: "running",
       message: `Working on #${issue.number} (task ${task.position} of ${plan.total}).`,
     });
     const outcome = await runTask(ctx, {
+      alongsideStart: dashboard,
       issue,
       prBase: parent.branch,
       parentRef: parent.ref,
@@ -211,5 +237,30 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
   }
   await show(stop ?? { state: "finished", message: "Every task of this run is delivered." });
   if (!stop && worktree) await git.worktreeRemove(worktreePath);
-  return { tasks: reports, ...(stop?.message ? { note: stop.message } : {}) };
+  const note = noted(stop?.message);
+  return { tasks: reports, ...(note ? { note } : {}) };
 }
+
+/**
+ * The milestone's issues that are sprint tasks: those someone with write access
+ * (or Locus) put in the milestone. Completed tasks stay, whoever moved them: they
+ * run no more and later tasks build on them.
+ */
+async function sprintMembers(
+  issues: readonly TaskIssue[],
+  writers: Writers,
+): Promise<{ members: TaskIssue[]; leftOut: string[] }> {
+  const open = issues.filter((issue) => !isCompleted(statusOf(issue.labels)) && issue.state === "open");
+  const by = new Map(open.map((issue) => [issue.number, milestonedBy(issue.timeline ?? NO_TIMELINE)]));
+  const trust = await writers.trustFor(
+    [...by.values()].flatMap((who) => (who.kind === "actor" ? [who.login] : [])),
+  );
+  const leftOut = new Map<number, string>();
+  for (const [number, who] of by) {
+    const why = notAMemberBecause(number, who, trust.isWriter);
+    if (why) leftOut.set(number, why);
+  }
+  return { members: issues.filter((issue) => !leftOut.has(issue.number)), leftOut: [...leftOut.values()] };
+}
+
+const NO_TIMELINE: IssueTimeline = { events: [], truncated: false };

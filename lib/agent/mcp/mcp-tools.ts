@@ -1,9 +1,11 @@
 /**
  * MCP servers' tools for the built-in agent, through `@modelcontextprotocol/sdk`'s client: each
- * server is started (stdio, in the worktree, with a scrubbed environment plus the secrets config
- * names for it) or reached (Streamable HTTP), its tools listed and offered to the model as
- * `mcp__<server>__<tool>`, and each result bounded like the built-in tools'. A server that fails
- * to start is reported once and left out; the caller stops the task if config marks it required.
+ * server is started (stdio, in the worktree, inside the run's sandbox under its egress allowlist,
+ * with the sandbox's environment plus the secrets config names for it; its program found the way
+ * an ACP agent's is, never in the worktree) or reached (Streamable HTTP), its tools listed and
+ * offered to the model as `mcp__<server>__<tool>`, and each result bounded like the built-in
+ * tools'. A server that fails to start is reported once and left out; the caller stops the task
+ * if config marks it required.
  * Read-only runs get only the tools a server marks `readOnlyHint`.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,6 +16,9 @@ import { z } from "zod";
 import type { AgentTool, ToolResult } from "../tool.ts";
 import { acpCommandLine } from "../runners/acp-command.ts";
 import { withCredentials } from "../runners/cli-environment.ts";
+import { actionBinDirs, findTrustedExecutable } from "../runners/trusted-executable.ts";
+import { programFiles } from "../../sandbox/program-files.ts";
+import type { Sandbox, WrappedCommand } from "../../sandbox/sandbox.ts";
 import { errorResult } from "../tools/results.ts";
 import type { McpServerSettings } from "./mcp-server-settings.ts";
 
@@ -39,6 +44,8 @@ export interface McpConnectOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly readOnly: boolean;
   readonly connectTimeoutMs?: number;
+  /** stdio servers run inside it; absent (tests of the protocol alone), they run as they are. */
+  readonly sandbox?: Sandbox;
 }
 
 /** Anthropic tool names allow letters, digits, `_` and `-`, at most 128 characters. */
@@ -46,24 +53,43 @@ export function mcpToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, "_")}`.slice(0, 128);
 }
 
-function transportFor(
+/** A stdio server's command line: its program found outside the worktree, run in the sandbox. */
+async function serverCommand(server: McpServerSettings, options: McpConnectOptions): Promise<WrappedCommand> {
+  const line = acpCommandLine(server.command);
+  if (line === undefined) throw new Error("it has no command");
+  const found = await findTrustedExecutable(line.executable, {
+    path: options.env["PATH"],
+    untrusted: [options.cwd, options.env["GITHUB_WORKSPACE"]].filter((dir) => dir !== undefined),
+    extraDirs: actionBinDirs(),
+  });
+  if (!found.found) throw new Error(found.reason);
+  const env = withCredentials(options.env, server.env);
+  if (options.sandbox === undefined) return { file: found.path, args: line.args, env, cwd: options.cwd };
+  return options.sandbox.wrap(found.path, line.args, {
+    cwd: options.cwd,
+    env,
+    keep: server.env,
+    readable: programFiles(found.path),
+  });
+}
+
+async function transportFor(
   server: McpServerSettings,
   options: McpConnectOptions,
   stderr: { tail: string },
-): Transport {
+): Promise<Transport> {
   if (server.url !== undefined) {
     const token = server.bearer === undefined ? undefined : options.env[server.bearer];
     return new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } },
     });
   }
-  const line = acpCommandLine(server.command);
-  if (line === undefined) throw new Error("it has no command");
+  const command = await serverCommand(server, options);
   const transport = new StdioClientTransport({
-    command: line.executable,
-    args: [...line.args],
-    cwd: options.cwd,
-    env: withCredentials(options.env, server.env),
+    command: command.file,
+    args: [...command.args],
+    cwd: command.cwd,
+    env: { ...command.env },
     // Piped, never inherited: a server's output must not reach the job log, where the runner reads commands.
     stderr: "pipe",
   });
@@ -132,7 +158,7 @@ async function connectOne(
   const client = new Client({ name: "locus", version: "1" });
   const timeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   try {
-    await client.connect(transportFor(server, options, stderr), { timeout });
+    await client.connect(await transportFor(server, options, stderr), { timeout });
     const listed = await client.listTools(undefined, { timeout });
     const tools = listed.tools
       .filter((tool) => !options.readOnly || tool.annotations?.readOnlyHint === true)

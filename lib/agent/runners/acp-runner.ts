@@ -1,14 +1,15 @@
 /**
  * The `acp` provider: any agent that speaks the Agent Client Protocol (config
- * `agent.acp.command`), with Locus as its client on `@agentclientprotocol/sdk` over stdio. Locus
- * offers the agent its file system and terminals and serves both through its own boundary (the
- * worktree's confinement, the shell policy, the scrubbed environment), answers its permission
+ * `agent.acp.command`), with Locus as its client on `@agentclientprotocol/sdk` over stdio. The
+ * agent runs inside the run's sandbox like the CLI providers (its program never taken from the
+ * worktree), with only its own credentials. Locus offers the agent its file system and terminals
+ * and serves both through its own boundary (the worktree's confinement, the shell policy, the
+ * scrubbed environment), answers its permission
  * requests from the same policy, and turns its session updates into Locus's events. A time, turn
  * or cost limit, an abort, or a protocol violation sends `session/cancel`, waits a short grace for
  * the turn to end, then stops the process group; the caller saves the work as for any provider.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { isAbsolute, resolve } from "node:path";
 import type { AgentEvent } from "../events.ts";
 import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "../limit-messages.ts";
 import type {
@@ -20,15 +21,18 @@ import type {
   ToolCallRecord,
 } from "../runner.ts";
 import type { ToolContext } from "../tool.ts";
+import { programFiles } from "../../sandbox/program-files.ts";
+import type { WrappedCommand } from "../../sandbox/sandbox.ts";
 import { NO_USAGE } from "../usage.ts";
 import { acpCommandLine } from "./acp-command.ts";
+import { createAcpCostMeter } from "./acp-cost.ts";
 import { acpMcpServers } from "./acp-mcp-servers.ts";
 import { createAcpChannel } from "./acp-channel.ts";
 import { createAcpClient } from "./acp-client.ts";
 import { createAcpTerminals } from "./acp-terminals.ts";
 import { acpUpdates } from "./acp-updates.ts";
 import { withCredentials } from "./cli-environment.ts";
-import { findExecutable } from "./find-executable.ts";
+import { actionBinDirs, findTrustedExecutable, type TrustedExecutable } from "./trusted-executable.ts";
 import { runJsonLines, type JsonLinesOutcome } from "./json-lines-process.ts";
 import { ProviderUnavailableError } from "./provider-unavailable-error.ts";
 import { structuredAnswerOf } from "./structured-answer.ts";
@@ -78,14 +82,17 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
   const line = acpCommandLine(settings.command);
   const env = withCredentials(options.env, settings.env);
 
-  async function locate(cwd?: string): Promise<string | undefined> {
-    if (line === undefined) return undefined;
-    if (line.executable.includes("/"))
-      return isAbsolute(line.executable) ? line.executable : resolve(cwd ?? process.cwd(), line.executable);
-    return findExecutable(line.executable, options.env["PATH"]);
+  /** The agent's program, never from the worktree or the checkout (see trusted-executable.ts). */
+  function locate(cwd?: string): Promise<TrustedExecutable | undefined> {
+    if (line === undefined) return Promise.resolve(undefined);
+    return findTrustedExecutable(line.executable, {
+      path: options.env["PATH"],
+      untrusted: [cwd, options.env["GITHUB_WORKSPACE"]].filter((dir) => dir !== undefined),
+      extraDirs: actionBinDirs(),
+    });
   }
 
-  function unavailable(): ProviderUnavailableError {
+  function unavailable(found?: TrustedExecutable): ProviderUnavailableError {
     return line === undefined
       ? new ProviderUnavailableError(
           "acp",
@@ -93,13 +100,27 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
         )
       : new ProviderUnavailableError(
           "acp",
-          `\`${line.executable}\` (agent.acp.command) was not found on PATH; install the ACP agent or set provider: builtin`,
+          `agent.acp.command: ${found?.found === false ? found.reason : `\`${line.executable}\` was not found`}; install the ACP agent or set provider: builtin`,
         );
   }
 
+  /**
+   * The agent's command line: inside the run's sandbox when there is one, like the CLI providers,
+   * with its own credentials (`agent.acp.env`) kept and its program's files readable there.
+   */
+  function confined(executable: string, args: readonly string[], cwd: string): Promise<WrappedCommand> {
+    if (!options.sandbox) return Promise.resolve({ file: executable, args, env, cwd });
+    return options.sandbox.wrap(executable, args, {
+      cwd,
+      env,
+      keep: settings.env,
+      readable: programFiles(executable),
+    });
+  }
+
   async function execute(execute: ExecuteOptions): Promise<RunResult> {
-    const executable = await locate(execute.cwd);
-    if (line === undefined || executable === undefined) throw unavailable();
+    const found = await locate(execute.cwd);
+    if (line === undefined || found?.found !== true) throw unavailable(found);
     const started = now();
     const emit = (event: AgentEvent) => execute.onEvent?.(event);
     const readOnly = execute.readOnly ?? false;
@@ -107,7 +128,12 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
     const kill = new AbortController();
     const toolCalls: ToolCallRecord[] = [];
     const files = new Set<string>();
-    let cost = 0;
+    const meter = createAcpCostMeter({
+      ...(settings.costPerToolCallUsd === undefined
+        ? {}
+        : { costPerToolCallUsd: settings.costPerToolCallUsd }),
+      ...(execute.maxCostUsd === undefined ? {} : { maxCostUsd: execute.maxCostUsd }),
+    });
     let stopped: { reason: StopReason; message: string } | undefined;
     let cancel: (() => void) | undefined;
     let grace: NodeJS.Timeout | undefined;
@@ -122,11 +148,8 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
 
     const tally: RunTally = {
       emit,
-      turn(_usage, reportedCostUsd) {
-        cost += reportedCostUsd ?? 0;
-        emit({ type: "turn", turn: updates.toolCalls(), usage: NO_USAGE, costUsd: reportedCostUsd ?? 0 });
-        if (execute.maxCostUsd !== undefined && cost >= execute.maxCostUsd)
-          stop("cost_limit", costLimitMessage(cost, execute.maxCostUsd));
+      turn() {
+        spent(meter.reported(updates.reportedCostUsd() ?? 0));
       },
       tool(call) {
         toolCalls.push(call);
@@ -135,7 +158,20 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
       fileChanged: (path) => files.add(path),
       stop,
     };
-    const updates = acpUpdates(tally, { cwd: execute.cwd, now });
+    function spent(costUsd: number): void {
+      emit({ type: "turn", turn: updates.toolCalls(), usage: NO_USAGE, costUsd });
+      if (execute.maxCostUsd !== undefined && meter.total() >= execute.maxCostUsd)
+        stop("cost_limit", costLimitMessage(meter.total(), execute.maxCostUsd));
+    }
+    const updates = acpUpdates(tally, {
+      cwd: execute.cwd,
+      now,
+      onToolCallStarted(calls) {
+        const counted = meter.toolCallStarted(calls);
+        if ("stop" in counted) stop("cost_unreported", counted.stop);
+        else if (counted.addUsd > 0) spent(counted.addUsd);
+      },
+    });
     function refused(what: string, reason: string): void {
       const id = `refused-${toolCalls.length}-${now()}`;
       const summary = `Refused ${what}: ${reason}`;
@@ -177,12 +213,19 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
           ).unref();
 
     emit({ type: "start", runner: "acp", model: execute.model, timestamp: new Date(started).toISOString() });
+    if (options.sandbox?.kind === "off")
+      emit({
+        type: "warning",
+        message:
+          "sandbox.mode is off: the ACP agent and the MCP servers it starts run unsandboxed, with the runner's files and network",
+      });
+    const command = await confined(found.path, line.args, execute.cwd);
     const channel = createAcpChannel();
     const exited: Promise<JsonLinesOutcome | Error> = runJsonLines({
-      executable,
-      args: line.args,
-      cwd: execute.cwd,
-      env,
+      executable: command.file,
+      args: command.args,
+      cwd: command.cwd,
+      env: command.env,
       stdin: (stdin) => channel.attach(stdin),
       signal: kill.signal,
       onValue: (value) => {
@@ -297,13 +340,10 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
       summary = taken.summary;
       error = taken.error;
     }
-    if (updates.reportedCostUsd() === undefined) {
-      emit({
-        type: "warning",
-        message:
-          "the ACP agent reported no cost (session usage_update): Locus could not hold it to the cost limit, and reports $0",
-      });
-    }
+    const unreported = meter.warning();
+    if (unreported !== undefined && stop_ !== "cost_unreported")
+      emit({ type: "warning", message: unreported });
+    const cost = meter.total();
     if (error !== undefined) emit({ type: "error", message: error, retryable: false });
     emit({
       type: "done",
@@ -332,7 +372,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
 
   return {
     name: "acp",
-    isAvailable: async () => (await locate()) !== undefined,
+    isAvailable: async () => (await locate())?.found === true,
     version: () =>
       line === undefined
         ? Promise.reject(unavailable())

@@ -3,13 +3,16 @@
  * decides first, then the same process helper runs the command in the worktree with a scrubbed
  * environment, its own process group and the policy's timeout. A command's output is known once
  * it has ended (the helper collects head and tail); `terminal/output` before that reports none.
+ * The configured command hooks run around it as around `run_shell`: a failing before-command hook
+ * refuses the terminal with the hook's output, an after-command hook's output ends the terminal's.
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { decideShellCommand } from "../../config/shell-policy.ts";
 import type { ToolContext } from "../tool.ts";
-import { shellQuote } from "../tools/edit-hooks.ts";
+import { blockedByHook, runCommandHooks } from "../tools/command-hooks.ts";
+import { shellQuote } from "../tools/hook-commands.ts";
 import { scrubEnvironment } from "../tools/environment.ts";
 import { runProcess, type ProcessOutcome } from "../tools/process.ts";
 import { AcpRefusal, insideWorktree } from "./acp-files.ts";
@@ -85,7 +88,8 @@ export function createAcpTerminals(
 
   return {
     async create(request) {
-      const { run: command, judged } = terminalCommand(request);
+      const subject = terminalCommand(request);
+      const { run: command, judged } = subject;
       const refuse = (reason: string): never => {
         options.onRefused(judged, reason);
         throw new AcpRefusal(`Refused: ${reason}. The command was not run.`);
@@ -101,6 +105,11 @@ export function createAcpTerminals(
       }
       if (request.cwd && !(await insideWorktree(context.cwd, request.cwd)))
         refuse(`the directory ${request.cwd} is outside the worktree`);
+      const before = await runCommandHooks("before-command", subject, context);
+      if (before.failed) {
+        options.onRefused(judged, "a before-command hook refused it");
+        throw new AcpRefusal(blockedByHook(before.report));
+      }
       const extra = Object.fromEntries(
         (request.env ?? [])
           .filter((variable) => !HIDDEN_RUNNERS.test(variable.name))
@@ -121,11 +130,22 @@ export function createAcpTerminals(
           timeoutMs: context.shell.timeoutSeconds * 1000,
           signal: stop.signal,
           ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-        }).then((outcome) => {
-          context.signal.removeEventListener("abort", onAbort);
-          terminal.outcome = outcome;
-          return outcome;
-        }),
+        })
+          .then(async (ran) => {
+            const after =
+              ran.spawnError !== undefined || ran.aborted
+                ? undefined
+                : await runCommandHooks("after-command", subject, context);
+            const reports = [before.report, after?.report ?? ""].filter((report) => report !== "");
+            return reports.length === 0
+              ? ran
+              : { ...ran, output: [ran.output.trimEnd(), ...reports].join("\n\n") };
+          })
+          .then((outcome) => {
+            context.signal.removeEventListener("abort", onAbort);
+            terminal.outcome = outcome;
+            return outcome;
+          }),
       };
       const terminalId = `locus-${randomUUID()}`;
       terminals.set(terminalId, terminal);

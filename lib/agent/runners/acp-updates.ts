@@ -64,7 +64,12 @@ function planSummary(entries: readonly acp.PlanEntry[]): string {
 
 export function acpUpdates(
   tally: RunTally,
-  options: { readonly cwd: string; readonly now: () => number },
+  options: {
+    readonly cwd: string;
+    readonly now: () => number;
+    /** A new tool call began (`calls` counts it): where the runner holds an unreported cost. */
+    readonly onToolCallStarted?: (calls: number) => void;
+  },
 ): AcpUpdates {
   const open = new Map<string, OpenCall>();
   let text = "";
@@ -117,6 +122,7 @@ export function acpUpdates(
         params: paramsOf(call, options.cwd),
       });
       tally.emit({ type: "turn", turn: calls, usage: NO_USAGE, costUsd: 0 });
+      options.onToolCallStarted?.(calls);
     } else {
       if (update.title) call.title = update.title;
       if (update.kind) call.kind = update.kind;

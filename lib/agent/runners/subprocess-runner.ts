@@ -5,7 +5,7 @@
  * it reports into keeps the counts every runner returns.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, isAbsolute } from "node:path";
 import { promisify } from "node:util";
@@ -21,6 +21,7 @@ import type {
   ToolCallRecord,
 } from "../runner.ts";
 import { addUsage, NO_USAGE, type Usage } from "../usage.ts";
+import { programFiles } from "../../sandbox/program-files.ts";
 import type { Sandbox, WrappedCommand } from "../../sandbox/sandbox.ts";
 import { isSecretName } from "../tools/environment.ts";
 import { findExecutable } from "./find-executable.ts";
@@ -246,9 +247,11 @@ export function createSubprocessRunner(
 /**
  * The CLI's command line, inside the sandbox when there is one. Its environment is the spec's
  * (secrets stripped, its own credentials added); the credentials are the only secret-named
- * variables left in it, and they are passed on on purpose.
+ * variables left in it, and they are passed on on purpose. The sandbox runs the CLI's real file
+ * with its npm tree bound read-only: the reusable workflow installs it under the runner's home,
+ * which the sandbox otherwise hides.
  */
-function confined(
+async function confined(
   spec: CliSpec,
   options: { readonly env: Readonly<Record<string, string | undefined>>; readonly sandbox?: Sandbox },
   executable: string,
@@ -257,12 +260,13 @@ function confined(
   schemaDir: string | undefined,
 ): Promise<WrappedCommand> {
   const env = spec.env(options.env);
-  if (!options.sandbox) return Promise.resolve({ file: executable, args, env, cwd });
-  return options.sandbox.wrap(executable, args, {
+  if (!options.sandbox) return { file: executable, args, env, cwd };
+  const real = await realpath(executable);
+  return options.sandbox.wrap(real, args, {
     cwd,
     env,
     keep: Object.keys(env).filter(isSecretName),
-    ...(schemaDir ? { readable: [schemaDir] } : {}),
+    readable: [...programFiles(real), ...(schemaDir ? [schemaDir] : [])],
   });
 }
 

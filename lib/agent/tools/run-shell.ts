@@ -1,6 +1,7 @@
 /**
  * `run_shell`: one `bash -c` command in the worktree, under the configured allow/deny policy,
- * with a scrubbed environment, a timeout and bounded output.
+ * with a scrubbed environment, a timeout and bounded output; the configured command hooks run
+ * around it (a failing before-command hook refuses it).
  *
  * The command's output is returned to the loop as data and never written to our stdout: in a
  * GitHub Actions job, a printed `::add-mask::`, `::stop-commands::` or `::set-output` line would
@@ -9,6 +10,7 @@
 import { z } from "zod";
 import { decideShellCommand } from "../../config/shell-policy.ts";
 import type { AgentTool, ShellPolicy } from "../tool.ts";
+import { blockedByHook, runCommandHooks } from "./command-hooks.ts";
 import { scrubEnvironment } from "./environment.ts";
 import { runProcess } from "./process.ts";
 import { clip, errorResult } from "./results.ts";
@@ -38,6 +40,9 @@ export const runShellTool: AgentTool<typeof inputSchema> = {
     }
     if (context.signal.aborted)
       return errorResult(`Bash ${shown} → aborted`, "The run was aborted; the command was not started.");
+    const subject = { run: input.command, judged: input.command };
+    const before = await runCommandHooks("before-command", subject, context);
+    if (before.failed) return errorResult(`Bash ${shown} → refused by a hook`, blockedByHook(before.report));
     const timeoutSeconds = Math.min(
       input.timeout_s ?? context.shell.timeoutSeconds,
       Math.max(SHELL_MAX_TIMEOUT_S, context.shell.timeoutSeconds),
@@ -56,6 +61,8 @@ export const runShellTool: AgentTool<typeof inputSchema> = {
         `The shell could not start: ${outcome.spawnError}`,
       );
     }
+    const after = outcome.aborted ? undefined : await runCommandHooks("after-command", subject, context);
+    const hooks = [before.report, after?.report ?? ""].filter((report) => report !== "").join("\n\n");
     const output =
       outcome.output === ""
         ? "(no output)\n"
@@ -69,11 +76,11 @@ export const runShellTool: AgentTool<typeof inputSchema> = {
         : "";
       return errorResult(
         `Bash ${shown} → ${why}`,
-        `${output}[The command ${why} and was killed with everything it started.${hint}]`,
+        `${output}[The command ${why} and was killed with everything it started.${hint}]${hooks === "" ? "" : `\n\n${hooks}`}`,
       );
     }
     return {
-      content: `${output}[exit code ${outcome.exitCode}]`,
+      content: `${output}[exit code ${outcome.exitCode}]${hooks === "" ? "" : `\n\n${hooks}`}`,
       isError: outcome.exitCode !== 0,
       summary: `Bash ${shown} → exit ${outcome.exitCode}`,
     };

@@ -10,6 +10,14 @@ describe("unpriced models", () => {
     expect(unpricedModelRefusal("builtin", "claude-next-9", undefined)).toContain("`claude-next-9`");
     expect(unpricedModelRefusal("codex", "gpt-5-codex", {})).toContain("agent.pricing");
     expect(unpricedModelRefusal("claude-code", "claude-next-9", undefined)).toBeUndefined();
+    expect(unpricedModelRefusal("builtin", "claude-next-9", undefined)).toContain(
+      "then comment `/locus run`.",
+    );
+    expect(unpricedModelRefusal("builtin", "claude-next-9", undefined, "`/locus iterate`")).toContain(
+      "then comment `/locus iterate`.",
+    );
+    // An ACP agent's model is its own; the runner holds it to the cost it reports instead.
+    expect(unpricedModelRefusal("acp", "claude-next-9", undefined)).toBeUndefined();
     expect(
       unpricedModelRefusal("builtin", "claude-next-9", { "claude-next-9": { input: 1, output: 2 } }),
     ).toBe(undefined);

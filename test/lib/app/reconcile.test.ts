@@ -51,7 +51,12 @@ function context(): AppContext {
     minWriteIntervalMs: 0,
   });
   return {
-    gateway: createGateway({ octokit, repo: { owner: "octo", repo: "demo" }, log: quiet }),
+    gateway: createGateway({
+      ownLogins: ["locus-bot"],
+      octokit,
+      repo: { owner: "octo", repo: "demo" },
+      log: quiet,
+    }),
     config: defaultConfig(),
     delivery: "unused",
     redeliveryRequested: () => false,

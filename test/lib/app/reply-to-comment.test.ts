@@ -39,7 +39,12 @@ function gatewayAs(login: string): GitHubGateway {
     retryUnitMs: 0,
     minWriteIntervalMs: 0,
   });
-  return createGateway({ octokit, repo: { owner: "octo", repo: "demo" }, log: quiet });
+  return createGateway({
+    ownLogins: ["locus-bot"],
+    octokit,
+    repo: { owner: "octo", repo: "demo" },
+    log: quiet,
+  });
 }
 
 function context(delivery: string): AppContext {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SHELL_DENY, decideShellCommand, matchesShellPolicy } from "../../../lib/config/index.ts";
+import { commandMentions } from "../../../lib/config/shell-policy.ts";
 
 const defaults = { allow: ["*"], deny: DEFAULT_SHELL_DENY };
 
@@ -132,5 +133,15 @@ describe("glob patterns", () => {
     const started = performance.now();
     expect(allows("*a*a*a*a*a*a*a*a*b", "a".repeat(20_000))).toBe(false);
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("commandMentions (a command hook's pattern)", () => {
+  it("matches the whole command or any part of a chain, as a deny pattern does", () => {
+    expect(commandMentions("npm *", "npm test")).toBe(true);
+    expect(commandMentions("npm *", "cd web &&  npm   test")).toBe(true);
+    expect(commandMentions("npm *", "echo $(npm bin)")).toBe(true);
+    expect(commandMentions("npm *", "echo npm test")).toBe(false);
+    expect(commandMentions("npm *", "pnpm test")).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
+import { isOwnAuthor } from "../../../lib/github/index.ts";
 import { API, R, comment, testGateway } from "./helpers.ts";
 
 const MARKER = "locus:status";
@@ -63,6 +64,14 @@ describe("sticky comments", () => {
   it("refuses a marker that could close the HTML comment early", async () => {
     const { gateway } = testGateway();
     await expect(gateway.upsertComment(5, "x --> <b>", "body")).rejects.toThrow(/marker/);
+  });
+});
+
+describe("isOwnAuthor", () => {
+  it("knows Locus only by the logins it is given, case-insensitively; an empty list names nobody", () => {
+    expect(isOwnAuthor(["Locus[bot]"], "locus[bot]")).toBe(true);
+    expect(isOwnAuthor(["locus[bot]"], "mallory")).toBe(false);
+    expect(isOwnAuthor([], "locus[bot]")).toBe(false);
   });
 });
 

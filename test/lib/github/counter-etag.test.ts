@@ -37,6 +37,9 @@ describe("call counter", () => {
         "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1,
         "graphql query MilestoneIssues": 1,
       },
+      // An answer without the cost GitHub reports counts as the least a call costs.
+      graphqlPoints: 1,
+      pointsByRoute: { "graphql query MilestoneIssues": 1 },
     });
   });
 
@@ -44,8 +47,14 @@ describe("call counter", () => {
     const counter = createCallCounter();
     const log = recordingLog();
     const { octokit } = testOctokit({ log });
-    const a = createGateway({ octokit, repo: REPO, log, counter });
-    const b = createGateway({ octokit, repo: { owner: "acme", repo: "gadgets" }, log, counter });
+    const a = createGateway({ ownLogins: ["locus[bot]"], octokit, repo: REPO, log, counter });
+    const b = createGateway({
+      ownLogins: ["locus[bot]"],
+      octokit,
+      repo: { owner: "acme", repo: "gadgets" },
+      log,
+      counter,
+    });
     nock(API)
       .get(R)
       .reply(200, { default_branch: "main" })

@@ -35,6 +35,7 @@ beforeEach(async () => {
   log = recordingLog();
   const token = mintInstallationToken(t.sim.store, t.sim.seed.installation("acme").id).token;
   locus = createGateway({
+    ownLogins: [t.sim.app.botLogin],
     octokit: createActionOctokit({
       token,
       baseUrl: t.sim.apiUrl,

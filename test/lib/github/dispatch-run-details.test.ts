@@ -31,6 +31,7 @@ async function start(options: GitHubSimulatorOptions = {}): Promise<GitHubGatewa
   const token = mintInstallationToken(t.sim.store, t.sim.seed.installation("acme").id).token;
   const log = recordingLog();
   return createGateway({
+    ownLogins: [t.sim.app.botLogin],
     octokit: createActionOctokit({
       token,
       baseUrl: t.sim.apiUrl,

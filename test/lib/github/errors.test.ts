@@ -37,6 +37,22 @@ describe("GitHubError", () => {
     expect(error.message).toContain(`${API}${R}/issues/3/labels`);
   });
 
+  it("403 when GitHub Actions may not open pull requests names the repository setting, not a permission", async () => {
+    const { gateway } = testGateway();
+    nock(API)
+      .post(`${R}/pulls`)
+      .reply(403, { message: "GitHub Actions is not permitted to create or approve pull requests." });
+
+    const error = await failure(
+      gateway.createPullRequest({ title: "t", body: "b", head: "h", base: "main" }),
+    );
+
+    expect(error.status).toBe(403);
+    expect(error.message).toContain("Allow GitHub Actions to create and approve pull requests");
+    expect(error.message).toContain("app-url");
+    expect(error.message).not.toContain("lacks the");
+  });
+
   it("403 on a workflow dispatch names the actions permission", async () => {
     const { gateway } = testGateway();
     nock(API)

@@ -43,6 +43,7 @@ export function testGateway(
   const log = recordingLog();
   const { octokit, wait } = testOctokit({ ...options, log });
   const gateway = createGateway({
+    ownLogins: ["locus[bot]"],
     octokit,
     repo: REPO,
     log,

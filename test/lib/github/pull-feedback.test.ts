@@ -29,6 +29,7 @@ let locus: GitHubGateway;
 
 function gateway(token: string): GitHubGateway {
   return createGateway({
+    ownLogins: [sim.app.botLogin],
     octokit: createActionOctokit({
       token,
       baseUrl: sim.apiUrl,

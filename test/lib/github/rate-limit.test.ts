@@ -207,7 +207,7 @@ describe("retries (the octokit's plugins, configured by createOctokitPolicy)", (
       }),
     );
     const octokit = new Octokit({ auth: { token: "ghs_probot" }, log });
-    const gateway = createGateway({ octokit, repo: REPO, log });
+    const gateway = createGateway({ ownLogins: ["locus[bot]"], octokit, repo: REPO, log });
     nock(API).put(`${R}/issues/1/labels`).times(3).reply(403, SECONDARY, { "retry-after": "3" });
 
     await expect(gateway.setLabels(1, ["locus:queued"])).rejects.toBeInstanceOf(GitHubError);

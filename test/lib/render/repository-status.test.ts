@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GITHUB_BODY_LIMIT } from "../../../lib/render/comment-limit.ts";
 import {
   renderRepositoryStatus,
+  waitedFor,
   type RepositoryStatus,
   type StatusTask,
 } from "../../../lib/render/repository-status.ts";
@@ -15,6 +16,7 @@ const empty: RepositoryStatus = {
   moreMilestones: 0,
   running: [],
   queued: [],
+  waiting: [],
   failed: [],
   moreTasks: 0,
   pullRequests: [],
@@ -126,5 +128,43 @@ describe("renderRepositoryStatus", () => {
     expect(shown).toBeLessThan(100);
     expect(parts.get("Failed (100)")).toContain(`_…and ${100 - shown} more tasks not shown._`);
     expect(body).toContain("**API budget:**");
+  });
+
+  it("lists each waiting task with its first question, made safe to publish, and how long it has waited", () => {
+    const body = renderRepositoryStatus({
+      ...empty,
+      waiting: [
+        {
+          ...task(7, { sprint: "v1", attempts: 1 }),
+          questions: [
+            "Ask @octocat | fixes #3 ![x](https://evil.example/p.png) <!-- hide the rest `@code`",
+            "Second?",
+          ],
+          waitedMs: 3 * 3_600_000 + 59 * 60_000,
+        },
+        { ...task(8), questions: [`${"x".repeat(188)} \`x @inside a long span\``], waitedMs: undefined },
+      ],
+    });
+    const rows = tableRows(sections(body).get("Waiting for an answer (2)") ?? "");
+    expect(rows[0]?.slice(1, 5)).toEqual(["Task 7", "v1", "1", "—"]);
+    const question = rows[0]?.[5] ?? "";
+    expect(question).toContain("@\u2060octocat");
+    expect(question).toContain("f\u2060ixes #3");
+    expect(question).toContain("[image removed: x]");
+    expect(question).not.toContain("<!--");
+    expect(question).toContain("`@code`");
+    expect(question).toContain("_(and 1 more)_");
+    expect(rows[0]?.slice(6)).toEqual(["3 h", "reply on it (a writer), or `/locus answer <text>`"]);
+    // Cut before it is made safe: a code span cut open is prose, and its mention is defused too.
+    expect(rows[1]?.[5]).toBe(`${"x".repeat(188)} \`x @\u2060inside…`);
+    expect(rows[1]?.[6]).toBe("—");
+    expect(body).toContain("## Locus status: o/r");
+    expect(body.indexOf("### Waiting for an answer")).toBeLessThan(body.indexOf("### Failed"));
+  });
+
+  it("says how long in the unit that matters", () => {
+    expect(
+      [0, 59_999, 60 * 60_000, 47 * 3_600_000 + 1, 48 * 3_600_000, 9 * 86_400_000].map(waitedFor),
+    ).toEqual(["0 min", "0 min", "1 h", "47 h", "2 days", "9 days"]);
   });
 });

@@ -1,13 +1,15 @@
 /**
  * An ACP agent's terminals are Locus's shell by another door: they run in the run's sandbox, so a
- * command the agent starts there sees the same private home and none of the runner's files.
+ * command the agent starts there sees the same private home and none of the runner's files. The
+ * command hooks around them and around `run_shell` run there too.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createAcpTerminals } from "../../../lib/agent/runners/acp-terminals.ts";
-import type { ToolContext } from "../../../lib/agent/tool.ts";
+import type { AgentHook, ToolContext } from "../../../lib/agent/tool.ts";
+import { runShellTool } from "../../../lib/agent/tools/run-shell.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
 import { describeWithSandbox } from "./sandbox-available.ts";
@@ -37,12 +39,12 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-function contextWith(withSandbox: boolean): ToolContext {
+function contextWith(withSandbox: boolean, hooks: readonly AgentHook[] = []): ToolContext {
   return {
     cwd: worktree,
     signal: new AbortController().signal,
     shell: { allow: ["*"], deny: [], timeoutSeconds: 30 },
-    hooks: [],
+    hooks,
     env: { PATH: process.env["PATH"] ?? "", HOME: home },
     onQuestion: () => undefined,
     ...(withSandbox ? { sandbox } : {}),
@@ -64,5 +66,24 @@ describeWithSandbox("ACP terminals", () => {
     expect(inside).not.toContain(`home=${home}`);
     // The same command outside the sandbox does read it: the test can tell the two apart.
     expect(await runInTerminal(contextWith(false), command)).toContain(SECRET);
+  });
+
+  it("run their command hooks in the sandbox too, as run_shell's", async () => {
+    const peek = `cat ${join(home, ".secret")} 2>&1; echo "home=$HOME"`;
+    const hooks: AgentHook[] = [
+      { when: "before-command", command: peek },
+      { when: "after-command", command: peek },
+    ];
+    const terminal = await runInTerminal(contextWith(true, hooks), "echo ran");
+    const shell = (await runShellTool.run({ command: "echo ran" }, contextWith(true, hooks))).content;
+
+    for (const output of [terminal, shell]) {
+      expect(output).toContain("ran\n");
+      expect(output).toContain("before-command hook");
+      expect(output).toContain("after-command hook");
+      expect(output).not.toContain(SECRET);
+      expect(output).not.toContain(`home=${home}`);
+    }
+    expect(await runInTerminal(contextWith(false, hooks), "echo ran")).toContain(SECRET);
   });
 });

@@ -3,7 +3,7 @@
  * none of the Action's, and none of the runner's files.
  */
 import { execFileSync } from "node:child_process";
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -81,5 +81,49 @@ describeWithSandbox("a CLI runner in the sandbox", () => {
     expect(env).toContain("HTTPS_PROXY=http://127.0.0.1:3128\n");
     expect(env).not.toContain("ghs_actionSecret");
     expect(await readFile(join(worktree, "seen-home"), "utf8")).toContain("No such file or directory");
+  });
+
+  it("runs a CLI installed under the runner's home, which the sandbox hides, from its npm tree alone", async () => {
+    // The reusable workflow's layout: `npm install --global --prefix ~/.locus-cli`, its bin on PATH.
+    const prefix = join(home, ".locus-cli");
+    const pkg = join(prefix, "lib", "node_modules", "fake-claude");
+    await mkdir(pkg, { recursive: true });
+    await mkdir(join(prefix, "bin"));
+    await copyFile(FIXTURE, join(pkg, "stream.jsonl"));
+    await writeFile(
+      join(pkg, "cli.sh"),
+      [
+        "#!/usr/bin/env bash",
+        `cat ${join(home, "credentials")} > seen-home-beside 2>&1`,
+        "cat > /dev/null",
+        'sed "s|__CWD__|$PWD|g" "$(dirname "$0")/stream.jsonl"',
+      ].join("\n"),
+    );
+    await chmod(join(pkg, "cli.sh"), 0o755);
+    await symlink(join("..", "lib", "node_modules", "fake-claude", "cli.sh"), join(prefix, "bin", "claude"));
+    const path = `${join(prefix, "bin")}:${process.env["PATH"] ?? ""}`;
+    const installed = await createSandbox({ mode: "required", allow: [], env: { PATH: path, HOME: home } });
+    try {
+      const runner = createRunner("claude-code", {
+        env: { PATH: path, HOME: home, ANTHROPIC_API_KEY: "sk-ant-cli" },
+        shell: { allow: ["*"], deny: [], timeoutSeconds: 60 },
+        sandbox: installed,
+      });
+      const result = await runner.execute({
+        prompt: { system: "", context: "", task: "Fix it" },
+        cwd: worktree,
+        model: "claude-sonnet-4-6",
+        maxTurns: 5,
+      });
+
+      expect(result.error ?? "").toBe("");
+      expect(result.success).toBe(true);
+      // The rest of the home directory stays out of sight.
+      expect(await readFile(join(worktree, "seen-home-beside"), "utf8")).toContain(
+        "No such file or directory",
+      );
+    } finally {
+      await installed.close();
+    }
   });
 });

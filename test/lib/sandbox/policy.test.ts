@@ -128,4 +128,20 @@ describe("the sandbox's mounts", () => {
     expect(mask).toBeGreaterThan(opt);
     expect(worktree).toBeGreaterThan(mask);
   });
+
+  it("unset the variables a spawner adds of the login identity", () => {
+    const args = bwrapArgs(
+      {
+        readOnly: ["/usr"],
+        symlinks: [],
+        tmp: { source: "/host/tmp", dest: "/tmp" },
+        home: { source: "/host/home", dest: "/home/locus" },
+        worktree: "/work/issue-1",
+        readOnlyGit: [],
+        unsetEnv: ["USER", "LOGNAME"],
+      },
+      ["true"],
+    );
+    expect(args.join(" ")).toContain("--unsetenv USER --unsetenv LOGNAME --chdir /work/issue-1 -- true");
+  });
 });

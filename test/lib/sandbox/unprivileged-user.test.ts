@@ -31,5 +31,12 @@ describeWithSandbox("the sandbox as an unprivileged user", () => {
     expect(results["home"]).toContain("No such file or directory");
     expect(results["git"]).toContain("Read-only file system");
     expect(results["sudo"]).toContain("refused");
+    // The ACP agent runs there too, with its own credential and nothing of the caller's.
+    const acp = results["acp"] as unknown as Record<string, string>;
+    expect(acp).toMatchObject({ canary: "error: ENOENT" });
+    expect(acp["environment"]).toContain("sk-ant-own");
+    expect(acp["environment"]).not.toContain(SECRET);
+    expect(acp["parentEnviron"]).not.toContain(SECRET);
+    expect(acp["notAllowed"]).toMatch(/^403/);
   });
 });

@@ -3,7 +3,8 @@ import type { RepositoryStatusRead, StatusIssue } from "../../../lib/github/inde
 import { summarizeRepository } from "../../../lib/status/repository-summary.ts";
 import { renderStatusComment, type StatusState } from "../../../lib/status/status-comment.ts";
 
-const options = { repository: "o/r", selfLogins: ["locus[bot]"], about: 1 };
+const NOW = new Date("2026-11-24T12:00:00Z");
+const options = { repository: "o/r", selfLogins: ["locus[bot]"], about: 1, now: NOW };
 
 function statusBody(state: Partial<StatusState>): string {
   return `<!-- locus:status -->\n${renderStatusComment({ headline: "Working" }, { deliveries: [], attempts: 0, ...state })}`;
@@ -86,12 +87,15 @@ describe("summarizeRepository", () => {
           milestone(3, "Done", 2, 2),
           milestone(4, "Waiting", 0, 2),
           milestone(5, "Not a sprint", 0, 4, 0),
+          milestone(6, "Asking", 0, 2),
         ],
         tasks: [
           issue(10, ["locus:in-progress"], { milestone: 1 }),
           issue(11, ["locus:failed"], { milestone: 1 }),
           issue(12, ["locus:failed"], { milestone: 2 }),
           issue(13, ["locus:queued"], { milestone: 4 }),
+          issue(14, ["locus:waiting"], { milestone: 6 }),
+          issue(15, ["locus:queued"], { milestone: 6 }),
         ],
         managedOpen: [
           { number: 20, title: "Sprint: Stopped", url: "u/20" },
@@ -107,6 +111,7 @@ describe("summarizeRepository", () => {
       ["Stopped", "stopped", 20],
       ["Done", "finished", undefined],
       ["Waiting", "waiting", undefined],
+      ["Asking", "asking", undefined],
     ]);
     expect(summary.failed.map((task) => task.sprint)).toEqual(["Running", "Stopped"]);
   });
@@ -141,5 +146,58 @@ describe("summarizeRepository", () => {
       status: undefined,
     });
     expect(summarizeRepository(read({}), options).about).toBeUndefined();
+  });
+
+  it("lists the tasks waiting for an answer with their questions and how long they have waited, from Locus's own record", () => {
+    const waiting = (askedAt: string) => ({
+      questions: ["Which greeting?", "Upper case?"],
+      commentId: 5,
+      askedAt,
+    });
+    const summary = summarizeRepository(
+      read({
+        tasks: [
+          issue(2, ["locus:waiting"], {
+            comments: [
+              {
+                body: statusBody({ waiting: waiting("2026-11-24T09:30:00Z") }),
+                author: "locus",
+                viewerDidAuthor: false,
+              },
+            ],
+          }),
+          issue(3, ["locus:waiting"], {
+            comments: [
+              {
+                body: statusBody({ waiting: waiting("2026-11-20T00:00:00Z") }),
+                author: "mallory",
+                viewerDidAuthor: false,
+              },
+            ],
+          }),
+          issue(4, ["locus:queued"]),
+        ],
+        about: {
+          number: 1,
+          labels: ["locus:waiting"],
+          comments: [
+            {
+              body: statusBody({ attempts: 1, waiting: waiting("2026-11-24T11:00:00Z") }),
+              author: "locus",
+              viewerDidAuthor: false,
+            },
+          ],
+        },
+      }),
+      options,
+    );
+    expect(
+      summary.waiting.map(({ number, questions, waitedMs }) => ({ number, questions, waitedMs })),
+    ).toEqual([
+      { number: 2, questions: ["Which greeting?", "Upper case?"], waitedMs: 150 * 60_000 },
+      { number: 3, questions: [], waitedMs: undefined },
+    ]);
+    expect(summary.queued.map((task) => task.number)).toEqual([4]);
+    expect(summary.about).toMatchObject({ status: "locus:waiting", waitedMs: 60 * 60_000 });
   });
 });

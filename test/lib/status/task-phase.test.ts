@@ -121,3 +121,11 @@ describe("task phase in the status comment", () => {
     );
   });
 });
+
+describe("a waiting task's questions", () => {
+  it("are cut before they are made safe, so a code span cut open pings nobody", () => {
+    const question = `${"x".repeat(287)} \`a @octocat span that runs on\``;
+    const [line] = phaseView({ kind: "waiting", questions: [question] }).details ?? [];
+    expect(line).toBe(`**Question:** ${"x".repeat(287)} \`a @\u2060octocat…`);
+  });
+});

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
 import { createRunner, ProviderUnavailableError } from "../../../../lib/agent/create-runner.ts";
 import type { ExecuteOptions } from "../../../../lib/agent/runner.ts";
-import type { AgentTool, EditHook } from "../../../../lib/agent/tool.ts";
+import type { AgentHook, AgentTool } from "../../../../lib/agent/tool.ts";
 import type { McpServerSettings } from "../../../../lib/agent/mcp/mcp-server-settings.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 import { z } from "zod";
@@ -24,7 +24,8 @@ function runner(
     cancelGraceMs?: number;
     command?: string[];
     mcpServers?: McpServerSettings[];
-    hooks?: EditHook[];
+    hooks?: AgentHook[];
+    costPerToolCallUsd?: number;
   } = {},
 ) {
   return createRunner("acp", {
@@ -38,6 +39,7 @@ function runner(
     acp: {
       command: extra.command ?? [process.execPath, AGENT, scenario, logFile],
       env: ["ANTHROPIC_API_KEY"],
+      ...(extra.costPerToolCallUsd === undefined ? {} : { costPerToolCallUsd: extra.costPerToolCallUsd }),
     },
     ...(extra.cancelGraceMs === undefined ? {} : { cancelGraceMs: extra.cancelGraceMs }),
     ...(extra.mcpServers === undefined ? {} : { mcpServers: extra.mcpServers }),
@@ -174,6 +176,37 @@ describe("acp runner", () => {
     );
   });
 
+  it("runs the configured command hooks around the agent's terminals, and a failing before-command hook refuses one", async () => {
+    const ran = await runner("one-command", {
+      hooks: [
+        { when: "before-command", commands: "echo *", command: "echo checking {command}" },
+        { when: "after-command", command: "echo done with {command}" },
+        { when: "after-command", commands: "npm *", command: "echo never" },
+      ],
+    }).execute(execute());
+
+    expect(ran.success).toBe(true);
+    const quoted = `'echo '\\''built it'\\'''`;
+    expect((await agentLog())["command"]).toEqual({
+      ok: {
+        exit: { exitCode: 0, signal: null },
+        output:
+          `built it\n\nbefore-command hook \`echo checking ${quoted}\` → exit 0\nchecking echo 'built it'` +
+          `\n\nafter-command hook \`echo done with ${quoted}\` → exit 0\ndone with echo 'built it'`,
+      },
+    });
+
+    const refused = await runner("one-command", {
+      hooks: [{ when: "before-command", command: "echo 'not on Fridays' >&2; exit 1" }],
+    }).execute(execute());
+
+    expect(refused.success).toBe(true);
+    const error = errorOf((await agentLog())["command"]);
+    expect(error).toContain("A before-command hook refused this command, so it was not run.");
+    expect(error).toContain("→ exit 1\nnot on Fridays");
+    expect(cards()).toContain("refused: Refused `echo built it`: a before-command hook refused it");
+  });
+
   it("refuses paths outside the worktree, inside .git and through a symlink, and writes nothing there", async () => {
     const result = await runner("refused-path").execute(execute());
 
@@ -225,6 +258,65 @@ describe("acp runner", () => {
       error: "cost limit reached: $0.2500 spent, limit $0.10",
       costUsd: 0.25,
     });
+  });
+
+  it("stops an agent that reports no cost when it starts a tool call past its grace, with session/cancel", async () => {
+    const result = await runner("unreported-until-cancelled").execute(execute({ maxCostUsd: 5 }));
+
+    expect(result).toMatchObject({ success: false, stop: "cost_unreported", costUsd: 0 });
+    expect(result.turns).toBeGreaterThanOrEqual(4);
+    expect(result.error).toBe(
+      "the agent reported no cost (ACP usage_update in USD) in its first 3 tool calls, so Locus could not hold it to the cost limit of $5.00. " +
+        "Give `agent.acp.costPerToolCallUsd` in `.github/locus.yml` (what to count per tool call; 0 for an agent that costs nothing per use), " +
+        "or use an agent that reports its cost",
+    );
+    expect((await agentLog())["cancelled"]).toBe(true);
+    // The edit it made stays in the worktree for the caller to save.
+    expect(await readFile(join(cwd, "src", "greet.js"), "utf8")).toContain('"Hello there, "');
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
+  });
+
+  it("lets an agent that reports no cost run to its end when no cost limit is set, and says so", async () => {
+    const result = await runner("unreported").execute(execute());
+
+    expect(result).toMatchObject({ success: true, stop: "finished", costUsd: 0, turns: 6 });
+    expect(events).toContainEqual({
+      type: "warning",
+      message:
+        "the ACP agent reported no cost (session usage_update): Locus reports $0; set agent.acp.costPerToolCallUsd to count it",
+    });
+  });
+
+  it("holds the cost limit on agent.acp.costPerToolCallUsd for an agent that reports no cost", async () => {
+    const capped = await runner("unreported-until-cancelled", { costPerToolCallUsd: 0.5 }).execute(
+      execute({ maxCostUsd: 1.2 }),
+    );
+
+    // Stopped as its third tool call began; calls it started before the cancel reached it count too.
+    expect(capped).toMatchObject({
+      success: false,
+      stop: "cost_limit",
+      error: "cost limit reached: $1.5000 spent, limit $1.20",
+    });
+    expect(capped.costUsd).toBe(capped.turns * 0.5);
+    expect((await agentLog())["cancelled"]).toBe(true);
+
+    events = [];
+    const free = await runner("unreported", { costPerToolCallUsd: 0 }).execute(execute({ maxCostUsd: 1.2 }));
+
+    expect(free).toMatchObject({ success: true, costUsd: 0, turns: 6 });
+    expect(events).toContainEqual({
+      type: "warning",
+      message:
+        "the ACP agent reported no cost (session usage_update): Locus counted $0 per tool call (agent.acp.costPerToolCallUsd)",
+    });
+  });
+
+  it("replaces the per-tool-call estimate with the cost the agent reports", async () => {
+    const result = await runner("work", { costPerToolCallUsd: 1 }).execute(execute({ maxCostUsd: 5 }));
+
+    expect(result).toMatchObject({ success: true, costUsd: 0.25 });
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
   });
 
   it("stops once the agent's tool calls pass the turn limit", async () => {
@@ -301,7 +393,42 @@ describe("acp runner", () => {
       ),
     );
     await expect(runner("work", { command: ["no-such-acp-agent"] }).execute(execute())).rejects.toThrow(
-      /`no-such-acp-agent` \(agent.acp.command\) was not found on PATH/,
+      /agent.acp.command: `no-such-acp-agent` was not found on PATH/,
     );
+  });
+
+  it("never takes the agent's program from the worktree: a relative path is refused, PATH entries inside it are skipped", async () => {
+    // A program the repository (or an earlier agent) planted in the worktree, executable and on PATH.
+    await mkdir(join(cwd, "bin"));
+    await writeFile(join(cwd, "bin", "planted-agent"), "#!/bin/sh\necho planted > planted.txt\n", {
+      mode: 0o755,
+    });
+
+    await expect(runner("work", { command: ["./bin/planted-agent"] }).execute(execute())).rejects.toThrow(
+      "agent.acp.command: `./bin/planted-agent` is a relative path, which would run a file from the repository's worktree",
+    );
+    const onPath = createRunner("acp", {
+      // The checkout (GITHUB_WORKSPACE) is the repository's too, whatever worktree a task runs in.
+      env: { PATH: `${join(cwd, "bin")}:bin:.`, HOME: dir, GITHUB_WORKSPACE: cwd },
+      shell: { allow: ["*"], deny: [], timeoutSeconds: 30 },
+      acp: { command: "planted-agent", env: [] },
+    });
+    await expect(onPath.execute(execute())).rejects.toThrow(
+      "agent.acp.command: `planted-agent` was not found on PATH (outside the repository's worktree)",
+    );
+    expect(await onPath.isAvailable()).toBe(false);
+    const absolute = runner("work", { command: [join(cwd, "bin", "planted-agent")] });
+    await expect(absolute.execute(execute())).rejects.toThrow("lies inside the repository's worktree");
+    await expect(readFile(join(cwd, "planted.txt"), "utf8")).rejects.toThrow();
+  });
+
+  it("finds a bare program name in the Action's own node_modules/.bin when PATH has none", async () => {
+    // This repository's node_modules/.bin plays the Action's: `tsc` is there, and nowhere on this PATH.
+    const fromAction = createRunner("acp", {
+      env: { PATH: "/nonexistent", HOME: dir },
+      shell: { allow: ["*"], deny: [], timeoutSeconds: 30 },
+      acp: { command: "tsc", env: [] },
+    });
+    expect(await fromAction.isAvailable()).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { shellQuote } from "../../../../lib/agent/tools/edit-hooks.ts";
+import { shellQuote } from "../../../../lib/agent/tools/hook-commands.ts";
 import { editFileTool } from "../../../../lib/agent/tools/edit-file.ts";
 import { writeFileTool } from "../../../../lib/agent/tools/write-file.ts";
 import { createWorktree, type TestWorktree } from "./worktree.ts";

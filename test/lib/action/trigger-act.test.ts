@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import type { IssueTimeline, TaskComment, TaskIssue } from "../../../lib/github/index.ts";
+import { titleAtTrigger } from "../../../lib/action/title-at-trigger.ts";
+import { latestWriterAct, triggerActs } from "../../../lib/action/trigger-act.ts";
+
+const history: TaskIssue["history"] = {
+  createdAt: "2026-11-24T09:00:00Z",
+  lastEditedAt: "2026-11-24T09:40:00Z",
+  revisions: [
+    { editedAt: "2026-11-24T09:00:00Z", body: "v1", editor: "mallory" },
+    { editedAt: "2026-11-24T09:40:00Z", body: "v2", editor: "mallory" },
+  ],
+  includesCreated: true,
+  truncated: false,
+};
+
+function comment(author: string, body: string, createdAt: string): TaskComment {
+  return {
+    id: 1,
+    body,
+    author,
+    authorType: "User",
+    authorAssociation: "NONE",
+    createdAt,
+    updatedAt: createdAt,
+    url: "",
+    history: { createdAt, lastEditedAt: null, revisions: [], includesCreated: false, truncated: false },
+  };
+}
+
+const timeline: IssueTimeline = {
+  truncated: false,
+  events: [
+    { kind: "milestoned", milestoneTitle: "Sprint 1", actor: "alice", createdAt: "2026-11-24T09:05:00Z" },
+    { kind: "labeled", label: "locus:queued", actor: "alice", createdAt: "2026-11-24T09:10:00Z" },
+    { kind: "labeled", label: "p:high", actor: "bob", createdAt: "2026-11-24T09:20:00Z" },
+    { kind: "labeled", label: "locus:queued", actor: "triager", createdAt: "2026-11-24T09:30:00Z" },
+    { kind: "labeled", label: "locus:queued", actor: "locus[bot]", createdAt: "2026-11-24T09:50:00Z" },
+    {
+      kind: "renamed",
+      previousTitle: "Greet",
+      currentTitle: "Greet and leak",
+      actor: "mallory",
+      createdAt: "2026-11-24T09:45:00Z",
+    },
+  ],
+};
+
+const issue = {
+  timeline,
+  history,
+  comments: [
+    comment("alice", "Looks good", "2026-11-24T09:12:00Z"),
+    comment("bob", "/locus run", "2026-11-24T09:15:00Z"),
+  ],
+};
+const writers = new Set(["alice", "bob", "locus[bot]"]);
+const who = {
+  isWriter: (login: string) => writers.has(login),
+  isSelf: (login: string) => login === "locus[bot]",
+};
+
+describe("the writer's act that triggered a task", () => {
+  it("is the newest queueing label or /locus run by a writer, never a non-writer's or Locus's own", () => {
+    const act = latestWriterAct(triggerActs(issue), who);
+    expect(act).toEqual({ actor: "bob", at: "2026-11-24T09:15:00Z", what: "commented /locus run" });
+  });
+
+  it("ignores acts after the run was created", () => {
+    const act = latestWriterAct(triggerActs(issue), who, new Date("2026-11-24T09:14:00Z"));
+    expect(act?.what).toBe("labelled it locus:queued");
+  });
+
+  it("counts a writer's milestoned event only for a sprint task, and a writer's own edit", () => {
+    const justMilestoned = {
+      ...issue,
+      comments: [],
+      timeline: { truncated: false, events: timeline.events.slice(0, 1) },
+    };
+    expect(latestWriterAct(triggerActs(justMilestoned), who)).toBeUndefined();
+    expect(latestWriterAct(triggerActs(justMilestoned, { sprint: true }), who)?.what).toBe(
+      "put it in Sprint 1",
+    );
+    const editedByWriter = {
+      ...justMilestoned,
+      history: {
+        ...history,
+        revisions: [history.revisions[0]!, { editedAt: "2026-11-24T09:40:00Z", body: "v2", editor: "alice" }],
+      },
+    };
+    expect(latestWriterAct(triggerActs(editedByWriter), who)?.what).toBe("edited its description");
+  });
+
+  it("counts any writer's comment after a waiting task's question as an answer", () => {
+    const acts = triggerActs(issue, { waitingSince: "2026-11-24T09:11:00Z" });
+    expect(acts.find((act) => act.what === "answered its question")?.actor).toBe("alice");
+  });
+});
+
+describe("titleAtTrigger", () => {
+  it("recovers the title the first later rename replaced", () => {
+    expect(titleAtTrigger("Greet and leak", timeline, new Date("2026-11-24T09:15:00Z"))).toEqual({
+      ok: true,
+      title: "Greet",
+    });
+    expect(titleAtTrigger("Greet and leak", timeline, new Date("2026-11-24T09:46:00Z"))).toEqual({
+      ok: true,
+      title: "Greet and leak",
+    });
+  });
+
+  it("says so when every event returned follows the trigger and older ones exist", () => {
+    const late = { truncated: true, events: timeline.events.slice(-1) };
+    expect(titleAtTrigger("Greet and leak", late, new Date("2026-11-24T09:15:00Z")).ok).toBe(false);
+  });
+});
