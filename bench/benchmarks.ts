@@ -5,6 +5,7 @@ import type { Benchmark } from "./lib/types.ts";
 import { modelCostBenchmark } from "./model-cost/index.ts";
 import { repoContextBenchmark } from "./repo-context/index.ts";
 import { sandboxBenchmark } from "./sandbox/index.ts";
+import { sandboxReplayBenchmark } from "./sandbox/replay.ts";
 import { commandFuzzBenchmark } from "./reliability/command-fuzz.ts";
 import { loadBenchmark } from "./reliability/load.ts";
 import { webhookBenchmark } from "./webhook/index.ts";
@@ -18,4 +19,5 @@ export const benchmarks: readonly Benchmark[] = [
   loadBenchmark,
   commandFuzzBenchmark,
   sandboxBenchmark,
+  sandboxReplayBenchmark,
 ];
