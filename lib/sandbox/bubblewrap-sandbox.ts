@@ -85,6 +85,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         ...(wrap.readable ? { readable: wrap.readable } : {}),
         proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET },
         unsetEnv: LOGIN_VARIABLES.filter((name) => !(name in env)),
+        ...(wrap.startIn === "neutral" ? { chdir: HOME } : {}),
       };
       return { file: options.bwrap, args: bwrapArgs(plan, command), env, cwd: wrap.cwd };
     },

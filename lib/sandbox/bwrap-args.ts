@@ -36,6 +36,8 @@ export interface BwrapPlan {
   readonly proxySocket?: Mount;
   /** Variables removed inside, whatever the spawner added to the allowlisted environment. */
   readonly unsetEnv?: readonly string[];
+  /** Where the command starts inside; the worktree when absent. */
+  readonly chdir?: string;
 }
 
 export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[] {
@@ -60,6 +62,6 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   for (const path of plan.readable ?? []) args.push("--ro-bind", path, path);
   if (plan.proxySocket) args.push("--bind", plan.proxySocket.source, plan.proxySocket.dest);
   for (const name of plan.unsetEnv ?? []) args.push("--unsetenv", name);
-  args.push("--chdir", plan.worktree, "--", ...command);
+  args.push("--chdir", plan.chdir ?? plan.worktree, "--", ...command);
   return args;
 }

@@ -17,6 +17,13 @@ export interface WrapOptions {
   readonly keep?: readonly string[];
   /** Host files or directories the process must read (a schema file Locus wrote for a CLI). */
   readonly readable?: readonly string[];
+  /**
+   * Where the process starts: the worktree (commands the agent runs), or a directory of no
+   * repository (`neutral`) for a program that holds credentials, such as an ACP agent or an MCP
+   * server. Launchers like `npx`, `uvx` or `python -m` read config and code from the directory
+   * they start in, so started in the worktree the repository would choose what runs with them.
+   */
+  readonly startIn?: "worktree" | "neutral";
 }
 
 export interface WrappedCommand {

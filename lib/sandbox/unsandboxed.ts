@@ -3,6 +3,7 @@
  * agent's shell always had, the whole network and every file the runner's user can read. The
  * run says so in its status comments and job summary.
  */
+import { tmpdir } from "node:os";
 import { scrubEnvironment } from "../agent/tools/environment.ts";
 import type { Sandbox } from "./sandbox.ts";
 
@@ -16,7 +17,9 @@ export function unsandboxed(): Sandbox {
         const value = options.env[name];
         if (value !== undefined) env[name] = value;
       }
-      return Promise.resolve({ file, args: [...args], env, cwd: options.cwd });
+      // A credential-holding program starts outside the repository here too (see WrapOptions.startIn).
+      const cwd = options.startIn === "neutral" ? tmpdir() : options.cwd;
+      return Promise.resolve({ file, args: [...args], env, cwd });
     },
     refused: () => [],
     close: () => Promise.resolve(),

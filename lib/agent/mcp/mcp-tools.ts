@@ -8,6 +8,7 @@
  * if config marks it required.
  * Read-only runs get only the tools a server marks `readOnlyHint`.
  */
+import { tmpdir } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -64,12 +65,14 @@ async function serverCommand(server: McpServerSettings, options: McpConnectOptio
   });
   if (!found.found) throw new Error(found.reason);
   const env = withCredentials(options.env, server.env);
-  if (options.sandbox === undefined) return { file: found.path, args: line.args, env, cwd: options.cwd };
+  // Started outside the repository, as an ACP agent is (WrapOptions.startIn).
+  if (options.sandbox === undefined) return { file: found.path, args: line.args, env, cwd: tmpdir() };
   return options.sandbox.wrap(found.path, line.args, {
     cwd: options.cwd,
     env,
     keep: server.env,
     readable: programFiles(found.path),
+    startIn: "neutral",
   });
 }
 

@@ -9,6 +9,7 @@
  * or cost limit, an abort, or a protocol violation sends `session/cancel`, waits a short grace for
  * the turn to end, then stops the process group; the caller saves the work as for any provider.
  */
+import { tmpdir } from "node:os";
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../events.ts";
 import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "../limit-messages.ts";
@@ -109,12 +110,14 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
    * with its own credentials (`agent.acp.env`) kept and its program's files readable there.
    */
   function confined(executable: string, args: readonly string[], cwd: string): Promise<WrappedCommand> {
-    if (!options.sandbox) return Promise.resolve({ file: executable, args, env, cwd });
+    // Started outside the repository (WrapOptions.startIn); the worktree reaches it as session/new's cwd.
+    if (!options.sandbox) return Promise.resolve({ file: executable, args, env, cwd: tmpdir() });
     return options.sandbox.wrap(executable, args, {
       cwd,
       env,
       keep: settings.env,
       readable: programFiles(executable),
+      startIn: "neutral",
     });
   }
 

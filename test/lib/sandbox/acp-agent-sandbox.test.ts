@@ -138,6 +138,7 @@ async function runProbeServer(withSandbox: Sandbox): Promise<Record<string, stri
 
 /** What every probe from inside the sandbox must show. */
 function expectConfined(seen: Record<string, string>, ownName: string, ownValue: string): void {
+  expect(seen["startedIn"]).toBe("/home/locus");
   expect(seen["canary"]).toBe("error: ENOENT");
   expect(seen["hostEnviron"]).toMatch(/^error: /);
   expect(seen["parentEnviron"]).not.toContain(SECRET);

@@ -218,3 +218,42 @@ describeWithSandbox("the bubblewrap sandbox around run_shell", () => {
     ]);
   });
 });
+
+describeWithSandbox("a program that holds credentials (an ACP agent, an MCP server)", () => {
+  it("starts outside the worktree, so the repository's launcher config and local bins are not what runs", async () => {
+    // What a hostile repository plants for `npx`: a project .npmrc and a local bin of the package's name.
+    await mkdir(join(worktree, "node_modules", ".bin"), { recursive: true });
+    await writeFile(join(worktree, ".npmrc"), "script-shell=./evil.sh\n");
+    await writeFile(join(worktree, "node_modules", ".bin", "agent"), "#!/bin/sh\necho PLANTED\n", {
+      mode: 0o755,
+    });
+    const script = 'pwd; ls -a; PATH="./node_modules/.bin:$PATH"; command -v agent || echo "no local agent"';
+    const wrapped = await sandbox.wrap("/bin/sh", ["-c", script], {
+      cwd: worktree,
+      env: { PATH: "/usr/bin:/bin", ANTHROPIC_API_KEY: SECRET },
+      keep: ["ANTHROPIC_API_KEY"],
+      startIn: "neutral",
+    });
+    const out = execFileSync(wrapped.file, [...wrapped.args], {
+      env: wrapped.env,
+      cwd: wrapped.cwd,
+    }).toString();
+
+    expect(out.split("\n")[0]).toBe("/home/locus");
+    expect(out).not.toContain(".npmrc");
+    expect(out).toContain("no local agent");
+    expect(out).not.toContain("PLANTED");
+  });
+
+  it("starts in the worktree for the agent's own commands, as before", async () => {
+    const wrapped = await sandbox.wrap("/bin/sh", ["-c", "pwd"], {
+      cwd: worktree,
+      env: { PATH: "/usr/bin:/bin" },
+    });
+    const out = execFileSync(wrapped.file, [...wrapped.args], {
+      env: wrapped.env,
+      cwd: wrapped.cwd,
+    }).toString();
+    expect(out.trim()).toBe(worktree);
+  });
+});
