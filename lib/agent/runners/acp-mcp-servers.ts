@@ -6,6 +6,31 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { McpServerSettings } from "../mcp/mcp-server-settings.ts";
 import { acpCommandLine } from "./acp-command.ts";
+import { findTrustedExecutable, type TrustedLookup } from "./trusted-executable.ts";
+
+/**
+ * The stdio servers with their programs found the way the built-in runner finds them (never in
+ * the repository: they receive their secrets), as absolute paths the agent starts as given. A
+ * server whose program is refused is left out, with the reason.
+ */
+export async function trustedAcpMcpServers(
+  servers: readonly McpServerSettings[],
+  lookup: TrustedLookup,
+): Promise<{ readonly servers: McpServerSettings[]; readonly refused: { name: string; reason: string }[] }> {
+  const kept: McpServerSettings[] = [];
+  const refused: { name: string; reason: string }[] = [];
+  for (const server of servers) {
+    const line = acpCommandLine(server.command);
+    if (line === undefined) {
+      kept.push(server);
+      continue;
+    }
+    const found = await findTrustedExecutable(line.executable, lookup);
+    if (found.found) kept.push({ ...server, command: [found.path, ...line.args] });
+    else refused.push({ name: server.name, reason: found.reason });
+  }
+  return { servers: kept, refused };
+}
 
 export function acpMcpServers(
   servers: readonly McpServerSettings[],

@@ -26,8 +26,9 @@ import { programFiles } from "../../sandbox/program-files.ts";
 import type { WrappedCommand } from "../../sandbox/sandbox.ts";
 import { NO_USAGE } from "../usage.ts";
 import { acpCommandLine } from "./acp-command.ts";
+import type { McpServerSettings } from "../mcp/mcp-server-settings.ts";
 import { createAcpCostMeter } from "./acp-cost.ts";
-import { acpMcpServers } from "./acp-mcp-servers.ts";
+import { acpMcpServers, trustedAcpMcpServers } from "./acp-mcp-servers.ts";
 import { createAcpChannel } from "./acp-channel.ts";
 import { createAcpClient } from "./acp-client.ts";
 import { createAcpTerminals } from "./acp-terminals.ts";
@@ -84,13 +85,15 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
   const env = withCredentials(options.env, settings.env);
 
   /** The agent's program, never from the worktree or the checkout (see trusted-executable.ts). */
+  const lookupFrom = (cwd?: string) => ({
+    path: options.env["PATH"],
+    untrusted: [cwd, options.env["GITHUB_WORKSPACE"]].filter((dir) => dir !== undefined),
+    extraDirs: actionBinDirs(),
+  });
+
   function locate(cwd?: string): Promise<TrustedExecutable | undefined> {
     if (line === undefined) return Promise.resolve(undefined);
-    return findTrustedExecutable(line.executable, {
-      path: options.env["PATH"],
-      untrusted: [cwd, options.env["GITHUB_WORKSPACE"]].filter((dir) => dir !== undefined),
-      extraDirs: actionBinDirs(),
-    });
+    return findTrustedExecutable(line.executable, lookupFrom(cwd));
   }
 
   function unavailable(found?: TrustedExecutable): ProviderUnavailableError {
@@ -109,14 +112,20 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
    * The agent's command line: inside the run's sandbox when there is one, like the CLI providers,
    * with its own credentials (`agent.acp.env`) kept and its program's files readable there.
    */
-  function confined(executable: string, args: readonly string[], cwd: string): Promise<WrappedCommand> {
+  function confined(
+    executable: string,
+    args: readonly string[],
+    cwd: string,
+    servers: readonly McpServerSettings[],
+  ): Promise<WrappedCommand> {
     // Started outside the repository (WrapOptions.startIn); the worktree reaches it as session/new's cwd.
     if (!options.sandbox) return Promise.resolve({ file: executable, args, env, cwd: tmpdir() });
     return options.sandbox.wrap(executable, args, {
       cwd,
       env,
       keep: settings.env,
-      readable: programFiles(executable),
+      // The MCP servers it starts run in its sandbox, so their programs are readable there too.
+      readable: [executable, ...serverPrograms(servers)].flatMap((program) => programFiles(program)),
       startIn: "neutral",
     });
   }
@@ -222,7 +231,10 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
         message:
           "sandbox.mode is off: the ACP agent and the MCP servers it starts run unsandboxed, with the runner's files and network",
       });
-    const command = await confined(found.path, line.args, execute.cwd);
+    const servers = await trustedAcpMcpServers(options.mcpServers ?? [], lookupFrom(execute.cwd));
+    for (const refused of servers.refused)
+      emit({ type: "warning", message: `MCP server ${refused.name} was not offered: ${refused.reason}` });
+    const command = await confined(found.path, line.args, execute.cwd, servers.servers);
     const channel = createAcpChannel();
     const exited: Promise<JsonLinesOutcome | Error> = runJsonLines({
       executable: command.file,
@@ -271,7 +283,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
           ? `${answer.instruction}\n\nAnswer with that JSON object alone, following this JSON Schema:\n\n\`\`\`json\n${JSON.stringify(answer.jsonSchema)}\n\`\`\``
           : "";
         const mcp = acpMcpServers(
-          options.mcpServers ?? [],
+          servers.servers,
           options.env,
           initialized.agentCapabilities?.mcpCapabilities,
         );
@@ -382,4 +394,12 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
         : Promise.resolve(`acp (${[line.executable, ...line.args].join(" ")})`),
     execute,
   };
+}
+
+/** The programs of the stdio servers, as `trustedAcpMcpServers` resolved them (absolute paths). */
+function serverPrograms(servers: readonly McpServerSettings[]): string[] {
+  return servers.flatMap((server) => {
+    const line = acpCommandLine(server.command);
+    return line === undefined ? [] : [line.executable];
+  });
 }

@@ -130,11 +130,12 @@ describe("acp runner", () => {
     expect(events.at(-1)).toMatchObject({ type: "done", success: true, stats: { costUsd: 0.25, turns: 3 } });
   });
 
-  it("offers the configured MCP servers in session/new, with only their own secrets", async () => {
+  it("offers the configured MCP servers in session/new, with only their own secrets and programs found outside the repository", async () => {
     await runner("answer", {
       mcpServers: [
         { name: "docs", command: "npx -y @acme/docs-mcp", env: ["ANTHROPIC_API_KEY"], required: false },
         { name: "search", url: "https://mcp.example.com/mcp", env: [], required: false },
+        { name: "planted", command: "./tools/mcp", env: ["ANTHROPIC_API_KEY"], required: false },
       ],
     }).execute(execute());
 
@@ -143,7 +144,8 @@ describe("acp runner", () => {
       mcpServers: [
         {
           name: "docs",
-          command: "npx",
+          // npx as found on PATH, by its real path: the agent cannot be handed a program of the worktree.
+          command: expect.stringMatching(/^\/.*npx/),
           args: ["-y", "@acme/docs-mcp"],
           env: [{ name: "ANTHROPIC_API_KEY", value: "sk-ant-agent-credential-0123456789" }],
         },
@@ -152,6 +154,10 @@ describe("acp runner", () => {
     expect(events).toContainEqual({
       type: "warning",
       message: "MCP server search was not offered: the agent cannot reach an HTTP MCP server",
+    });
+    expect(events).toContainEqual({
+      type: "warning",
+      message: expect.stringMatching(/^MCP server planted was not offered: .*relative path/),
     });
   });
 
