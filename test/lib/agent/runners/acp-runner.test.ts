@@ -145,7 +145,7 @@ describe("acp runner", () => {
         {
           name: "docs",
           // npx as found on PATH, by its real path: the agent cannot be handed a program of the worktree.
-          command: expect.stringMatching(/^\/.*npx/),
+          command: expect.stringMatching(/^\/.*npx/) as unknown,
           args: ["-y", "@acme/docs-mcp"],
           env: [{ name: "ANTHROPIC_API_KEY", value: "sk-ant-agent-credential-0123456789" }],
         },
@@ -157,7 +157,7 @@ describe("acp runner", () => {
     });
     expect(events).toContainEqual({
       type: "warning",
-      message: expect.stringMatching(/^MCP server planted was not offered: .*relative path/),
+      message: expect.stringMatching(/^MCP server planted was not offered: .*relative path/) as unknown,
     });
   });
 
