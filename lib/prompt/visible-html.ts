@@ -110,9 +110,25 @@ export function visibleHtml(fragments: readonly HtmlFragment[], documentEnd: num
     hidden = undefined;
   };
 
+  /**
+   * A token (a tag whose attribute value runs on, a comment, a declaration) that starts in one
+   * fragment and ends in a later one swallows the Markdown between them: in the browser that text
+   * is inside the tag, not on the page. So the gaps it spans go too.
+   */
+  const dropSpannedGaps = (): void => {
+    const first = fragmentAt(parser.startIndex);
+    const last = fragmentAt(parser.endIndex);
+    for (let index = first; index < last; index += 1)
+      removals.push({ start: fragmentEnd(index), end: fragments[index + 1]?.start ?? documentEnd, text: "" });
+  };
+
   const parser = new Parser({
+    oncomment: dropSpannedGaps,
+    onprocessinginstruction: dropSpannedGaps,
+    oncdatastart: dropSpannedGaps,
     onopentag(name, attributes, implied) {
       if (implied) return;
+      dropSpannedGaps();
       const at = parser.startIndex;
       if (hidden) {
         if (name === hidden.name && !VOID_ELEMENTS.has(name)) hidden.depth += 1;
@@ -129,6 +145,7 @@ export function visibleHtml(fragments: readonly HtmlFragment[], documentEnd: num
     },
     onclosetag(name, implied) {
       if (implied) return;
+      dropSpannedGaps();
       const at = parser.startIndex;
       if (hidden) {
         if (name === hidden.name) hidden.depth -= 1;
