@@ -3,7 +3,7 @@ export { isOwnAuthor } from "./comments.ts";
 export { createCallCounter } from "./counter.ts";
 export { GitHubError, isGitHubError } from "./errors.ts";
 export { createGateway, type GatewayOptions } from "./gateway.ts";
-export { labelWrite } from "./moment-writes.ts";
+export { labelWrite, MomentWriteError } from "./moment-writes.ts";
 export { createEtagCache, type EtagCache, type OctokitLike } from "./instrument.ts";
 export { createOctokitPolicy, type OctokitPolicy, type OctokitPolicyOptions } from "./policy.ts";
 export { QUERIES } from "./queries.ts";

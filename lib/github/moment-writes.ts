@@ -17,10 +17,14 @@
 import { z } from "zod";
 import { actorSchema } from "./task-fragments.ts";
 import { findLandedComment } from "./comments.ts";
+import { isGitHubError } from "./errors.ts";
 import type { Transport } from "./transport-types.ts";
 import type { Comment, GitHubGateway, MomentResult, MomentWrite } from "./types.ts";
 
 type MomentOps = Pick<GitHubGateway, "writeMoment">;
+
+// GitHub's timestamps are whole seconds, and its clock and ours differ a little (as create-once.ts).
+const LANDED_SLACK_MS = 60_000;
 type RestWrites = Pick<GitHubGateway, "setLabels" | "updateComment" | "updateIssue" | "createComment">;
 
 /** The write that gives an issue (or pull request) this whole label set. */
@@ -202,17 +206,55 @@ function resultOf(t: Transport, batch: readonly Batched[], data: Payload): Momen
   return { labels, comments };
 }
 
-async function overRest(rest: RestWrites, writes: readonly MomentWrite[]): Promise<MomentResult> {
+/**
+ * Some of a moment's writes failed while others landed: what landed, so a caller never writes it
+ * twice (the status comment above all), and the first failure as the cause.
+ */
+export class MomentWriteError extends Error {
+  override readonly name = "MomentWriteError";
+  readonly result: MomentResult;
+  constructor(result: MomentResult, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.result = result;
+  }
+}
+
+/**
+ * The writes one REST call each, every one attempted: one that fails does not keep the others
+ * from landing. A best-effort write's failure is dropped; another's is thrown once all were tried,
+ * with what landed. A comment GitHub already has (`landed`) is not posted again.
+ */
+async function overRest(
+  rest: RestWrites,
+  writes: readonly MomentWrite[],
+  landed: (write: MomentWrite & { kind: "new-comment" }) => Promise<Comment | null> = () =>
+    Promise.resolve(null),
+): Promise<MomentResult> {
   const labels = new Map<number, string[]>();
   const comments = new Map<number, Comment>();
+  let failure: unknown;
   for (const write of writes) {
-    if (write.kind === "labels")
-      labels.set(write.number, await rest.setLabels(write.number, [...write.labels]));
-    else if (write.kind === "comment") await rest.updateComment(write.comment.id, write.body);
-    else if (write.kind === "body") await rest.updateIssue(write.number, { body: write.body });
-    else comments.set(write.number, await rest.createComment(write.number, write.body));
+    try {
+      if (write.kind === "labels")
+        labels.set(write.number, await rest.setLabels(write.number, [...write.labels]));
+      else if (write.kind === "comment") await rest.updateComment(write.comment.id, write.body);
+      else if (write.kind === "body") await rest.updateIssue(write.number, { body: write.body });
+      else
+        comments.set(
+          write.number,
+          (await landed(write)) ?? (await rest.createComment(write.number, write.body)),
+        );
+    } catch (error) {
+      if (!(write.kind === "body" && write.bestEffort)) failure ??= error;
+    }
   }
+  if (failure !== undefined) throw new MomentWriteError({ labels, comments }, failure);
   return { labels, comments };
+}
+
+/** GitHub answered the request but refused one of its mutations (it still ran the others). */
+function refusedInPart(error: unknown): boolean {
+  return isGitHubError(error) && error.status === 200;
 }
 
 export function momentOps(t: Transport, rest: RestWrites): MomentOps {
@@ -227,25 +269,37 @@ export function momentOps(t: Transport, rest: RestWrites): MomentOps {
     async writeMoment(writes) {
       const batch = writes.length > 1 ? batchable(t, writes) : null;
       if (!batch) return overRest(rest, writes);
-      const created = batch.find((write) => write.kind === "new-comment");
-      if (!created) return send(batch);
-      return t.create({
-        what: `comment on #${created.number} with ${batch.length - 1} other write(s)`,
-        send: async (once) =>
-          resultOf(
-            t,
-            batch,
-            await once.graphql("WriteMoment", mutationText(batch), variablesOf(batch), payloadSchema),
-          ),
-        // The comment is there: the other writes (each a whole state) are sent again to be sure.
-        async landed(since) {
-          const comment = await findLandedComment(t, created.number, created.body, since);
-          if (!comment) return null;
-          const others = batch.filter((write) => write !== created);
-          const result = others.length > 0 ? await send(others) : { labels: new Map(), comments: new Map() };
-          return { labels: result.labels, comments: new Map([[created.number, comment]]) };
-        },
-      });
+      const since = new Date(Date.now() - LANDED_SLACK_MS);
+      try {
+        return await sendBatch(batch);
+      } catch (error) {
+        // GitHub runs the fields after a refused one, so some writes landed: each is done again over
+        // REST (a whole state, harmless to repeat), the comment only if it is not there yet.
+        if (!refusedInPart(error)) throw error;
+        return overRest(rest, writes, (write) => findLandedComment(t, write.number, write.body, since));
+      }
     },
   };
+
+  function sendBatch(batch: readonly Batched[]): Promise<MomentResult> {
+    const created = batch.find((write) => write.kind === "new-comment");
+    if (!created) return send(batch);
+    return t.create({
+      what: `comment on #${created.number} with ${batch.length - 1} other write(s)`,
+      send: async (once) =>
+        resultOf(
+          t,
+          batch,
+          await once.graphql("WriteMoment", mutationText(batch), variablesOf(batch), payloadSchema),
+        ),
+      // The comment is there: the other writes (each a whole state) are sent again to be sure.
+      async landed(since) {
+        const comment = await findLandedComment(t, created.number, created.body, since);
+        if (!comment) return null;
+        const others = batch.filter((write) => write !== created);
+        const result = others.length > 0 ? await send(others) : { labels: new Map(), comments: new Map() };
+        return { labels: result.labels, comments: new Map([[created.number, comment]]) };
+      },
+    });
+  }
 }

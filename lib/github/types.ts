@@ -43,8 +43,8 @@ export type MomentWrite =
       labels: readonly string[];
     }
   | { kind: "comment"; comment: Pick<Comment, "id" | "nodeId">; body: string }
-  /** An issue's new body (the sprint dashboard). */
-  | { kind: "body"; number: number; nodeId?: string | undefined; body: string }
+  /** An issue's new body (the sprint dashboard); a best-effort one may fail without failing the rest. */
+  | { kind: "body"; number: number; nodeId?: string | undefined; body: string; bestEffort?: boolean }
   /** A new comment on an issue or pull request: created once, never twice. */
   | { kind: "new-comment"; number: number; nodeId?: string | undefined; body: string };
 

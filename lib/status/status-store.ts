@@ -5,6 +5,7 @@
  */
 import {
   isOwnAuthor,
+  MomentWriteError,
   type Comment,
   type GitHubGateway,
   type MomentResult,
@@ -77,12 +78,18 @@ export function createStatusWriter(
         comment = await gateway.createComment(issue.number, body);
         return NOTHING_WRITTEN;
       }
-      const written = await gateway.writeMoment([
-        ...alongside,
-        { kind: "new-comment", number: issue.number, nodeId: issue.nodeId, body },
-      ]);
-      comment = written.comments.get(issue.number) ?? null;
-      return written;
+      try {
+        const written = await gateway.writeMoment([
+          ...alongside,
+          { kind: "new-comment", number: issue.number, nodeId: issue.nodeId, body },
+        ]);
+        comment = written.comments.get(issue.number) ?? null;
+        return written;
+      } catch (error) {
+        // The comment may have landed with the write that failed: edited from now on, never made twice.
+        if (error instanceof MomentWriteError) comment = error.result.comments.get(issue.number) ?? null;
+        throw error;
+      }
     }
     const edit = comment.body.replace(/\r\n/g, "\n") !== body;
     if (alongside.length === 0) {

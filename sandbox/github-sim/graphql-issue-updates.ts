@@ -23,6 +23,9 @@ import { hasPermission, permissionOf } from "./store.ts";
 
 type Args = Record<string, unknown>;
 
+// GitHub keeps at most 65,536 characters of an issue's body and refuses more.
+const MAX_BODY = 65_536;
+
 // Only the fields Locus sends are modelled; any other is refused rather than silently ignored.
 function onlyFields(input: Args, allowed: readonly string[], mutation: string): void {
   const extra = Object.keys(input).filter((key) => input[key] !== undefined && !allowed.includes(key));
@@ -56,6 +59,10 @@ export function issueUpdateRoot(context: GraphqlContext): Record<string, unknown
 
   // Its author may edit an issue's body; anyone else needs triage, as on the REST route.
   async function rewrite(repo: Repo, issue: Issue, body: string): Promise<void> {
+    if (body.length > MAX_BODY)
+      throw new GraphQLError(`Body is too long (maximum is ${MAX_BODY} characters)`, {
+        extensions: { type: "UNPROCESSABLE" },
+      });
     const own = issue.author.toLowerCase() === viewer.login.toLowerCase();
     if (!own && !hasPermission(permissionOf(core.store, repo, viewer.login), "triage"))
       throw forbidden(viewer.login, "UpdateIssue");

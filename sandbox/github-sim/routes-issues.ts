@@ -155,6 +155,16 @@ export async function updateIssueFields(
   }
   if (body.body !== undefined) {
     const text = body.body === null ? null : requiredString(body, "body", "Issue");
+    // GitHub keeps at most 65,536 characters of an issue's body and refuses more.
+    if (text !== null && text.length > 65_536)
+      throw validationFailed([
+        {
+          resource: "Issue",
+          field: "body",
+          code: "custom",
+          message: "body is too long (maximum is 65536 characters)",
+        },
+      ]);
     if (text !== issue.body) {
       changes.body = { from: issue.body };
       recordEdit(issue, issue.body, text, now(ctx), actorUser(ctx).login);

@@ -116,7 +116,8 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
     const body = dashboardBody(run);
     if (body === tracking.shown) return [];
     tracking.shown = undefined;
-    return [{ kind: "body", number: tracking.number, nodeId: tracking.nodeId, body }];
+    // The dashboard mirrors the labels: a failed edit must not keep the task from starting.
+    return [{ kind: "body", number: tracking.number, nodeId: tracking.nodeId, body, bestEffort: true }];
   };
 
   if (plan.unordered.length > 0) {

@@ -12,6 +12,7 @@ import {
   createActionOctokit,
   createGateway,
   labelWrite,
+  MomentWriteError,
   type GitHubGateway,
   type TaskIssue,
 } from "../../../lib/github/index.ts";
@@ -136,5 +137,39 @@ describe("a moment's writes", () => {
     expect(repo.issues.get(tracking.number)?.body).toBe("new dashboard");
     expect(labelsOf(created.number)).toEqual(["locus:in-progress"]);
     expect(result.comments.get(created.number)?.author).toBe("locus[bot]");
+  });
+
+  it("land every write GitHub accepts when it refuses one, and make the comment once", async () => {
+    await installLabels(locus);
+    const tracking = await locus.createIssue({ title: "Sprint", body: "dashboard" });
+    const created = await locus.createIssue({ title: "Task", labels: ["locus:queued"] });
+    const issue = await readIssue(created.number);
+    const status = "<!-- locus:status -->\nWorking.";
+    const tooLong = "x".repeat(70_000);
+
+    // A best-effort write (the sprint dashboard) that GitHub refuses fails nothing else.
+    const { sent, result } = await traffic(() =>
+      locus.writeMoment([
+        labelWrite(issue, ["locus:in-progress"]),
+        { kind: "body", number: tracking.number, nodeId: tracking.nodeId, body: tooLong, bestEffort: true },
+        { kind: "new-comment", number: created.number, nodeId: issue.nodeId, body: status },
+      ]),
+    );
+
+    expect(sent[0]).toBe("POST WriteMoment 200");
+    expect(labelsOf(created.number)).toEqual(["locus:in-progress"]);
+    expect(repo.issues.get(tracking.number)?.body).toBe("dashboard");
+    expect(repo.comments.filter((c) => c.issueNumber === created.number).map((c) => c.body)).toEqual([
+      status,
+    ]);
+    expect(result.comments.get(created.number)?.body).toBe(status);
+
+    // Any other refused write is thrown, with what landed, so the comment is never made twice.
+    const failing = locus.writeMoment([
+      labelWrite(issue, ["locus:failed"]),
+      { kind: "body", number: tracking.number, nodeId: tracking.nodeId, body: tooLong },
+    ]);
+    await expect(failing).rejects.toBeInstanceOf(MomentWriteError);
+    expect(labelsOf(created.number)).toEqual(["locus:failed"]);
   });
 });
