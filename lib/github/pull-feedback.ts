@@ -32,6 +32,20 @@ import type { GitHubGateway } from "./types.ts";
 const ACTOR = "{ __typename login }";
 /** Reviews and line comments are seldom edited more than a few times. */
 const FEEDBACK_EDITS = 20;
+/**
+ * A review thread's comments read with the PR: GitHub charges a connection
+ * once per item of its parents, so each comment's edit history costs a request
+ * per thread comment asked for. Threads are short; a full page is followed up
+ * by the thread's id, 100 at a time.
+ * https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call
+ */
+export const THREAD_COMMENT_PAGE = 10;
+/**
+ * Issues the PR closes, read in full with it: the linked one is nearly always
+ * the only one, and when it is not among them it is read by number.
+ */
+const CLOSING_ISSUES = 1;
+const THREAD_COMMENT_FIELDS = `body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)}`;
 
 const labelNames = z
   .object({ nodes: z.array(z.object({ name: z.string() }).nullable()) })
@@ -55,12 +69,13 @@ export const PULL_REQUEST_FEEDBACK_QUERY = /* GraphQL */ `
         reviewThreads(first: 100) {
           nodes {
             id isResolved isOutdated path line
-            comments(first: 100) {
-              nodes { body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)} }
+            comments(first: ${THREAD_COMMENT_PAGE}) {
+              pageInfo { hasNextPage endCursor }
+              nodes { ${THREAD_COMMENT_FIELDS} }
             }
           }
         }
-        closingIssuesReferences(first: 10) { nodes { ...TaskIssue } }
+        closingIssuesReferences(first: ${CLOSING_ISSUES}) { nodes { ...TaskIssue } }
       }
     }
   }
@@ -79,6 +94,36 @@ export const LINKED_ISSUE_QUERY = /* GraphQL */ `
   ${ISSUE_FRAGMENT}
   ${COMMENT_FRAGMENT}
 `;
+
+export const REVIEW_THREAD_COMMENTS_QUERY = /* GraphQL */ `
+  query ReviewThreadComments($id: ID!, $after: String) {
+    node(id: $id) {
+      ... on PullRequestReviewThread {
+        comments(first: 100, after: $after) {
+          pageInfo { hasNextPage endCursor }
+          nodes { ${THREAD_COMMENT_FIELDS} }
+        }
+      }
+    }
+  }
+`;
+
+const threadCommentSchema = z.object({
+  body: z.string(),
+  updatedAt: z.string(),
+  diffHunk: z.string(),
+  author: actorSchema,
+  ...editable,
+});
+
+const threadCommentPageSchema = z.object({
+  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+  nodes: z.array(threadCommentSchema),
+});
+
+const threadCommentsSchema = z.object({
+  node: z.object({ comments: threadCommentPageSchema.optional() }).nullable(),
+});
 
 const feedbackSchema = z.object({
   run: runSchema,
@@ -123,17 +168,7 @@ const feedbackSchema = z.object({
               isOutdated: z.boolean(),
               path: z.string(),
               line: z.number().nullable(),
-              comments: z.object({
-                nodes: z.array(
-                  z.object({
-                    body: z.string(),
-                    updatedAt: z.string(),
-                    diffHunk: z.string(),
-                    author: actorSchema,
-                    ...editable,
-                  }),
-                ),
-              }),
+              comments: threadCommentPageSchema,
             }),
           ),
         }),
@@ -165,6 +200,25 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
       if (isNotFound(error)) return null;
       throw error;
     }
+  }
+
+  /** A thread's comments past its first page (long threads are rare). */
+  async function allThreadComments(id: string, first: z.infer<typeof threadCommentPageSchema>) {
+    const comments = [...first.nodes];
+    let page = first.pageInfo;
+    while (page.hasNextPage && page.endCursor !== null) {
+      const data = await t.graphql(
+        "ReviewThreadComments",
+        REVIEW_THREAD_COMMENTS_QUERY,
+        { id, after: page.endCursor },
+        threadCommentsSchema,
+      );
+      const next = data.node?.comments;
+      if (!next) break;
+      comments.push(...next.nodes);
+      page = next.pageInfo;
+    }
+    return comments;
   }
 
   return {
@@ -214,21 +268,23 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
           commitId: review.commit?.oid ?? null,
           history: historyOf(review),
         })),
-        threads: pr.reviewThreads.nodes.map((thread) => ({
-          id: thread.id,
-          isResolved: thread.isResolved,
-          isOutdated: thread.isOutdated,
-          path: thread.path,
-          line: thread.line,
-          comments: thread.comments.nodes.map((comment) => ({
-            author: comment.author,
-            body: comment.body,
-            createdAt: comment.createdAt,
-            updatedAt: comment.updatedAt,
-            diffHunk: comment.diffHunk,
-            history: historyOf(comment),
+        threads: await Promise.all(
+          pr.reviewThreads.nodes.map(async (thread) => ({
+            id: thread.id,
+            isResolved: thread.isResolved,
+            isOutdated: thread.isOutdated,
+            path: thread.path,
+            line: thread.line,
+            comments: (await allThreadComments(thread.id, thread.comments)).map((comment) => ({
+              author: comment.author,
+              body: comment.body,
+              createdAt: comment.createdAt,
+              updatedAt: comment.updatedAt,
+              diffHunk: comment.diffHunk,
+              history: historyOf(comment),
+            })),
           })),
-        })),
+        ),
         linkedIssue: linkedNode ? await taskIssue(linkedNode) : null,
       };
     },
