@@ -45,7 +45,18 @@ export const THREAD_COMMENT_PAGE = 10;
  * the only one, and when it is not among them it is read by number.
  */
 const CLOSING_ISSUES = 1;
+/** Review threads read with the PR, each with its first comment page; more are paged 100 at a time. */
+export const THREAD_PAGE = 20;
 const THREAD_COMMENT_FIELDS = `body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)}`;
+const THREAD_FIELDS = `
+  pageInfo { hasNextPage endCursor }
+  nodes {
+    id isResolved isOutdated path line
+    comments(first: ${THREAD_COMMENT_PAGE}) {
+      pageInfo { hasNextPage endCursor }
+      nodes { ${THREAD_COMMENT_FIELDS} }
+    }
+  }`;
 
 const labelNames = z
   .object({ nodes: z.array(z.object({ name: z.string() }).nullable()) })
@@ -66,15 +77,7 @@ export const PULL_REQUEST_FEEDBACK_QUERY = /* GraphQL */ `
             ${editHistoryFields(FEEDBACK_EDITS)}
           }
         }
-        reviewThreads(first: 100) {
-          nodes {
-            id isResolved isOutdated path line
-            comments(first: ${THREAD_COMMENT_PAGE}) {
-              pageInfo { hasNextPage endCursor }
-              nodes { ${THREAD_COMMENT_FIELDS} }
-            }
-          }
-        }
+        reviewThreads(first: ${THREAD_PAGE}) { ${THREAD_FIELDS} }
         closingIssuesReferences(first: ${CLOSING_ISSUES}) { nodes { ...TaskIssue } }
       }
     }
@@ -93,6 +96,16 @@ export const LINKED_ISSUE_QUERY = /* GraphQL */ `
   }
   ${ISSUE_FRAGMENT}
   ${COMMENT_FRAGMENT}
+`;
+
+export const REVIEW_THREADS_QUERY = /* GraphQL */ `
+  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
+    repository(owner: $owner, name: $name) {
+      pullRequest(number: $number) {
+        reviewThreads(first: 100, after: $after) { ${THREAD_FIELDS} }
+      }
+    }
+  }
 `;
 
 export const REVIEW_THREAD_COMMENTS_QUERY = /* GraphQL */ `
@@ -123,6 +136,26 @@ const threadCommentPageSchema = z.object({
 
 const threadCommentsSchema = z.object({
   node: z.object({ comments: threadCommentPageSchema.optional() }).nullable(),
+});
+
+const threadPageSchema = z.object({
+  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      isResolved: z.boolean(),
+      isOutdated: z.boolean(),
+      path: z.string(),
+      line: z.number().nullable(),
+      comments: threadCommentPageSchema,
+    }),
+  ),
+});
+
+const reviewThreadsSchema = z.object({
+  repository: z.object({
+    pullRequest: z.object({ reviewThreads: threadPageSchema }).nullable(),
+  }),
 });
 
 const feedbackSchema = z.object({
@@ -160,18 +193,7 @@ const feedbackSchema = z.object({
             }),
           ),
         }),
-        reviewThreads: z.object({
-          nodes: z.array(
-            z.object({
-              id: z.string(),
-              isResolved: z.boolean(),
-              isOutdated: z.boolean(),
-              path: z.string(),
-              line: z.number().nullable(),
-              comments: threadCommentPageSchema,
-            }),
-          ),
-        }),
+        reviewThreads: threadPageSchema,
         closingIssuesReferences: z.object({ nodes: z.array(issueNodeSchema) }).nullable(),
       })
       .nullable(),
@@ -219,6 +241,25 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
       page = next.pageInfo;
     }
     return comments;
+  }
+
+  /** The PR's review threads past the first page (a PR with many threads). */
+  async function allThreads(number: number, first: z.infer<typeof threadPageSchema>) {
+    const threads = [...first.nodes];
+    let page = first.pageInfo;
+    while (page.hasNextPage && page.endCursor !== null) {
+      const data = await t.graphql(
+        "ReviewThreads",
+        REVIEW_THREADS_QUERY,
+        { ...repo, number, after: page.endCursor },
+        reviewThreadsSchema,
+      );
+      const next = data.repository.pullRequest?.reviewThreads;
+      if (!next) break;
+      threads.push(...next.nodes);
+      page = next.pageInfo;
+    }
+    return threads;
   }
 
   return {
@@ -269,7 +310,7 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
           history: historyOf(review),
         })),
         threads: await Promise.all(
-          pr.reviewThreads.nodes.map(async (thread) => ({
+          (await allThreads(pr.number, pr.reviewThreads)).map(async (thread) => ({
             id: thread.id,
             isResolved: thread.isResolved,
             isOutdated: thread.isOutdated,

@@ -174,6 +174,42 @@ describe("getPullRequestFeedback", () => {
     expect(read!.threads[0]!.comments.every((c) => c.author === "rev")).toBe(true);
   });
 
+  it("reads review threads past the first page of 20, 100 a request", async () => {
+    const issue = await locus.createIssue({ title: "Threads" });
+    const head = `locus/issue-${issue.number}`;
+    await branch(head, "main");
+    const pr = await locus.createPullRequest({
+      title: "Threads",
+      body: `Closes #${issue.number}`,
+      head,
+      base: "main",
+    });
+    const reviewer = sim.as("rev");
+    for (let i = 1; i <= 21; i++) {
+      const response = await fetch(`${sim.apiUrl}/repos/acme/widgets/pulls/${pr.number}/comments`, {
+        method: "POST",
+        headers: { authorization: `token ${reviewer}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          body: `thread ${i}`,
+          path: `${head.replace(/\W/g, "-")}.txt`,
+          line: 1,
+          side: "RIGHT",
+        }),
+      });
+      expect(response.status).toBe(201);
+    }
+
+    let read: Awaited<ReturnType<GitHubGateway["getPullRequestFeedback"]>> = null;
+    const sent = await operations(async () => {
+      read = await locus.getPullRequestFeedback(pr.number, { linkedIssue: issueOfBranch });
+    });
+
+    expect(sent).toEqual(["PullRequestFeedback", "ReviewThreads"]);
+    expect(read!.threads.map((thread) => thread.comments.map((c) => c.body))).toEqual(
+      Array.from({ length: 21 }, (_, i) => [`thread ${i + 1}`]),
+    );
+  });
+
   it("reads a stacked PR's issue by number, as GitHub links closing keywords only into the default branch", async () => {
     const below = await locus.createIssue({ title: "Below" });
     const above = await locus.createIssue({ title: "Above" });
