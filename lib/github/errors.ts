@@ -113,3 +113,45 @@ export function toGitHubError(error: unknown, route: string): GitHubError {
   }
   return new GitHubError(message, status, route, { cause: error, detail });
 }
+
+/** The message of the error plugin-throttling throws for a GraphQL RATE_LIMITED answer it has stopped retrying. */
+export const PLUGIN_GRAPHQL_LIMIT = "GraphQL Rate Limit Exceeded";
+
+type GraphqlErrorLike = {
+  errors?: unknown;
+  data?: { errors?: unknown };
+  headers?: Record<string, unknown>;
+  response?: { headers?: Record<string, unknown>; data?: { errors?: unknown } };
+};
+
+function graphqlErrors(error: unknown): { type?: unknown; message?: unknown }[] {
+  const e = (error ?? {}) as GraphqlErrorLike;
+  const found = [e.errors, e.data?.errors, e.response?.data?.errors].find(Array.isArray);
+  return (found ?? []) as { type?: unknown; message?: unknown }[];
+}
+
+/**
+ * Whether GitHub refused a GraphQL request for its points budget: 200 with a
+ * `RATE_LIMITED` error, whether @octokit/graphql or plugin-throttling threw it.
+ * https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#exceeding-the-rate-limit
+ */
+export function graphqlRateLimited(error: unknown): boolean {
+  return graphqlErrors(error).some((e) => e.type === "RATE_LIMITED");
+}
+
+/** A GraphQL query refused for the points budget, after the waits for its reset were used up. */
+export function graphqlLimitError(error: unknown, operation: string, route: string): GitHubError {
+  const e = (error ?? {}) as GraphqlErrorLike;
+  const headers = e.response?.headers ?? e.headers;
+  const detail = graphqlErrors(error)
+    .map((item) => String(item.message))
+    .join("; ");
+  const limit = Number(headers?.["x-ratelimit-limit"]);
+  const budget = Number.isFinite(limit) && limit > 0 ? ` (${limit} points an hour)` : "";
+  return new GitHubError(
+    `GitHub's GraphQL rate limit${budget} is exhausted for this token on ${operation}: ${detail.replace(/\.+$/, "")}.${resetText(headers)} Retries were used up; re-run after the reset. A workflow's GITHUB_TOKEN has 1,000 points an hour per repository; running as the GitHub App installation gives 5,000 or more.`,
+    200,
+    route,
+    { cause: error, detail },
+  );
+}

@@ -32,6 +32,31 @@ import type { GitHubGateway } from "./types.ts";
 const ACTOR = "{ __typename login }";
 /** Reviews and line comments are seldom edited more than a few times. */
 const FEEDBACK_EDITS = 20;
+/**
+ * A review thread's comments read with the PR: GitHub charges a connection
+ * once per item of its parents, so each comment's edit history costs a request
+ * per thread comment asked for. Threads are short; a full page is followed up
+ * by the thread's id, 100 at a time.
+ * https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call
+ */
+export const THREAD_COMMENT_PAGE = 10;
+/**
+ * Issues the PR closes, read in full with it: the linked one is nearly always
+ * the only one, and when it is not among them it is read by number.
+ */
+const CLOSING_ISSUES = 1;
+/** Review threads read with the PR, each with its first comment page; more are paged 100 at a time. */
+export const THREAD_PAGE = 20;
+const THREAD_COMMENT_FIELDS = `body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)}`;
+const THREAD_FIELDS = `
+  pageInfo { hasNextPage endCursor }
+  nodes {
+    id isResolved isOutdated path line
+    comments(first: ${THREAD_COMMENT_PAGE}) {
+      pageInfo { hasNextPage endCursor }
+      nodes { ${THREAD_COMMENT_FIELDS} }
+    }
+  }`;
 
 const labelNames = z
   .object({ nodes: z.array(z.object({ name: z.string() }).nullable()) })
@@ -52,15 +77,8 @@ export const PULL_REQUEST_FEEDBACK_QUERY = /* GraphQL */ `
             ${editHistoryFields(FEEDBACK_EDITS)}
           }
         }
-        reviewThreads(first: 100) {
-          nodes {
-            id isResolved isOutdated path line
-            comments(first: 100) {
-              nodes { body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)} }
-            }
-          }
-        }
-        closingIssuesReferences(first: 10) { nodes { ...TaskIssue } }
+        reviewThreads(first: ${THREAD_PAGE}) { ${THREAD_FIELDS} }
+        closingIssuesReferences(first: ${CLOSING_ISSUES}) { nodes { ...TaskIssue } }
       }
     }
   }
@@ -79,6 +97,66 @@ export const LINKED_ISSUE_QUERY = /* GraphQL */ `
   ${ISSUE_FRAGMENT}
   ${COMMENT_FRAGMENT}
 `;
+
+export const REVIEW_THREADS_QUERY = /* GraphQL */ `
+  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
+    repository(owner: $owner, name: $name) {
+      pullRequest(number: $number) {
+        reviewThreads(first: 100, after: $after) { ${THREAD_FIELDS} }
+      }
+    }
+  }
+`;
+
+export const REVIEW_THREAD_COMMENTS_QUERY = /* GraphQL */ `
+  query ReviewThreadComments($id: ID!, $after: String) {
+    node(id: $id) {
+      ... on PullRequestReviewThread {
+        comments(first: 100, after: $after) {
+          pageInfo { hasNextPage endCursor }
+          nodes { ${THREAD_COMMENT_FIELDS} }
+        }
+      }
+    }
+  }
+`;
+
+const threadCommentSchema = z.object({
+  body: z.string(),
+  updatedAt: z.string(),
+  diffHunk: z.string(),
+  author: actorSchema,
+  ...editable,
+});
+
+const threadCommentPageSchema = z.object({
+  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+  nodes: z.array(threadCommentSchema),
+});
+
+const threadCommentsSchema = z.object({
+  node: z.object({ comments: threadCommentPageSchema.optional() }).nullable(),
+});
+
+const threadPageSchema = z.object({
+  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      isResolved: z.boolean(),
+      isOutdated: z.boolean(),
+      path: z.string(),
+      line: z.number().nullable(),
+      comments: threadCommentPageSchema,
+    }),
+  ),
+});
+
+const reviewThreadsSchema = z.object({
+  repository: z.object({
+    pullRequest: z.object({ reviewThreads: threadPageSchema }).nullable(),
+  }),
+});
 
 const feedbackSchema = z.object({
   run: runSchema,
@@ -115,28 +193,7 @@ const feedbackSchema = z.object({
             }),
           ),
         }),
-        reviewThreads: z.object({
-          nodes: z.array(
-            z.object({
-              id: z.string(),
-              isResolved: z.boolean(),
-              isOutdated: z.boolean(),
-              path: z.string(),
-              line: z.number().nullable(),
-              comments: z.object({
-                nodes: z.array(
-                  z.object({
-                    body: z.string(),
-                    updatedAt: z.string(),
-                    diffHunk: z.string(),
-                    author: actorSchema,
-                    ...editable,
-                  }),
-                ),
-              }),
-            }),
-          ),
-        }),
+        reviewThreads: threadPageSchema,
         closingIssuesReferences: z.object({ nodes: z.array(issueNodeSchema) }).nullable(),
       })
       .nullable(),
@@ -165,6 +222,44 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
       if (isNotFound(error)) return null;
       throw error;
     }
+  }
+
+  /** A thread's comments past its first page (long threads are rare). */
+  async function allThreadComments(id: string, first: z.infer<typeof threadCommentPageSchema>) {
+    const comments = [...first.nodes];
+    let page = first.pageInfo;
+    while (page.hasNextPage && page.endCursor !== null) {
+      const data = await t.graphql(
+        "ReviewThreadComments",
+        REVIEW_THREAD_COMMENTS_QUERY,
+        { id, after: page.endCursor },
+        threadCommentsSchema,
+      );
+      const next = data.node?.comments;
+      if (!next) break;
+      comments.push(...next.nodes);
+      page = next.pageInfo;
+    }
+    return comments;
+  }
+
+  /** The PR's review threads past the first page (a PR with many threads). */
+  async function allThreads(number: number, first: z.infer<typeof threadPageSchema>) {
+    const threads = [...first.nodes];
+    let page = first.pageInfo;
+    while (page.hasNextPage && page.endCursor !== null) {
+      const data = await t.graphql(
+        "ReviewThreads",
+        REVIEW_THREADS_QUERY,
+        { ...repo, number, after: page.endCursor },
+        reviewThreadsSchema,
+      );
+      const next = data.repository.pullRequest?.reviewThreads;
+      if (!next) break;
+      threads.push(...next.nodes);
+      page = next.pageInfo;
+    }
+    return threads;
   }
 
   return {
@@ -214,21 +309,23 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
           commitId: review.commit?.oid ?? null,
           history: historyOf(review),
         })),
-        threads: pr.reviewThreads.nodes.map((thread) => ({
-          id: thread.id,
-          isResolved: thread.isResolved,
-          isOutdated: thread.isOutdated,
-          path: thread.path,
-          line: thread.line,
-          comments: thread.comments.nodes.map((comment) => ({
-            author: comment.author,
-            body: comment.body,
-            createdAt: comment.createdAt,
-            updatedAt: comment.updatedAt,
-            diffHunk: comment.diffHunk,
-            history: historyOf(comment),
+        threads: await Promise.all(
+          (await allThreads(pr.number, pr.reviewThreads)).map(async (thread) => ({
+            id: thread.id,
+            isResolved: thread.isResolved,
+            isOutdated: thread.isOutdated,
+            path: thread.path,
+            line: thread.line,
+            comments: (await allThreadComments(thread.id, thread.comments)).map((comment) => ({
+              author: comment.author,
+              body: comment.body,
+              createdAt: comment.createdAt,
+              updatedAt: comment.updatedAt,
+              diffHunk: comment.diffHunk,
+              history: historyOf(comment),
+            })),
           })),
-        })),
+        ),
         linkedIssue: linkedNode ? await taskIssue(linkedNode) : null,
       };
     },

@@ -14,6 +14,12 @@ export type RateLimitTracker = {
   /** Resolves when a request against `resource` may be sent. */
   beforeRequest(resource: string): Promise<void>;
   observe(headers: Record<string, unknown> | undefined, fallbackResource: string): void;
+  /**
+   * GitHub refused a request for the limit (a GraphQL query costing more points
+   * than are left is refused while points remain): the window counts as spent,
+   * so the next request waits for its reset. False when no reset is known.
+   */
+  exhausted(resource: string): boolean;
   snapshot(): RateLimitState[];
 };
 
@@ -87,6 +93,12 @@ export function createRateLimitTracker(log: Log, options: RateLimitOptions = {})
           `GitHub API rate limit low: ${remaining}/${state.limit} ${resource} requests left, resets at ${new Date(state.resetAt).toISOString()} (in ${minutes} min).`,
         );
       }
+    },
+    exhausted(resource) {
+      const state = states.get(resource);
+      if (!state) return false;
+      states.set(resource, { ...state, remaining: 0 });
+      return true;
     },
     snapshot() {
       return [...states.values()].map((s) => ({ ...s }));

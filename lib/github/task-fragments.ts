@@ -30,6 +30,14 @@ export function editHistoryFields(first: number): string {
 /** Issue bodies are edited more than comments, so more of their history is read. */
 const ISSUE_EDITS = 100;
 const COMMENT_EDITS = 20;
+/**
+ * A thread's comments read with it; a full page is followed up 100 at a time
+ * (`taskIssueReader`). GitHub charges each comment's edit history once per
+ * comment asked for, times the threads in the read (a sprint's hundred issues),
+ * so the first page is sized for a typical thread, not the largest.
+ * https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call
+ */
+export const THREAD_COMMENT_FIRST_PAGE = 10;
 
 export const COMMENT_FRAGMENT = /* GraphQL */ `
   fragment TaskComment on IssueComment {
@@ -67,7 +75,7 @@ const THREAD_FIELDS = `
       }
     }
     ${editHistoryFields(ISSUE_EDITS)}
-    comments(first: 100) {
+    comments(first: ${THREAD_COMMENT_FIRST_PAGE}) {
       pageInfo {
         hasNextPage
         endCursor
@@ -496,7 +504,7 @@ const issueCommentsSchema = z.object({
   }),
 });
 
-/** Turns thread nodes into `TaskIssue`s, paging comments past the first 100 (rare). */
+/** Turns thread nodes into `TaskIssue`s, paging comments past the first page. */
 export function taskIssueReader(t: Transport): (node: ThreadNode) => Promise<TaskIssue> {
   const at = { owner: t.repo.owner, name: t.repo.repo };
 

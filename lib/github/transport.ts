@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import { createOnce } from "./create-once.ts";
-import { GitHubError, statusOf, toGitHubError } from "./errors.ts";
+import {
+  GitHubError,
+  graphqlLimitError,
+  graphqlRateLimited,
+  PLUGIN_GRAPHQL_LIMIT,
+  statusOf,
+  toGitHubError,
+} from "./errors.ts";
 import { createObserver, instrument, observed, type EtagCache, type OctokitLike } from "./instrument.ts";
 import { createLabelIds } from "./label-ids.ts";
 import { retryScheduleOf } from "./policy.ts";
@@ -24,6 +31,20 @@ function parse<S extends z.ZodType>(schema: S, data: unknown, route: string, sta
 
 function hasNextPage(link: unknown): boolean {
   return typeof link === "string" && /rel="next"/.test(link);
+}
+
+function graphqlError(error: unknown, operation: string, route: string): GitHubError {
+  const errors = (error as { errors?: unknown }).errors;
+  if (statusOf(error) === undefined && Array.isArray(errors)) {
+    const text = errors.map((e: { message?: unknown }) => String(e.message)).join("; ");
+    return new GitHubError(
+      `GitHub's GraphQL API refused ${operation}: ${text}. Check that the repository and numbers exist and that the token can read issues.`,
+      200,
+      route,
+      { cause: error },
+    );
+  }
+  return toGitHubError(error, route);
 }
 
 export function createTransport(deps: {
@@ -87,20 +108,18 @@ export function createTransport(deps: {
   ): Promise<z.infer<S>> {
     const route = `graphql ${operation}`;
     let data: unknown;
-    try {
-      data = await octokit.graphql(query, { ...variables, ...requestOptions(once) });
-    } catch (error) {
-      const errors = (error as { errors?: unknown }).errors;
-      if (statusOf(error) === undefined && Array.isArray(errors)) {
-        const text = errors.map((e: { message?: unknown }) => String(e.message)).join("; ");
-        throw new GitHubError(
-          `GitHub's GraphQL API refused ${operation}: ${text}. Check that the repository and numbers exist and that the token can read issues.`,
-          200,
-          route,
-          { cause: error },
-        );
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        data = await octokit.graphql(query, { ...variables, ...requestOptions(once) });
+        break;
+      } catch (error) {
+        if (!graphqlRateLimited(error)) throw graphqlError(error, operation, route);
+        // plugin-throttling retries GraphQL only at /graphql (github.com); its own error means it has
+        // waited out its retries already. Elsewhere (GHES's /api/graphql) the wait is the tracker's.
+        const retried = error instanceof Error && error.message === PLUGIN_GRAPHQL_LIMIT;
+        if (retried || attempt >= retryScheduleOf(octokit).retries || !deps.tracker.exhausted("graphql"))
+          throw graphqlLimitError(error, operation, route);
       }
-      throw toGitHubError(error, route);
     }
     return parse(schema, data, route, 200);
   }

@@ -7,7 +7,8 @@ import { mutationRoot } from "./graphql-mutations.ts";
 import { graphqlCost } from "./graphql-cost.ts";
 import { nodeRoot } from "./graphql-nodes.ts";
 import { rootValue } from "./graphql-resolvers.ts";
-import type { User } from "./model.ts";
+import type { TokenRecord, User } from "./model.ts";
+import { tokenCoversRepo } from "./workflow-token.ts";
 import type { Bucket } from "./rate-limit.ts";
 
 interface GraphqlRequest {
@@ -84,12 +85,28 @@ export function requestCost(body: unknown): number {
   return document ? graphqlCost(document, request?.variables, request?.operationName) : 1;
 }
 
+/**
+ * What the token can reach: a workflow job's `GITHUB_TOKEN` sees its own
+ * repository only, so over GraphQL another repository, or a node in one, does
+ * not resolve (NOT_FOUND), as its REST calls answer 404.
+ * https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication
+ */
+function reachableCore(core: SimCore, token: TokenRecord | null): SimCore {
+  if (token?.repository === undefined) return core;
+  const repos = new Map(
+    [...core.store.repos].filter(([, repo]) => tokenCoversRepo(token, repo.owner, repo.name)),
+  );
+  return { ...core, store: { ...core.store, repos } };
+}
+
 export async function executeGraphql(
-  core: SimCore,
-  viewer: User,
+  fullCore: SimCore,
+  actor: { user: User; token: TokenRecord | null },
   bucket: Bucket,
   body: unknown,
 ): Promise<Record<string, unknown>> {
+  const core = reachableCore(fullCore, actor.token);
+  const viewer = actor.user;
   const cost = requestCost(body);
   const request = asRequest(body);
   if (!request) return { errors: [{ message: "A query attribute must be specified and must be a string." }] };

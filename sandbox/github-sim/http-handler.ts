@@ -4,6 +4,7 @@ import type { AppKeys } from "./app-auth.ts";
 import { tokenExpired, verifyAppJwt } from "./app-auth.ts";
 import type { Actor, RequestContext, RouteAuth, RouteResult, SimCore } from "./core.ts";
 import type { FaultAction, FaultRegistry } from "./faults.ts";
+import { rateLimitedAnswer } from "./graphql-budget.ts";
 import { executeGraphql, graphqlOperationName, mutationFields, requestCost } from "./graphql-endpoint.ts";
 import type { TokenRecord } from "./model.ts";
 import { allows, mutationRequirement, notAccessible, routeRequirement } from "./token-permissions.ts";
@@ -221,7 +222,16 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       if (method !== "POST") throw notFound();
       const actor = authenticate(deps, req, "token");
       login = actor.user.login;
-      const bucket = checkRate(deps, actor, resource);
+      const cost = requestCost(requestBody);
+      const bucket = deps.limiter.peek(rateKey(actor), resource);
+      // A query that costs more points than are left is refused whole, with 200 (graphql-budget.ts).
+      if (bucket.used + cost > bucket.limit) {
+        finish(
+          { status: 200, body: rateLimitedAnswer(deps.core.store, actor.token, actor.user.login) },
+          rateLimitHeaders(bucket, resource),
+        );
+        return;
+      }
       const refused = refusedMutation(actor.token, requestBody);
       if (refused) {
         deps.limiter.consume(rateKey(actor), resource, 1);
@@ -231,8 +241,8 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
         );
         return;
       }
-      const result = await executeGraphql(deps.core, actor.user, bucket, requestBody);
-      deps.limiter.consume(rateKey(actor), resource, requestCost(requestBody));
+      const result = await executeGraphql(deps.core, actor, bucket, requestBody);
+      deps.limiter.consume(rateKey(actor), resource, cost);
       finish(
         { status: 200, body: result },
         rateLimitHeaders(deps.limiter.peek(rateKey(actor), resource), resource),

@@ -14,6 +14,7 @@ import type { FaultRegistry } from "./faults.ts";
 import { createRequestHandler } from "./http-handler.ts";
 import type { Exchange, RequestLogEntry } from "./http-handler.ts";
 import type { AppInfo, Store } from "./model.ts";
+import { graphqlBudget } from "./graphql-budget.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import type { RateLimitOptions } from "./rate-limit.ts";
 import { envelope } from "./route-helpers.ts";
@@ -118,7 +119,9 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
   const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), "github-sim-")));
   const webhooks = createWebhookQueue({ ...options.webhooks, now });
   const faults = createFaultRegistry();
-  const limiter = createRateLimiter(options.rateLimit ?? {}, now);
+  const limiter = createRateLimiter(options.rateLimit ?? {}, now, (key, resource) =>
+    resource === "graphql" ? graphqlBudget(store, key, options.rateLimit?.graphql) : undefined,
+  );
   const requestLog: RequestLogEntry[] = [];
   const urls: SimUrls = { web: "", api: "" };
   const logHost = await startLogHost(now);

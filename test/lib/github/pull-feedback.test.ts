@@ -90,7 +90,7 @@ afterAll(async () => {
 });
 
 describe("getPullRequestFeedback", () => {
-  it("reads a PR into the default branch and the issue it closes, with every comment, in one request per 100 comments", async () => {
+  it("reads a PR into the default branch and the issue it closes, with every comment: a first page of 10, then 100 a request", async () => {
     const issue = await locus.createIssue({ title: "Greet", labels: ["locus:in-review"] });
     await branch(`locus/issue-${issue.number}`, "main");
     const pr = await locus.createPullRequest({
@@ -113,7 +113,7 @@ describe("getPullRequestFeedback", () => {
       read = await locus.getPullRequestFeedback(pr.number, { linkedIssue: issueOfBranch });
     });
 
-    expect(sent).toEqual(["PullRequestFeedback", "IssueComments"]);
+    expect(sent).toEqual(["PullRequestFeedback", "IssueComments", "IssueComments"]);
     expect(read!.runCreatedAt).toBeNull();
     expect(read!.pr).toMatchObject({
       number: pr.number,
@@ -131,6 +131,83 @@ describe("getPullRequestFeedback", () => {
     expect(linked.labels).toEqual(["locus:in-review"]);
     expect(linked.comments).toHaveLength(121);
     expect(linked.comments.at(-1)).toMatchObject({ author: "locus[bot]", authorType: "Bot" });
+  });
+
+  it("reads a review thread past its first page of 10 comments, by the thread's id", async () => {
+    const issue = await locus.createIssue({ title: "Thread" });
+    const head = `locus/issue-${issue.number}`;
+    await branch(head, "main");
+    const pr = await locus.createPullRequest({
+      title: "Thread",
+      body: `Closes #${issue.number}`,
+      head,
+      base: "main",
+    });
+    const reviewer = sim.as("rev");
+    const post = async (body: Record<string, unknown>): Promise<{ id: number }> => {
+      const response = await fetch(`${sim.apiUrl}/repos/acme/widgets/pulls/${pr.number}/comments`, {
+        method: "POST",
+        headers: { authorization: `token ${reviewer}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()) as { id: number };
+    };
+    const root = await post({
+      body: "note 1",
+      path: `${head.replace(/\W/g, "-")}.txt`,
+      line: 1,
+      side: "RIGHT",
+    });
+    for (let i = 2; i <= 12; i++) await post({ body: `note ${i}`, in_reply_to: root.id });
+
+    let read: Awaited<ReturnType<GitHubGateway["getPullRequestFeedback"]>> = null;
+    const sent = await operations(async () => {
+      read = await locus.getPullRequestFeedback(pr.number, { linkedIssue: issueOfBranch });
+    });
+
+    expect(sent).toEqual(["PullRequestFeedback", "ReviewThreadComments"]);
+    expect(read!.threads).toHaveLength(1);
+    expect(read!.threads[0]!.comments.map((c) => c.body)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `note ${i + 1}`),
+    );
+    expect(read!.threads[0]!.comments.every((c) => c.author === "rev")).toBe(true);
+  });
+
+  it("reads review threads past the first page of 20, 100 a request", async () => {
+    const issue = await locus.createIssue({ title: "Threads" });
+    const head = `locus/issue-${issue.number}`;
+    await branch(head, "main");
+    const pr = await locus.createPullRequest({
+      title: "Threads",
+      body: `Closes #${issue.number}`,
+      head,
+      base: "main",
+    });
+    const reviewer = sim.as("rev");
+    for (let i = 1; i <= 21; i++) {
+      const response = await fetch(`${sim.apiUrl}/repos/acme/widgets/pulls/${pr.number}/comments`, {
+        method: "POST",
+        headers: { authorization: `token ${reviewer}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          body: `thread ${i}`,
+          path: `${head.replace(/\W/g, "-")}.txt`,
+          line: 1,
+          side: "RIGHT",
+        }),
+      });
+      expect(response.status).toBe(201);
+    }
+
+    let read: Awaited<ReturnType<GitHubGateway["getPullRequestFeedback"]>> = null;
+    const sent = await operations(async () => {
+      read = await locus.getPullRequestFeedback(pr.number, { linkedIssue: issueOfBranch });
+    });
+
+    expect(sent).toEqual(["PullRequestFeedback", "ReviewThreads"]);
+    expect(read!.threads.map((thread) => thread.comments.map((c) => c.body))).toEqual(
+      Array.from({ length: 21 }, (_, i) => [`thread ${i + 1}`]),
+    );
   });
 
   it("reads a stacked PR's issue by number, as GitHub links closing keywords only into the default branch", async () => {
