@@ -16,6 +16,7 @@ import { latestWriterAct, triggerActs } from "./trigger-act.ts";
 import type { Writers } from "./writers.ts";
 
 export interface TaskTrigger {
+  /** The cut for the description and the comments: a writer's rename alone does not move it. */
   readonly triggeredAt: Date;
   /** The title as of the trigger (a neutral one when it cannot be recovered). */
   readonly title: string;
@@ -37,14 +38,16 @@ export async function taskTrigger(
     ...(options.waitingSince === undefined ? {} : { waitingSince: options.waitingSince }),
   });
   const trust = await options.writers.trustFor(acts.map((act) => act.actor).filter((a) => !isSelf(self, a)));
-  const act = byPerson
-    ? undefined
-    : latestWriterAct(
-        acts,
-        { isWriter: trust.isWriter, isSelf: (login) => isSelf(self, login) },
-        options.runCreatedAt,
-      );
-  const triggeredAt = act ? new Date(act.at) : options.runCreatedAt;
+  const who = { isWriter: trust.isWriter, isSelf: (login: string) => isSelf(self, login) };
+  const actFor = (part?: "title" | "description") =>
+    byPerson ? undefined : latestWriterAct(acts, who, options.runCreatedAt, part);
+  const act = actFor();
+  // Each text is cut at the newest act that vouches for it; with none (only a rename, say), at the newest act.
+  const cut = (part: "title" | "description"): Date => {
+    const found = actFor(part) ?? act;
+    return found ? new Date(found.at) : options.runCreatedAt;
+  };
+  const triggeredAt = cut("description");
   if (!act && !byPerson && !isSelf(self, issue.author)) {
     const author = await options.writers.trustFor([issue.author]);
     if (!author.isWriter(issue.author)) {
@@ -61,7 +64,7 @@ export async function taskTrigger(
       : `#${issue.number}: ${byPerson ? `@${ctx.run.actor} started this run` : "no act by a writer in its timeline"}; its title and description are taken as of the run's creation (${triggeredAt.toISOString()}).`,
   );
   if (!issue.timeline) return { triggeredAt, title: issue.title };
-  const title = titleAtTrigger(issue.title, issue.timeline, triggeredAt);
+  const title = titleAtTrigger(issue.title, issue.timeline, cut("title"));
   return title.ok
     ? { triggeredAt, title: title.title }
     : { triggeredAt, title: `Issue #${issue.number}`, titleWithheld: title.why };

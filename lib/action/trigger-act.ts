@@ -20,6 +20,11 @@ export interface TriggerAct {
   readonly at: string;
   /** What the act was, for the log: "labelled it locus:queued". */
   readonly what: string;
+  /**
+   * A rename vouches for the title only, an edit of the description for the description only:
+   * neither lets in what someone else changed in the other meanwhile.
+   */
+  readonly only?: "title" | "description";
 }
 
 export interface ActOptions {
@@ -43,14 +48,19 @@ export function triggerActs(
     } else if (event.kind === "milestoned" && options.sprint) {
       acts.push({ actor: event.actor, at: event.createdAt, what: `put it in ${event.milestoneTitle}` });
     } else if (event.kind === "renamed") {
-      acts.push({ actor: event.actor, at: event.createdAt, what: "renamed it" });
+      acts.push({ actor: event.actor, at: event.createdAt, what: "renamed it", only: "title" });
     }
   }
   const created = Date.parse(issue.history.createdAt);
   for (const revision of issue.history.revisions) {
     // The first revision is the text as created, which asks for nothing.
     if (revision.editor === undefined || Date.parse(revision.editedAt) <= created) continue;
-    acts.push({ actor: revision.editor, at: revision.editedAt, what: "edited its description" });
+    acts.push({
+      actor: revision.editor,
+      at: revision.editedAt,
+      what: "edited its description",
+      only: "description",
+    });
   }
   const waitingSince = options.waitingSince === undefined ? undefined : Date.parse(options.waitingSince);
   for (const comment of issue.comments) {
@@ -74,9 +84,14 @@ export function latestWriterAct(
   acts: readonly TriggerAct[],
   who: { isWriter(login: string): boolean; isSelf(login: string): boolean },
   notAfter?: Date,
+  part?: "title" | "description",
 ): TriggerAct | undefined {
   const limit = notAfter?.getTime() ?? Number.POSITIVE_INFINITY;
   return acts.findLast(
-    (act) => Date.parse(act.at) <= limit && !who.isSelf(act.actor) && who.isWriter(act.actor),
+    (act) =>
+      Date.parse(act.at) <= limit &&
+      !who.isSelf(act.actor) &&
+      who.isWriter(act.actor) &&
+      (part === undefined || act.only === undefined || act.only === part),
   );
 }

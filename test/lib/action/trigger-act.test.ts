@@ -66,6 +66,36 @@ describe("the writer's act that triggered a task", () => {
     expect(act).toEqual({ actor: "bob", at: "2026-11-24T09:15:00Z", what: "commented /locus run" });
   });
 
+  it("lets a writer's rename vouch for the title only, and a writer's edit for the description only", () => {
+    const renamedByWriter = {
+      ...issue,
+      timeline: {
+        truncated: false,
+        events: [
+          {
+            kind: "labeled" as const,
+            label: "locus:queued",
+            actor: "alice",
+            createdAt: "2026-11-24T09:10:00Z",
+          },
+          {
+            kind: "renamed" as const,
+            previousTitle: "Greet",
+            currentTitle: "Greet politely",
+            actor: "alice",
+            createdAt: "2026-11-24T09:50:00Z",
+          },
+        ],
+      },
+      comments: [],
+    };
+    const acts = triggerActs(renamedByWriter);
+    // mallory edited the description at 09:40, between alice's label and alice's rename.
+    expect(latestWriterAct(acts, who, undefined, "description")?.at).toBe("2026-11-24T09:10:00Z");
+    expect(latestWriterAct(acts, who, undefined, "title")?.at).toBe("2026-11-24T09:50:00Z");
+    expect(latestWriterAct(acts, who)?.at).toBe("2026-11-24T09:50:00Z");
+  });
+
   it("ignores acts after the run was created", () => {
     const act = latestWriterAct(triggerActs(issue), who, new Date("2026-11-24T09:14:00Z"));
     expect(act?.what).toBe("labelled it locus:queued");
