@@ -6,10 +6,11 @@
  * the branch is as it was. Mode `rebase` restacks pull requests with it, and a
  * task replays saved work onto a parent that moved with it.
  */
-import { readFile } from "node:fs/promises";
+import { lstat, readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { GitClient, RebaseStep } from "../git/git-client.ts";
 import { hasConflictMarkers, type ConflictFile } from "../prompt/rebase-conflict-prompt.ts";
+import { isInside } from "../sandbox/sandbox-mounts.ts";
 
 /** Where a rebase stopped: what goes onto what, the commit being replayed and its conflicting files. */
 export interface RebaseStop {
@@ -24,13 +25,24 @@ export type RebaseResolved =
 
 const MAX_STOPS = 20;
 
+/**
+ * A conflicting file's text, read by Locus's own process (outside the sandbox): only a regular
+ * file inside the worktree. Both sides of the rebase may be the agent's, and a link to
+ * `/proc/self/environ` would put the Action's environment into the resolver's prompt.
+ */
+export async function conflictText(cwd: string, path: string): Promise<string> {
+  try {
+    const full = join(cwd, path);
+    if (!(await lstat(full)).isFile()) return "";
+    const real = await realpath(full);
+    return isInside(real, await realpath(cwd)) ? await readFile(real, "utf8") : "";
+  } catch {
+    return "";
+  }
+}
+
 async function conflictFiles(worktree: GitClient, paths: readonly string[]): Promise<ConflictFile[]> {
-  return Promise.all(
-    paths.map(async (path) => ({
-      path,
-      text: await readFile(join(worktree.cwd, path), "utf8").catch(() => ""),
-    })),
-  );
+  return Promise.all(paths.map(async (path) => ({ path, text: await conflictText(worktree.cwd, path) })));
 }
 
 /** `git rebase --onto <onto> <upstream>` of the checked-out branch, each stop given to `resolve`. */
