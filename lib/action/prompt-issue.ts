@@ -11,6 +11,7 @@ import { isLocusMarked } from "../markers.ts";
 import { trustComments, type CommentTrust } from "../prompt/comment-trust.ts";
 import type { PromptIssue } from "../prompt/task-prompt.ts";
 import { itemAtTrigger, textAtTrigger, type TimedText } from "./text-at-trigger.ts";
+import { titleAtTrigger } from "./title-at-trigger.ts";
 
 export function isLocusComment(body: string): boolean {
   return isLocusMarked(body);
@@ -71,5 +72,26 @@ export function promptIssue(
     comments: thread.comments.map(({ author, body: text, outsider }) => ({ author, body: text, outsider })),
     ...(withheld.length > 0 ? { withheld } : {}),
     ...(heard.outsidersLeftOut > 0 ? { outsidersLeftOut: heard.outsidersLeftOut } : {}),
+  };
+}
+
+/**
+ * `promptIssue` with the title as it stood at the trigger too (title-at-trigger.ts), for the
+ * modes a command starts; a coding task takes its title with its trigger (task-trigger.ts).
+ * A pull request's thread has no timeline read, so its title is the current one.
+ */
+export function promptIssueAtTrigger(
+  issue: IssueWithComments | TaskIssue,
+  triggeredAt: Date,
+  trust: CommentTrust,
+): PromptIssue {
+  const prompted = promptIssue(issue, triggeredAt, trust);
+  if (!("timeline" in issue) || issue.timeline === undefined) return prompted;
+  const title = titleAtTrigger(issue.title, issue.timeline, triggeredAt);
+  if (title.ok) return { ...prompted, title: title.title };
+  return {
+    ...prompted,
+    title: `Issue #${issue.number}`,
+    withheld: [`The issue title: ${title.why}.`, ...(prompted.withheld ?? [])],
   };
 }

@@ -4,9 +4,9 @@
  *
  * The run's trigger time is when GitHub created the workflow run
  * (GITHUB_RUN_ID): GitHub sets it, so whoever dispatched the run cannot choose
- * it, unlike any input. A coding task narrows it to the writer's act in its
- * issue's timeline (task-trigger.ts), no later than this; the other modes,
- * started by a command seconds before, keep it.
+ * it, unlike any input. Every mode narrows it to the writer's act, no later
+ * than this: a coding task's in its issue's timeline (task-trigger.ts), the
+ * other modes' command, review or CI failure (command-trigger.ts).
  */
 import { assertRefName } from "../git/ref-names.ts";
 import type { RunAndSpend, TaskReadOptions } from "../github/index.ts";

@@ -11,9 +11,10 @@
  * agent. Locus's own acts (its re-queueing labels) vouch for nothing and are
  * left out. Pure: the caller says who is a writer.
  */
-import { parseCommand } from "../commands/index.ts";
+import { parseCommand, type CommandName } from "../commands/index.ts";
 import type { TaskIssue } from "../github/index.ts";
 import { STATUS_PREFIX } from "../labels/schema.ts";
+import { itemAtTrigger, type TimedText } from "./text-at-trigger.ts";
 
 export interface TriggerAct {
   readonly actor: string;
@@ -73,6 +74,28 @@ export function triggerActs(
     }
   }
   return acts.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+}
+
+/**
+ * The comments that gave one of these `/locus` commands (ask, plan, review,
+ * iterate, fix-ci, rebase: the modes a command starts), as acts at the moment
+ * each was written. A comment counts by its text as written: edited into a
+ * command later, it started nothing; one whose first text GitHub no longer
+ * holds cannot be told to have been a command, and is left out.
+ */
+export function commandActs(
+  comments: readonly (TimedText & { readonly author: string })[],
+  names: readonly CommandName[],
+): TriggerAct[] {
+  return comments.flatMap((comment) => {
+    const written = itemAtTrigger(comment, new Date(comment.createdAt));
+    if (written.kind !== "kept") return [];
+    const parsed = parseCommand(written.item.body);
+    if (parsed.kind !== "command" || !names.includes(parsed.command.name)) return [];
+    return [
+      { actor: comment.author, at: comment.createdAt, what: `commented /locus ${parsed.command.name}` },
+    ];
+  });
 }
 
 /**

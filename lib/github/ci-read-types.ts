@@ -33,6 +33,8 @@ export interface CiReads {
   annotations(checkRunId: number, limit: number): Promise<CiAnnotationRead[]>;
   /** A job's whole log; null when GitHub no longer has it. */
   jobLog(jobId: number): Promise<string | null>;
-  /** The commit a workflow run ran on, for checking it is still the PR's head. */
-  runHead(runId: number): Promise<{ sha: string; url: string } | null>;
+  /** The commit a workflow run ran on, for checking it is still the PR's head, and when it last changed (its end, once completed). */
+  runHead(runId: number): Promise<{ sha: string; url: string; updatedAt: string } | null>;
+  /** When a check suite last changed (its end, once completed); null when GitHub no longer has it. */
+  suiteUpdatedAt(suiteId: number): Promise<string | null>;
 }

@@ -60,7 +60,8 @@ const annotationSchema = z.object({
   message: z.string().nullable(),
 });
 
-const runSchema = z.object({ head_sha: z.string(), html_url: z.string() });
+const runSchema = z.object({ head_sha: z.string(), html_url: z.string(), updated_at: z.string() });
+const suiteSchema = z.object({ updated_at: z.string().nullable() });
 
 const EMPTY_OUTPUT = { title: null, summary: null, text: null };
 
@@ -133,7 +134,15 @@ export function ciReadOps(t: Transport): CiReads {
         { run_id: runId },
         runSchema,
       );
-      return run ? { sha: run.head_sha, url: run.html_url } : null;
+      return run ? { sha: run.head_sha, url: run.html_url, updatedAt: run.updated_at } : null;
+    },
+    async suiteUpdatedAt(suiteId) {
+      const suite = await t.restOrNull(
+        "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}",
+        { check_suite_id: suiteId },
+        suiteSchema,
+      );
+      return suite?.updated_at ?? null;
     },
   };
 }

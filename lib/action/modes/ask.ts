@@ -17,7 +17,9 @@ import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
 import type { ActionContext } from "../context.ts";
 import { withDaySpend } from "../daily-budget.ts";
-import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { commandTrigger } from "../command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
+import { commandActs } from "../trigger-act.ts";
 import { createWriters } from "../writers.ts";
 import type { CommentTrust } from "../../prompt/comment-trust.ts";
 import {
@@ -45,7 +47,7 @@ const RULES = [
 
 /** The thread as context: its description and discussion, without commands (the questions come separately). */
 function renderThread(thread: TaskThread, triggeredAt: Date, trust: CommentTrust): string {
-  const issue = promptIssue(thread, triggeredAt, trust);
+  const issue = promptIssueAtTrigger(thread, triggeredAt, trust);
   const discussion = issue.comments.filter((comment) => parseCommand(comment.body).kind === "none");
   return renderIssue({ ...issue, comments: discussion });
 }
@@ -65,7 +67,14 @@ export async function runAskMode(
     await gateway.createComment(number, note);
     return { tasks: [], note };
   }
-  const { triggeredAt, baseBranch, budget } = runFacts(ctx, read);
+  const { triggeredAt: runCreatedAt, baseBranch, budget } = runFacts(ctx, read);
+  const writers = createWriters(ctx);
+  // The `/locus ask` comment a writer gave: the thread is read as it stood then.
+  const triggeredAt = await commandTrigger(ctx, commandActs(thread.comments, ["ask"]), {
+    runCreatedAt,
+    writers,
+    target: `#${number}`,
+  });
   const refused = await refusalOverBudget(ctx, budget, {
     number,
     title: thread.title,
@@ -94,7 +103,7 @@ export async function runAskMode(
     task: [
       `## The thread: ${thread.isPullRequest ? "pull request" : "issue"} #${number}`,
       `You are reading \`${branch}\` at ${checkout.sha.slice(0, 7)}.`,
-      renderThread(thread, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(thread))),
+      renderThread(thread, triggeredAt, await writers.trustFor(commentAuthors(thread))),
       diff
         ? `## The pull request's diff\n\n\`\`\`diff\n${truncateHead(diff, DIFF_BUDGET, "PR diff", "Read the files for the rest.").text}\n\`\`\``
         : "",

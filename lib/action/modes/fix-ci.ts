@@ -29,7 +29,9 @@ import type { ActionContext } from "../context.ts";
 import { readLocusPullRequest } from "../locus-pull-request.ts";
 import { startPullRequestRound } from "../pull-request-round.ts";
 import { renderFailureComment } from "../failure-comment.ts";
-import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { commandTrigger } from "../command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
+import { commandActs } from "../trigger-act.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { createWriters } from "../writers.ts";
 import { runAgentLive } from "../run-agent-live.ts";
@@ -52,12 +54,16 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };
   }
-  const { triggeredAt, budget } = runFacts(ctx, read);
+  const { triggeredAt: runCreatedAt, budget } = runFacts(ctx, read);
   const headSha = pr.head.sha;
   const source = parseCiSource(ctx.command, headSha);
+  // When CI failed: an automatic round's trigger (the text then is what the round works from).
+  let failedAt: string | null = null;
+  if (source.kind === "suite") failedAt = await gateway.ci.suiteUpdatedAt(source.id);
   if (source.kind === "run") {
     // A run on an older head says nothing about the PR as it is now.
     const ran = await gateway.ci.runHead(source.id);
+    failedAt = ran?.updatedAt ?? null;
     if (ran && ran.sha !== headSha) {
       const note = `CI [run ${source.id}](${ran.url}) failed on ${ran.sha.slice(0, 7)}, but PR #${prNumber}'s head is now ${headSha.slice(0, 7)}, so Locus did nothing.`;
       await gateway.createComment(prNumber, note);
@@ -70,6 +76,17 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };
   }
+  const writers = createWriters(ctx);
+  // A writer's `/locus fix-ci`, or for an automatic round the failure itself (never after the run's creation).
+  const failure =
+    failedAt !== null && Date.parse(failedAt) < runCreatedAt.getTime()
+      ? { fallback: { at: new Date(failedAt), what: "the CI failure" } }
+      : {};
+  const triggeredAt = await commandTrigger(
+    ctx,
+    source.kind === "commit" ? commandActs(read.comments, ["fix-ci"]) : [],
+    { runCreatedAt, writers, target: `PR #${prNumber}`, ...failure },
+  );
   const base = { issue: issueNumber, title: issue.title };
   if (budget && budget.remaining() <= 0) {
     const reason = budget.refusal();
@@ -97,11 +114,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const finish = round.finish;
 
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
-  const asPrompted = promptIssue(
-    issue,
-    triggeredAt,
-    await createWriters(ctx).trustFor(commentAuthors(issue)),
-  );
+  const asPrompted = promptIssueAtTrigger(issue, triggeredAt, await writers.trustFor(commentAuthors(issue)));
   const prompt = buildTaskPrompt({
     repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
     issue: asPrompted,

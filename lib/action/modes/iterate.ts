@@ -42,7 +42,9 @@ import { startPullRequestRound } from "../pull-request-round.ts";
 import { renderFailureComment } from "../failure-comment.ts";
 import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
 import { runAgentLive } from "../run-agent-live.ts";
-import { commentAuthors, isLocusComment, promptIssue } from "../prompt-issue.ts";
+import { commandTrigger } from "../command-trigger.ts";
+import { commentAuthors, isLocusComment, promptIssueAtTrigger } from "../prompt-issue.ts";
+import { commandActs, type TriggerAct } from "../trigger-act.ts";
 import { createWriters, type Writers } from "../writers.ts";
 import { runFacts } from "../task-read-context.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
@@ -82,13 +84,32 @@ async function collectFeedback(
   return selectFeedback(sources, { ...timing, mayGiveFeedback: trust.isWriter });
 }
 
+/**
+ * What may have started a round: a `/locus iterate` comment, or a review requesting changes
+ * (iterate.onChangesRequested); commandTrigger keeps the newest by a writer.
+ */
+function iterateActs(read: PullRequestFeedback): TriggerAct[] {
+  const requested = read.reviews.flatMap((review) =>
+    review.state === "CHANGES_REQUESTED" && review.submittedAt !== null
+      ? [{ actor: review.author, at: review.submittedAt, what: "requested changes" }]
+      : [],
+  );
+  return [...commandActs(read.comments, ["iterate"]), ...requested];
+}
+
 export async function runIterateMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
   const started = ctx.clock.now().getTime();
   const found = await readLocusPullRequest(ctx, prNumber, "Locus iterates only on its own.");
   if (!found.ok) return found.result;
   const { issueNumber } = found;
-  const { triggeredAt, budget } = runFacts(ctx, found.read);
+  const { triggeredAt: runCreatedAt, budget } = runFacts(ctx, found.read);
+  const writers = createWriters(ctx);
+  const triggeredAt = await commandTrigger(ctx, iterateActs(found.read), {
+    runCreatedAt,
+    writers,
+    target: `PR #${prNumber}`,
+  });
   const { read, withheld } = feedbackAtTrigger(found.read, triggeredAt);
   const { pr } = read;
   const issue = read.linkedIssue;
@@ -103,7 +124,6 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const headRef = git.remoteRef(pr.head.ref);
   const baseRef = git.remoteRef(pr.base.ref);
   const lastAgentCommitAt = await git.lastCommitBy(ctx.config.commit.email, `${baseRef}..${headRef}`);
-  const writers = createWriters(ctx);
   const feedback = await collectFeedback(ctx, writers, read, {
     triggeredAt: triggeredAt.toISOString(),
     ...(lastAgentCommitAt ? { lastAgentCommitAt } : {}),
@@ -149,7 +169,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const finish = round.finish;
 
   // The linked issue's discussion follows the same rule as a task's: writers only, unless config says otherwise.
-  const asPrompted = promptIssue(issue, triggeredAt, await writers.trustFor(commentAuthors(issue)));
+  const asPrompted = promptIssueAtTrigger(issue, triggeredAt, await writers.trustFor(commentAuthors(issue)));
   const prompt = buildTaskPrompt({
     repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
     issue: asPrompted,

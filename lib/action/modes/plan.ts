@@ -15,7 +15,9 @@ import { GITHUB_BODY_LIMIT } from "../../render/comment-limit.ts";
 import { renderFittedPlanComment } from "../../render/plan-fit.ts";
 import type { ActionContext } from "../context.ts";
 import { withDaySpend } from "../daily-budget.ts";
-import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { commandTrigger } from "../command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
+import { commandActs } from "../trigger-act.ts";
 import { createWriters } from "../writers.ts";
 import {
   checkoutForReading,
@@ -45,7 +47,14 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
     await gateway.createComment(issueNumber, note);
     return { tasks: [], note };
   }
-  const { triggeredAt, baseBranch, budget } = runFacts(ctx, read);
+  const { triggeredAt: runCreatedAt, baseBranch, budget } = runFacts(ctx, read);
+  const writers = createWriters(ctx);
+  // The `/locus plan` comment a writer gave: the issue is read as it stood then.
+  const triggeredAt = await commandTrigger(ctx, commandActs(issue.comments, ["plan"]), {
+    runCreatedAt,
+    writers,
+    target: `#${issueNumber}`,
+  });
   const refused = await refusalOverBudget(ctx, budget, {
     number: issueNumber,
     title: issue.title,
@@ -79,7 +88,7 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
           )
         : "No goal was given with the command: plan the work the issue below describes.",
       "## The issue the plan was asked on",
-      renderIssue(promptIssue(issue, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(issue)))),
+      renderIssue(promptIssueAtTrigger(issue, triggeredAt, await writers.trustFor(commentAuthors(issue)))),
     ].join("\n\n"),
   });
   await checkout.remove();

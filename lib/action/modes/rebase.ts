@@ -18,7 +18,9 @@ import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import type { ActionContext } from "../context.ts";
 import { readLocusPullRequest } from "../locus-pull-request.ts";
-import { commentAuthors, promptIssue } from "../prompt-issue.ts";
+import { commandTrigger } from "../command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
+import { commandActs } from "../trigger-act.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { selfLogins } from "../self-logins.ts";
 import { createWriters } from "../writers.ts";
@@ -68,7 +70,15 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
   if (!found.ok) return found.result;
   const { read, issueNumber } = found;
   const { pr } = read;
-  const { triggeredAt } = runFacts(ctx, read);
+  const { triggeredAt: runCreatedAt } = runFacts(ctx, read);
+  const writers = createWriters(ctx);
+  const after = /^after ([0-9a-f]{40})$/.exec(ctx.command.trim())?.[1];
+  // A writer's `/locus rebase`; a restack Locus started when the PR below merged has no such act.
+  const triggeredAt = await commandTrigger(
+    ctx,
+    after === undefined ? commandActs(read.comments, ["rebase"]) : [],
+    { runCreatedAt, writers, target: `PR #${prNumber}` },
+  );
   const issue = read.linkedIssue;
   const working = issue ? transition(issue.labels, "iterate") : undefined;
   let labels = issue?.labels ?? [];
@@ -84,7 +94,6 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
   await git.fetchBranches([pr.base.ref, pr.head.ref]);
   const baseRef = git.remoteRef(pr.base.ref);
   const headRef = git.remoteRef(pr.head.ref);
-  const after = /^after ([0-9a-f]{40})$/.exec(ctx.command.trim())?.[1];
   const upstream = after ?? (await git.mergeBase(baseRef, headRef)) ?? baseRef;
   const onto = (await git.revParse(baseRef)) ?? baseRef;
   const chain = await stackFrom(ctx, pr);
@@ -97,7 +106,7 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
   const prompt = issue
     ? buildTaskPrompt({
         repository: await readRepositoryContext(worktree, await trustedCommit(ctx)),
-        issue: promptIssue(issue, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(issue))),
+        issue: promptIssueAtTrigger(issue, triggeredAt, await writers.trustFor(commentAuthors(issue))),
       })
     : undefined;
   const resolver = prompt

@@ -21,8 +21,10 @@ import { reviewEvent } from "../../review/review-event.ts";
 import type { SubmittedReview, Verdict } from "../../review/review-schema.ts";
 import type { ActionContext } from "../context.ts";
 import { withDaySpend } from "../daily-budget.ts";
-import { commentAuthors, promptIssue } from "../prompt-issue.ts";
-import { createWriters } from "../writers.ts";
+import { commandTrigger } from "../command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
+import { commandActs } from "../trigger-act.ts";
+import { createWriters, type Writers } from "../writers.ts";
 import {
   checkoutForReading,
   refusalOverBudget,
@@ -31,7 +33,7 @@ import {
 } from "../read-only-agent.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import { textAtTrigger } from "../text-at-trigger.ts";
-import { selfLogins } from "../self-logins.ts";
+import { isSelf, selfLogins } from "../self-logins.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult } from "../task-report.ts";
 
@@ -47,8 +49,9 @@ async function reviewTask(
   ctx: ActionContext,
   thread: TaskThread & { pullRequest: PullRequest },
   diff: string,
-  triggeredAt: Date,
+  at: { readonly triggeredAt: Date; readonly writers: Writers },
 ): Promise<string> {
+  const { triggeredAt, writers } = at;
   const pr = thread.pullRequest;
   const description = textAtTrigger(thread.body, thread.history, triggeredAt);
   const body = description.ok ? description.text : "";
@@ -66,7 +69,7 @@ async function reviewTask(
     `Branch \`${pr.head.ref}\` into \`${pr.base.ref}\`, opened by @${pr.author}.`,
     quoteUntrusted(`@${pr.author}`, prText),
     issue && !issue.pullRequest
-      ? `## The issue it delivers\n\n${renderIssue(promptIssue(issue, triggeredAt, await createWriters(ctx).trustFor(commentAuthors(issue))))}`
+      ? `## The issue it delivers\n\n${renderIssue(promptIssueAtTrigger(issue, triggeredAt, await writers.trustFor(commentAuthors(issue))))}`
       : "",
     `## The diff (old and new line numbers on the left)\n\n\`\`\`diff\n${numbered.text}\n\`\`\``,
   ]
@@ -150,7 +153,18 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     if (pr) await gateway.createComment(prNumber, note);
     return { tasks: [], note };
   }
-  const { triggeredAt, budget } = runFacts(ctx, read);
+  const { triggeredAt: runCreatedAt, budget } = runFacts(ctx, read);
+  const writers = createWriters(ctx);
+  // A writer's `/locus review`; without one, a review Locus started on its own PR (review.onOpen) reads it as opened.
+  const opened = isSelf(selfLogins(ctx), pr.author)
+    ? { fallback: { at: new Date(thread.history.createdAt), what: "the pull request's opening" } }
+    : {};
+  const triggeredAt = await commandTrigger(ctx, commandActs(thread.comments, ["review"]), {
+    runCreatedAt,
+    writers,
+    target: `PR #${prNumber}`,
+    ...opened,
+  });
   const refused = await refusalOverBudget(ctx, budget, {
     number: prNumber,
     title: pr.title,
@@ -174,7 +188,7 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     rules: RULES,
     checkout,
     tools: [createSubmitReviewTool((review) => (submitted = review))],
-    task: await reviewTask(ctx, { ...thread, pullRequest: pr }, diff, triggeredAt),
+    task: await reviewTask(ctx, { ...thread, pullRequest: pr }, diff, { triggeredAt, writers }),
     ...(budget ? { budget } : {}),
   });
   await checkout.remove();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IssueTimeline, TaskComment, TaskIssue } from "../../../lib/github/index.ts";
 import { titleAtTrigger } from "../../../lib/action/title-at-trigger.ts";
-import { latestWriterAct, triggerActs } from "../../../lib/action/trigger-act.ts";
+import { commandActs, latestWriterAct, triggerActs } from "../../../lib/action/trigger-act.ts";
 
 const history: TaskIssue["history"] = {
   createdAt: "2026-11-24T09:00:00Z",
@@ -142,5 +142,54 @@ describe("titleAtTrigger", () => {
   it("says so when every event returned follows the trigger and older ones exist", () => {
     const late = { truncated: true, events: timeline.events.slice(-1) };
     expect(titleAtTrigger("Greet and leak", late, new Date("2026-11-24T09:15:00Z")).ok).toBe(false);
+  });
+});
+
+describe("commandActs", () => {
+  it("takes the comments that gave one of the commands, at the moment each was written", () => {
+    const acts = commandActs(
+      [
+        comment("alice", "/locus iterate tidy it", "2026-11-24T10:00:00Z"),
+        comment("bob", "/locus review", "2026-11-24T10:05:00Z"),
+        comment("carol", "Looks fine.", "2026-11-24T10:10:00Z"),
+        comment("dave", "/locus plan", "2026-11-24T10:15:00Z"),
+      ],
+      ["iterate", "plan"],
+    );
+    // `/locus plan` without its goal is no command; `/locus review` is not one asked for.
+    expect(acts).toEqual([{ actor: "alice", at: "2026-11-24T10:00:00Z", what: "commented /locus iterate" }]);
+  });
+
+  it("reads a comment as written: edited into a command later, it started nothing", () => {
+    const edited: TaskComment = {
+      ...comment("alice", "/locus ask What runs first?", "2026-11-24T10:00:00Z"),
+      updatedAt: "2026-11-24T10:30:00Z",
+      history: {
+        createdAt: "2026-11-24T10:00:00Z",
+        lastEditedAt: "2026-11-24T10:30:00Z",
+        revisions: [
+          { editedAt: "2026-11-24T10:00:00Z", body: "Thanks!" },
+          { editedAt: "2026-11-24T10:30:00Z", body: "/locus ask What runs first?" },
+        ],
+        includesCreated: true,
+        truncated: false,
+      },
+    };
+    expect(commandActs([edited], ["ask"])).toEqual([]);
+    // Written as a command and edited since: it asked for the run when it was written.
+    const since: TaskComment = {
+      ...edited,
+      body: "Never mind.",
+      history: {
+        ...edited.history,
+        revisions: [
+          { editedAt: "2026-11-24T10:00:00Z", body: "/locus ask What runs first?" },
+          { editedAt: "2026-11-24T10:30:00Z", body: "Never mind." },
+        ],
+      },
+    };
+    expect(commandActs([since], ["ask"])).toEqual([
+      { actor: "alice", at: "2026-11-24T10:00:00Z", what: "commented /locus ask" },
+    ]);
   });
 });
