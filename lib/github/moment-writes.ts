@@ -15,7 +15,7 @@
  * whether a write happens.
  */
 import { z } from "zod";
-import { actorSchema } from "./task-fragments.ts";
+import { actorSchema } from "./task-node-schemas.ts";
 import { findLandedComment } from "./comments.ts";
 import type { Transport } from "./transport-types.ts";
 import type { Comment, GitHubGateway, MomentResult, MomentWrite } from "./types.ts";

@@ -7,16 +7,16 @@
  * branch, so a stacked sprint PR's issue is read by number in a second request.
  */
 import { z } from "zod";
+import { COMMENT_FRAGMENT, editHistoryFields, ISSUE_FRAGMENT } from "./task-fragments.ts";
 import {
   actorSchema,
-  COMMENT_FRAGMENT,
   commentNodeSchema,
   editable,
-  editHistoryFields,
   historyOf,
-  ISSUE_FRAGMENT,
   issueNodeSchema,
   present,
+} from "./task-node-schemas.ts";
+import {
   repositoryCommon,
   RUN,
   RUN_AND_SPEND,
@@ -24,8 +24,8 @@ import {
   runAndSpendOf,
   runAndSpendVariables,
   runSchema,
-  taskIssueReader,
-} from "./task-fragments.ts";
+} from "./run-and-spend.ts";
+import { taskIssueReader } from "./task-issue-reader.ts";
 import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway } from "./types.ts";
 
