@@ -8,7 +8,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { maxTurnsMessage } from "../limit-messages.ts";
 import type { StopReason } from "../runner.ts";
 import type { JsonLinesOutcome } from "./json-lines-process.ts";
-import { exitError } from "./subprocess-runner.ts";
+import { exitError } from "./exit-error.ts";
 
 export interface AcpEnd {
   readonly success: boolean;

@@ -37,7 +37,8 @@ import { createAcpTerminals } from "./acp-terminals.ts";
 import { acpUpdates } from "./acp-updates.ts";
 import { withCredentials } from "./cli-environment.ts";
 import { structuredAnswerOf } from "./structured-answer.ts";
-import { takeAnswer, type RunTally } from "./subprocess-runner.ts";
+import type { RunTally } from "./cli-spec.ts";
+import { takeAnswer } from "./take-answer.ts";
 
 export interface AcpRunnerOptions extends RunnerOptions {
   readonly now?: () => number;
