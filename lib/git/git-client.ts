@@ -8,173 +8,14 @@
  * off, the repository's config checked against its state before the agent ran
  * (config-guard.ts), the remote named by its URL, only `https` and `file` allowed.
  */
-import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
-import { execGit, type ExecGit } from "./exec-git.ts";
-import { NO_AUTH, type PushAuth } from "./push-auth.ts";
+import type { GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
+import { createGitRunner } from "./git-runner.ts";
 import { assertRefName, assertRepoPath } from "./ref-names.ts";
 
-export interface GitIdentity {
-  readonly name: string;
-  readonly email: string;
-}
-
-export interface GitClientOptions {
-  readonly cwd: string;
-  readonly identity: GitIdentity;
-  /** The inherited environment (PATH, HOME); secrets are the caller's to leave out. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Fixed credentials, or credentials asked for per command: a push needs write access, a fetch only read. */
-  readonly auth?: PushAuth | ((access: RemoteAccess) => Promise<PushAuth>);
-  readonly remote?: string;
-  /**
-   * The remote's URL, read before the agent ran: commands that reach the remote use it rather
-   * than the remote's name, whose URL the repository's config could have changed since.
-   */
-  readonly remoteUrl?: string;
-  readonly exec?: ExecGit;
-  /** Told which git files were changed behind Locus's back (and have been reverted). */
-  readonly onConfigReverted?: (paths: readonly string[]) => void;
-  /** Shared by a client and the clients of its worktrees; made by the first client. */
-  readonly guard?: ConfigGuard;
-}
-
-export type RemoteAccess = "read" | "write";
-export type CommittedFile =
-  { readonly kind: "file"; readonly text: string } | { readonly kind: "symlink" } | null;
-
-export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
-
-export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
-
-/** Where a stepwise rebase stands: finished, or stopped on a commit whose replay conflicts. */
-export type RebaseStep =
-  | { readonly state: "done" }
-  | {
-      readonly state: "conflict";
-      readonly files: string[];
-      readonly commit: { sha: string; message: string };
-    };
-
-export interface FileStat {
-  readonly path: string;
-  readonly additions: number;
-  readonly deletions: number;
-}
-
-export interface GitClient {
-  readonly cwd: string;
-  /** The same repository in another directory (a worktree). */
-  at(cwd: string): GitClient;
-  remoteUrl(): Promise<string>;
-  /** Branches on the remote matching the patterns (`locus/issue-*`), name → sha. */
-  remoteBranches(patterns: readonly string[]): Promise<Map<string, string>>;
-  /** Fetches each branch to `refs/remotes/<remote>/<branch>`. */
-  fetchBranches(branches: readonly string[]): Promise<void>;
-  remoteRef(branch: string): string;
-  revParse(ref: string): Promise<string | null>;
-  worktreeAdd(path: string, branch: string, startPoint: string): Promise<GitClient>;
-  worktreeRemove(path: string): Promise<void>;
-  /** Points `branch` at `startPoint` and checks it out, discarding local changes. */
-  checkoutBranch(branch: string, startPoint: string): Promise<void>;
-  /** Stages everything and answers whether anything is staged. */
-  /** Stages every change but `leaveOut` (untracked paths kept out of the commit); whether anything is staged. */
-  stageAll(leaveOut?: readonly string[]): Promise<boolean>;
-  /** Untracked files that no ignore rule covers, relative to the worktree. */
-  untrackedFiles(): Promise<string[]>;
-  commit(message: string): Promise<string>;
-  /** Moves the branch to `ref`, keeping the files and the index as they are. */
-  resetSoft(ref: string): Promise<void>;
-  /** Whether two trees differ. */
-  differs(from: string, to: string): Promise<boolean>;
-  diff(from: string, to: string): Promise<string>;
-  /** What `to` changed since it left `from` (`git diff from...to`): a pull request's diff as GitHub shows it. */
-  branchDiff(from: string, to: string): Promise<string>;
-  diffStat(from: string, to: string): Promise<FileStat[]>;
-  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
-  commitMessage(ref: string): Promise<string>;
-  /** Committer date (ISO) of the newest commit in `range` by `email`, or null. */
-  lastCommitBy(email: string, range: string): Promise<string | null>;
-  listFiles(): Promise<string[]>;
-  /**
-   * A file as committed at `commit`, never through the filesystem: null when absent; a symbolic
-   * link (mode 120000) is reported apart, since its target would be read from disk.
-   */
-  committedFile(commit: string, path: string): Promise<CommittedFile>;
-  recentLog(count: number): Promise<string>;
-  rebase(onto: string): Promise<RebaseResult>;
-  /** `HEAD` to `branch` on the remote; `expect` is a force-with-lease on the value last seen ("" = must not exist). */
-  push(branch: string, options?: { expect?: string; source?: string }): Promise<PushResult>;
-  deleteRemoteBranch(branch: string, expect: string): Promise<void>;
-  /** `git rebase --onto <onto> <upstream>` of the checked-out branch, stopping at a conflict (diff3 markers). */
-  rebaseOnto(onto: string, upstream: string): Promise<RebaseStep>;
-  /** Stages the resolution and goes on with the rebase. */
-  rebaseContinue(): Promise<RebaseStep>;
-  rebaseAbort(): Promise<void>;
-  mergeBase(a: string, b: string): Promise<string | null>;
-  /** `%h %s` of the commits in `range`, newest first, at most `count`. */
-  recentLogRange(range: string, count: number): Promise<string>;
-}
+export type * from "./git-client-types.ts";
 
 export function createGitClient(options: GitClientOptions): GitClient {
-  const exec = options.exec ?? execGit;
-  const remote = options.remote ?? "origin";
-  const auth = options.auth ?? NO_AUTH;
-  const baseEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.env)) {
-    if (value !== undefined && !name.startsWith("GIT_")) baseEnv[name] = value;
-  }
-  Object.assign(baseEnv, {
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_AUTHOR_NAME: options.identity.name,
-    GIT_AUTHOR_EMAIL: options.identity.email,
-    GIT_COMMITTER_NAME: options.identity.name,
-    GIT_COMMITTER_EMAIL: options.identity.email,
-  });
-  const target = options.remoteUrl ?? remote;
-  const guard = options.guard ?? createConfigGuard(options.onConfigReverted ?? (() => undefined));
-  guard.protect(options.cwd);
-  // No hooks and no fsmonitor program for any command: the agent can write the worktree.
-  const SAFE = [
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "advice.detachedHead=false",
-    // Locus's own commands leave the config as the guard recorded it (no tracking sections).
-    "-c",
-    "branch.autoSetupMerge=false",
-  ];
-  // Only https and local paths for the remote: no ext::, ssh (core.sshCommand), git:// or others;
-  // plain http only to a loopback remote read before the agent ran (a local GitHub such as the simulator).
-  const REMOTE_SAFE = [
-    "-c",
-    "protocol.allow=never",
-    "-c",
-    "protocol.https.allow=always",
-    "-c",
-    "protocol.file.allow=always",
-    ...(plainHttpLoopback(target) ? ["-c", "protocol.http.allow=always"] : []),
-    "-c",
-    "core.sshCommand=false",
-    "-c",
-    "credential.helper=",
-  ];
-
-  async function git(args: readonly string[], extra: { remote?: RemoteAccess; allowFailure?: boolean } = {}) {
-    const credentials =
-      extra.remote === undefined ? undefined : typeof auth === "function" ? await auth(extra.remote) : auth;
-    if (extra.remote) guard.restore();
-    return exec([...SAFE, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
-      cwd: options.cwd,
-      // Global config off too for the commands that carry a credential (set last: auth cannot undo it).
-      env: credentials
-        ? { ...baseEnv, ...credentials.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" }
-        : baseEnv,
-      allowFailure: extra.allowFailure,
-    });
-  }
+  const { git, remote, target, guard } = createGitRunner(options);
 
   async function rebaseStep(args: readonly string[]): Promise<RebaseStep> {
     const result = await git(["-c", "merge.conflictStyle=diff3", ...args], { allowFailure: true });
@@ -370,15 +211,4 @@ export function createGitClient(options: GitClientOptions): GitClient {
     },
   };
   return client;
-}
-
-/** A remote on this machine over plain http (GitHub Enterprise on loopback, or the simulator). */
-function plainHttpLoopback(url: string): boolean {
-  if (!url.startsWith("http://")) return false;
-  try {
-    const { hostname } = new URL(url);
-    return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
-  } catch {
-    return false;
-  }
 }

@@ -15,9 +15,10 @@
  * whether a write happens.
  */
 import { z } from "zod";
-import { actorSchema } from "./task-fragments.ts";
+import { actorSchema } from "./task-node-schemas.ts";
 import { findLandedComment } from "./comments.ts";
 import { isGitHubError } from "./errors.ts";
+import { overRest, type RestWrites } from "./moment-writes-rest.ts";
 import type { Transport } from "./transport-types.ts";
 import type { Comment, GitHubGateway, MomentResult, MomentWrite } from "./types.ts";
 
@@ -25,7 +26,6 @@ type MomentOps = Pick<GitHubGateway, "writeMoment">;
 
 // GitHub's timestamps are whole seconds, and its clock and ours differ a little (as create-once.ts).
 const LANDED_SLACK_MS = 60_000;
-type RestWrites = Pick<GitHubGateway, "setLabels" | "updateComment" | "updateIssue" | "createComment">;
 
 /** The write that gives an issue (or pull request) this whole label set. */
 export function labelWrite(
@@ -203,52 +203,6 @@ function resultOf(t: Transport, batch: readonly Batched[], data: Payload): Momen
     }
     labels.set(write.number, names);
   });
-  return { labels, comments };
-}
-
-/**
- * Some of a moment's writes failed while others landed: what landed, so a caller never writes it
- * twice (the status comment above all), and the first failure as the cause.
- */
-export class MomentWriteError extends Error {
-  override readonly name = "MomentWriteError";
-  readonly result: MomentResult;
-  constructor(result: MomentResult, cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.result = result;
-  }
-}
-
-/**
- * The writes one REST call each, every one attempted: one that fails does not keep the others
- * from landing. A best-effort write's failure is dropped; another's is thrown once all were tried,
- * with what landed. A comment GitHub already has (`landed`) is not posted again.
- */
-async function overRest(
-  rest: RestWrites,
-  writes: readonly MomentWrite[],
-  landed: (write: MomentWrite & { kind: "new-comment" }) => Promise<Comment | null> = () =>
-    Promise.resolve(null),
-): Promise<MomentResult> {
-  const labels = new Map<number, string[]>();
-  const comments = new Map<number, Comment>();
-  let failure: unknown;
-  for (const write of writes) {
-    try {
-      if (write.kind === "labels")
-        labels.set(write.number, await rest.setLabels(write.number, [...write.labels]));
-      else if (write.kind === "comment") await rest.updateComment(write.comment.id, write.body);
-      else if (write.kind === "body") await rest.updateIssue(write.number, { body: write.body });
-      else
-        comments.set(
-          write.number,
-          (await landed(write)) ?? (await rest.createComment(write.number, write.body)),
-        );
-    } catch (error) {
-      if (!(write.kind === "body" && write.bestEffort)) failure ??= error;
-    }
-  }
-  if (failure !== undefined) throw new MomentWriteError({ labels, comments }, failure);
   return { labels, comments };
 }
 

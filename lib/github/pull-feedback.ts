@@ -7,16 +7,16 @@
  * branch, so a stacked sprint PR's issue is read by number in a second request.
  */
 import { z } from "zod";
+import { COMMENT_FRAGMENT, editHistoryFields, ISSUE_FRAGMENT } from "./task-fragments.ts";
 import {
   actorSchema,
-  COMMENT_FRAGMENT,
   commentNodeSchema,
   editable,
-  editHistoryFields,
   historyOf,
-  ISSUE_FRAGMENT,
   issueNodeSchema,
   present,
+} from "./task-node-schemas.ts";
+import {
   repositoryCommon,
   RUN,
   RUN_AND_SPEND,
@@ -24,39 +24,24 @@ import {
   runAndSpendOf,
   runAndSpendVariables,
   runSchema,
-  taskIssueReader,
-} from "./task-fragments.ts";
+} from "./run-and-spend.ts";
+import {
+  ACTOR,
+  FEEDBACK_EDITS,
+  reviewThreadPager,
+  THREAD_FIELDS,
+  THREAD_PAGE,
+  threadPageSchema,
+} from "./review-thread-pages.ts";
+import { taskIssueReader } from "./task-issue-reader.ts";
 import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway } from "./types.ts";
 
-const ACTOR = "{ __typename login }";
-/** Reviews and line comments are seldom edited more than a few times. */
-const FEEDBACK_EDITS = 20;
-/**
- * A review thread's comments read with the PR: GitHub charges a connection
- * once per item of its parents, so each comment's edit history costs a request
- * per thread comment asked for. Threads are short; a full page is followed up
- * by the thread's id, 100 at a time.
- * https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call
- */
-export const THREAD_COMMENT_PAGE = 10;
 /**
  * Issues the PR closes, read in full with it: the linked one is nearly always
  * the only one, and when it is not among them it is read by number.
  */
 const CLOSING_ISSUES = 1;
-/** Review threads read with the PR, each with its first comment page; more are paged 100 at a time. */
-export const THREAD_PAGE = 20;
-const THREAD_COMMENT_FIELDS = `body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)}`;
-const THREAD_FIELDS = `
-  pageInfo { hasNextPage endCursor }
-  nodes {
-    id isResolved isOutdated path line
-    comments(first: ${THREAD_COMMENT_PAGE}) {
-      pageInfo { hasNextPage endCursor }
-      nodes { ${THREAD_COMMENT_FIELDS} }
-    }
-  }`;
 
 const labelNames = z
   .object({ nodes: z.array(z.object({ name: z.string() }).nullable()) })
@@ -97,66 +82,6 @@ export const LINKED_ISSUE_QUERY = /* GraphQL */ `
   ${ISSUE_FRAGMENT}
   ${COMMENT_FRAGMENT}
 `;
-
-export const REVIEW_THREADS_QUERY = /* GraphQL */ `
-  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
-    repository(owner: $owner, name: $name) {
-      pullRequest(number: $number) {
-        reviewThreads(first: 100, after: $after) { ${THREAD_FIELDS} }
-      }
-    }
-  }
-`;
-
-export const REVIEW_THREAD_COMMENTS_QUERY = /* GraphQL */ `
-  query ReviewThreadComments($id: ID!, $after: String) {
-    node(id: $id) {
-      ... on PullRequestReviewThread {
-        comments(first: 100, after: $after) {
-          pageInfo { hasNextPage endCursor }
-          nodes { ${THREAD_COMMENT_FIELDS} }
-        }
-      }
-    }
-  }
-`;
-
-const threadCommentSchema = z.object({
-  body: z.string(),
-  updatedAt: z.string(),
-  diffHunk: z.string(),
-  author: actorSchema,
-  ...editable,
-});
-
-const threadCommentPageSchema = z.object({
-  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
-  nodes: z.array(threadCommentSchema),
-});
-
-const threadCommentsSchema = z.object({
-  node: z.object({ comments: threadCommentPageSchema.optional() }).nullable(),
-});
-
-const threadPageSchema = z.object({
-  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      isResolved: z.boolean(),
-      isOutdated: z.boolean(),
-      path: z.string(),
-      line: z.number().nullable(),
-      comments: threadCommentPageSchema,
-    }),
-  ),
-});
-
-const reviewThreadsSchema = z.object({
-  repository: z.object({
-    pullRequest: z.object({ reviewThreads: threadPageSchema }).nullable(),
-  }),
-});
 
 const feedbackSchema = z.object({
   run: runSchema,
@@ -213,6 +138,7 @@ function isNotFound(error: unknown): boolean {
 export function pullFeedbackOps(t: Transport): PullFeedbackOps {
   const repo = { owner: t.repo.owner, name: t.repo.repo };
   const taskIssue = taskIssueReader(t);
+  const { allThreads, allThreadComments } = reviewThreadPager(t);
 
   async function issueByNumber(number: number) {
     try {
@@ -222,44 +148,6 @@ export function pullFeedbackOps(t: Transport): PullFeedbackOps {
       if (isNotFound(error)) return null;
       throw error;
     }
-  }
-
-  /** A thread's comments past its first page (long threads are rare). */
-  async function allThreadComments(id: string, first: z.infer<typeof threadCommentPageSchema>) {
-    const comments = [...first.nodes];
-    let page = first.pageInfo;
-    while (page.hasNextPage && page.endCursor !== null) {
-      const data = await t.graphql(
-        "ReviewThreadComments",
-        REVIEW_THREAD_COMMENTS_QUERY,
-        { id, after: page.endCursor },
-        threadCommentsSchema,
-      );
-      const next = data.node?.comments;
-      if (!next) break;
-      comments.push(...next.nodes);
-      page = next.pageInfo;
-    }
-    return comments;
-  }
-
-  /** The PR's review threads past the first page (a PR with many threads). */
-  async function allThreads(number: number, first: z.infer<typeof threadPageSchema>) {
-    const threads = [...first.nodes];
-    let page = first.pageInfo;
-    while (page.hasNextPage && page.endCursor !== null) {
-      const data = await t.graphql(
-        "ReviewThreads",
-        REVIEW_THREADS_QUERY,
-        { ...repo, number, after: page.endCursor },
-        reviewThreadsSchema,
-      );
-      const next = data.repository.pullRequest?.reviewThreads;
-      if (!next) break;
-      threads.push(...next.nodes);
-      page = next.pageInfo;
-    }
-    return threads;
   }
 
   return {

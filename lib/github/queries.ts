@@ -2,6 +2,7 @@ import { ANSWER_LANDED_QUERY, answerReviewFeedbackMutation } from "./answer-revi
 import { COMMENT_LANDED_QUERY } from "./comments.ts";
 import { writeMomentMutation } from "./moment-writes.ts";
 import { LINKED_ISSUE_QUERY, PULL_REQUEST_FEEDBACK_QUERY } from "./pull-feedback.ts";
+import { REVIEW_THREAD_COMMENTS_QUERY, REVIEW_THREADS_QUERY } from "./review-thread-pages.ts";
 import { REPOSITORY_STATUS_QUERY } from "./repository-status-read.ts";
 import { ISSUE_COMMENTS_QUERY } from "./task-fragments.ts";
 import { SPRINT_TASKS_QUERY, TASK_ISSUE_QUERY, TASK_THREAD_QUERY } from "./task-read.ts";
@@ -47,6 +48,8 @@ export const QUERIES = {
   IssueComments: ISSUE_COMMENTS_QUERY,
   PullRequestFeedback: PULL_REQUEST_FEEDBACK_QUERY,
   LinkedIssue: LINKED_ISSUE_QUERY,
+  ReviewThreads: REVIEW_THREADS_QUERY,
+  ReviewThreadComments: REVIEW_THREAD_COMMENTS_QUERY,
   RepositoryStatus: REPOSITORY_STATUS_QUERY,
   // Built per round; two threads, one resolved, stand for every shape.
   AnswerReviewFeedback: answerReviewFeedbackMutation([{ resolve: true }, { resolve: false }]),

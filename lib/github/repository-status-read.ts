@@ -7,7 +7,7 @@
  * Each list is one page of 100; what lies beyond is counted, never read.
  */
 import { z } from "zod";
-import { namesOf, present } from "./task-fragments.ts";
+import { namesOf, present } from "./task-node-schemas.ts";
 import type { RepositoryStatusRead } from "./repository-status-types.ts";
 import type { SpendComment } from "./task-types.ts";
 import type { Transport } from "./transport-types.ts";

@@ -9,14 +9,9 @@
  */
 import { z } from "zod";
 import type { Transport } from "./transport-types.ts";
+import { COMMENT_FRAGMENT, ISSUE_FRAGMENT, PULL_REQUEST_FRAGMENT } from "./task-fragments.ts";
+import { issueNodeSchema, namesOf, present, pullRequestNodeSchema } from "./task-node-schemas.ts";
 import {
-  COMMENT_FRAGMENT,
-  ISSUE_FRAGMENT,
-  issueNodeSchema,
-  namesOf,
-  present,
-  PULL_REQUEST_FRAGMENT,
-  pullRequestNodeSchema,
   repositoryCommon,
   RUN,
   RUN_AND_SPEND,
@@ -24,8 +19,8 @@ import {
   runAndSpendOf,
   runAndSpendVariables,
   runSchema,
-  taskIssueReader,
-} from "./task-fragments.ts";
+} from "./run-and-spend.ts";
+import { taskIssueReader } from "./task-issue-reader.ts";
 import type { SprintRead, TaskIssue, TaskRead, ThreadRead } from "./task-types.ts";
 import type { GitHubGateway, PullRequest } from "./types.ts";
 

@@ -2,20 +2,21 @@
 // app, the Action and tests share one vocabulary. Types only, importing only
 // other types-only files (the records, each read's result), never an implementation.
 import type { CiReads } from "./ci-read-types.ts";
+import type {
+  NewReview,
+  PullRequestFeedback,
+  Review,
+  ReviewComment,
+  ThreadReply,
+} from "./pull-review-types.ts";
+import type { DispatchedRun, WorkflowRun, WorkflowRunFilter } from "./workflow-run-types.ts";
 import type { Comment, Issue, IssueState, IssueWithComments, Milestone, PullRequest } from "./records.ts";
 import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-types.ts";
-import type {
-  EditHistory,
-  RunAndSpend,
-  SprintRead,
-  TaskComment,
-  TaskIssue,
-  TaskRead,
-  TaskReadOptions,
-  ThreadRead,
-} from "./task-types.ts";
+import type { SprintRead, TaskRead, TaskReadOptions, ThreadRead } from "./task-types.ts";
 
 export type * from "./records.ts";
+export type * from "./pull-review-types.ts";
+export type * from "./workflow-run-types.ts";
 
 export type Log = {
   debug(msg: string): void;
@@ -88,124 +89,6 @@ export type ReactionTarget = { issue: number } | { commentId: number } | { revie
 export type NewPullRequest = { title: string; body: string; head: string; base: string; draft?: boolean };
 
 export type PullRequestPatch = { title?: string; body?: string; base?: string; state?: IssueState };
-
-export type ReviewComment = {
-  id: number;
-  body: string;
-  path: string;
-  line: number | null;
-  side: "LEFT" | "RIGHT" | null;
-  diffHunk: string;
-  author: string;
-  authorAssociation: string;
-  createdAt: string;
-  updatedAt: string;
-  inReplyToId: number | null;
-  reviewId: number | null;
-};
-
-export type ReviewState = "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" | "PENDING";
-
-export type Review = {
-  id: number;
-  state: ReviewState;
-  body: string;
-  author: string;
-  authorAssociation: string;
-  submittedAt: string | null;
-  commitId: string | null;
-};
-
-/** A comment in a review thread, as GraphQL gives it. */
-export type ThreadComment = {
-  author: string;
-  body: string;
-  createdAt: string;
-  updatedAt: string;
-  diffHunk: string;
-};
-
-/** A line (or file) conversation on a PR; `id` is its node id, which resolving takes. */
-export type PullRequestReviewThread = {
-  id: string;
-  isResolved: boolean;
-  isOutdated: boolean;
-  path: string;
-  line: number | null;
-  comments: ThreadComment[];
-};
-
-/**
- * Everything an iterate round reads, from one GraphQL request (two when the PR
- * does not close its issue); every text comes with its edit history.
- */
-export type PullRequestFeedback = RunAndSpend & {
-  pr: PullRequest & { nodeId: string; labels: string[] };
-  /** The PR's conversation, newest 100. */
-  comments: TaskComment[];
-  /** Reviews with `updatedAt`, so an edited verdict can be told apart. Newest 100. */
-  reviews: (Review & { updatedAt: string; history: EditHistory })[];
-  /** The first 100 threads. */
-  threads: (Omit<PullRequestReviewThread, "comments"> & {
-    comments: (ThreadComment & { history: EditHistory })[];
-  })[];
-  /** The issue `linkedIssue(headRef)` named, with all its comments; null when it names none or it does not exist. */
-  linkedIssue: TaskIssue | null;
-};
-
-/** A reply posted in a review thread, and whether to resolve the thread after it. */
-export type ThreadReply = { threadId: string; body: string; resolve: boolean };
-
-export type ReviewEvent = "APPROVE" | "REQUEST_CHANGES" | "COMMENT";
-
-export type NewReview = {
-  event: ReviewEvent;
-  body: string;
-  /** The commit the review reads (`commit_id`): line anchors stay on it when the branch moves on. */
-  commitId?: string;
-  comments?: { path: string; line: number; side?: "LEFT" | "RIGHT"; body: string }[];
-};
-
-export type WorkflowRunStatus =
-  | "queued"
-  | "in_progress"
-  | "completed"
-  | "waiting"
-  | "requested"
-  | "pending"
-  | "action_required"
-  | "cancelled"
-  | "failure"
-  | "neutral"
-  | "skipped"
-  | "stale"
-  | "success"
-  | "timed_out";
-
-export type WorkflowRun = {
-  id: number;
-  name: string | null;
-  displayTitle: string;
-  status: string | null;
-  conclusion: string | null;
-  event: string;
-  headBranch: string | null;
-  url: string;
-  createdAt: string;
-};
-
-/** The run a dispatch started: its id and its page on GitHub. */
-export type DispatchedRun = {
-  id: number;
-  url: string;
-};
-
-export type WorkflowRunFilter = {
-  status?: WorkflowRunStatus;
-  branch?: string;
-  event?: string;
-  perPage?: number;
-};
 
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 

@@ -17,19 +17,10 @@
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
-import type { GitClient } from "../../git/git-client.ts";
-import type { PullRequestFeedback } from "../../github/index.ts";
 import { transition } from "../../labels/status.ts";
 import { wipBranch } from "../../naming/branches.ts";
 import { iterateCommitMessage } from "../../naming/commit.ts";
-import {
-  feedbackAuthors,
-  hasFeedback,
-  selectFeedback,
-  type FeedbackSources,
-  type FeedbackTiming,
-  type SelectedFeedback,
-} from "../../prompt/feedback.ts";
+import { hasFeedback } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { safeToPublish } from "../../render/safe-text.ts";
 import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
@@ -43,46 +34,18 @@ import { renderFailureComment } from "../failure-comment.ts";
 import { feedbackAtTrigger } from "../feedback-at-trigger.ts";
 import { runAgentLive } from "../run-agent-live.ts";
 import { commandTrigger } from "../command-trigger.ts";
-import { commentAuthors, isLocusComment, promptIssueAtTrigger } from "../prompt-issue.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
 import { commandActs, type TriggerAct } from "../trigger-act.ts";
-import { createWriters, type Writers } from "../writers.ts";
+import { createWriters } from "../writers.ts";
 import { runFacts } from "../task-read-context.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
-import { asReviewer, reviewThreads } from "../review-threads.ts";
 import { selfLogins } from "../self-logins.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
 import { reportWithoutRun, type ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
-
-function feedbackSources(read: PullRequestFeedback, self: readonly string[]): FeedbackSources {
-  return {
-    threads: reviewThreads(read.threads, self),
-    reviews: read.reviews.map((review) =>
-      asReviewer(self, {
-        author: review.author,
-        body: review.body,
-        state: review.state,
-        createdAt: review.submittedAt ?? new Date(0).toISOString(),
-        updatedAt: review.updatedAt,
-      }),
-    ),
-    comments: read.comments.filter((comment) => !isLocusComment(comment.body)),
-  };
-}
-
-/** The open feedback whose authors may be heard: one permission check per distinct author at most. */
-async function collectFeedback(
-  ctx: ActionContext,
-  writers: Writers,
-  read: PullRequestFeedback,
-  timing: FeedbackTiming,
-): Promise<SelectedFeedback> {
-  const sources = feedbackSources(read, timing.selfLogins);
-  if (ctx.config.iterate.allowFeedbackFromNonCollaborators)
-    return selectFeedback(sources, { ...timing, mayGiveFeedback: () => true });
-  const trust = await writers.trustFor(feedbackAuthors(sources, timing));
-  return selectFeedback(sources, { ...timing, mayGiveFeedback: trust.isWriter });
-}
+import { collectFeedback } from "../iterate-feedback.ts";
+import { movedBranchComment, pushWithOneRebase } from "../push-with-rebase.ts";
+import type { PullRequestFeedback } from "../../github/index.ts";
 
 /**
  * What may have started a round: a `/locus iterate` comment, or a review requesting changes
@@ -295,42 +258,4 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
 
 function withCheckpoint(checkpoint: Checkpoint | undefined, task: string): string {
   return checkpoint ? `${task}\n\n${renderCheckpoint(checkpoint)}` : task;
-}
-
-function movedBranchComment(branch: string, why: string, checkpoint: string | undefined): string {
-  const kept = checkpoint
-    ? `Its work is on \`${checkpoint}\`: rebase that onto \`${branch}\`, resolve the conflicts and push, or`
-    : "You can";
-  return [
-    `Locus did not push: \`${branch}\` moved while Locus worked and ${why}.`,
-    `Locus never pushes over commits it did not make, so \`${branch}\` is as it was. ${kept} comment \`/locus iterate\` to have Locus start again from the branch as it is now.`,
-  ].join("\n\n");
-}
-
-type PushOutcome = { ok: true; sha: string } | { ok: false; why: string };
-
-/**
- * Push; if the branch moved meanwhile, rebase onto it once and push again.
- * Every push leases the head last seen, so commits someone else pushed are
- * never overwritten: the second push only fast-forwards what was fetched.
- */
-async function pushWithOneRebase(
-  worktree: GitClient,
-  git: GitClient,
-  branch: string,
-  expect: string,
-): Promise<PushOutcome> {
-  const first = await worktree.push(branch, { expect });
-  if (first.ok) return { ok: true, sha: (await worktree.revParse("HEAD")) ?? "" };
-  if (!first.rejected) return { ok: false, why: `the push failed (${first.message})` };
-  await git.fetchBranches([branch]);
-  const moved = (await git.revParse(git.remoteRef(branch))) ?? "";
-  const rebased = await worktree.rebase(git.remoteRef(branch));
-  if (!rebased.ok) {
-    const files = rebased.conflicts.length > 0 ? ` in ${rebased.conflicts.join(", ")}` : "";
-    return { ok: false, why: `Locus's change conflicts with the new commits${files}` };
-  }
-  const second = await worktree.push(branch, { expect: moved });
-  if (!second.ok) return { ok: false, why: `it moved again during the retry (${second.message})` };
-  return { ok: true, sha: (await worktree.revParse("HEAD")) ?? "" };
 }

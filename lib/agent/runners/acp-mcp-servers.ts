@@ -65,3 +65,11 @@ export function acpMcpServers(
   }
   return { offered, skipped };
 }
+
+/** The programs of the stdio servers, as `trustedAcpMcpServers` resolved them (absolute paths). */
+export function serverPrograms(servers: readonly McpServerSettings[]): string[] {
+  return servers.flatMap((server) => {
+    const line = acpCommandLine(server.command);
+    return line === undefined ? [] : [line.executable];
+  });
+}

@@ -9,7 +9,6 @@
  * or cost limit, an abort, or a protocol violation sends `session/cancel`, waits a short grace for
  * the turn to end, then stops the process group; the caller saves the work as for any provider.
  */
-import { tmpdir } from "node:os";
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../events.ts";
 import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "../limit-messages.ts";
@@ -22,23 +21,23 @@ import type {
   ToolCallRecord,
 } from "../runner.ts";
 import type { ToolContext } from "../tool.ts";
-import { programFiles } from "../../sandbox/program-files.ts";
-import type { WrappedCommand } from "../../sandbox/sandbox.ts";
 import { NO_USAGE } from "../usage.ts";
 import { acpCommandLine } from "./acp-command.ts";
 import type { McpServerSettings } from "../mcp/mcp-server-settings.ts";
+import { acpOutcome } from "./acp-outcome.ts";
+import { acpProgram, confinedAgent } from "./acp-program.ts";
+import { acpPromptText } from "./acp-prompt.ts";
 import { createAcpCostMeter } from "./acp-cost.ts";
 import { acpMcpServers, trustedAcpMcpServers } from "./acp-mcp-servers.ts";
 import { createAcpChannel } from "./acp-channel.ts";
+import { startAcpProcess } from "./acp-process.ts";
 import { createAcpClient } from "./acp-client.ts";
 import { createAcpTerminals } from "./acp-terminals.ts";
 import { acpUpdates } from "./acp-updates.ts";
 import { withCredentials } from "./cli-environment.ts";
-import { actionBinDirs, findTrustedExecutable, type TrustedExecutable } from "./trusted-executable.ts";
-import { runJsonLines, type JsonLinesOutcome } from "./json-lines-process.ts";
-import { ProviderUnavailableError } from "./provider-unavailable-error.ts";
 import { structuredAnswerOf } from "./structured-answer.ts";
-import { exitError, takeAnswer, type RunTally } from "./subprocess-runner.ts";
+import type { RunTally } from "./cli-spec.ts";
+import { takeAnswer } from "./take-answer.ts";
 
 export interface AcpRunnerOptions extends RunnerOptions {
   readonly now?: () => number;
@@ -49,31 +48,6 @@ export interface AcpRunnerOptions extends RunnerOptions {
 const DEFAULT_CANCEL_GRACE_MS = 3_000;
 const LOCUS_VERSION = "1";
 
-/** Locus's prompts name its own `finish` tool, which an ACP agent does not have. */
-const NO_FINISH_TOOL =
-  "You have no `finish` tool in this session: when you are done, end your turn with that summary as your last message.";
-
-function promptText(execute: ExecuteOptions, extra: string): string {
-  return [execute.prompt.system, execute.prompt.context, execute.prompt.task, extra || NO_FINISH_TOOL]
-    .filter((part) => part.trim() !== "")
-    .join("\n\n");
-}
-
-function endOf(stopReason: acp.StopReason, maxTurns: number): { stop: StopReason; error?: string } {
-  switch (stopReason) {
-    case "end_turn":
-      return { stop: "finished" };
-    case "max_turn_requests":
-      return { stop: "max_turns", error: maxTurnsMessage(maxTurns) };
-    case "max_tokens":
-      return { stop: "failed", error: "the agent ran out of output tokens before finishing" };
-    case "refusal":
-      return { stop: "failed", error: "the agent refused to continue" };
-    case "cancelled":
-      return { stop: "failed", error: "the agent cancelled its turn" };
-  }
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -83,52 +57,15 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
   const settings = options.acp ?? { env: [] };
   const line = acpCommandLine(settings.command);
   const env = withCredentials(options.env, settings.env);
+  const { locate, lookup, unavailable } = acpProgram(line, options.env);
 
-  /** The agent's program, never from the worktree or the checkout (see trusted-executable.ts). */
-  const lookupFrom = (cwd?: string) => ({
-    path: options.env["PATH"],
-    untrusted: [cwd, options.env["GITHUB_WORKSPACE"]].filter((dir) => dir !== undefined),
-    extraDirs: actionBinDirs(),
-  });
-
-  function locate(cwd?: string): Promise<TrustedExecutable | undefined> {
-    if (line === undefined) return Promise.resolve(undefined);
-    return findTrustedExecutable(line.executable, lookupFrom(cwd));
-  }
-
-  function unavailable(found?: TrustedExecutable): ProviderUnavailableError {
-    return line === undefined
-      ? new ProviderUnavailableError(
-          "acp",
-          "provider acp needs agent.acp.command in .github/locus.yml: the ACP agent to start (for example `npx -y @zed-industries/claude-code-acp`)",
-        )
-      : new ProviderUnavailableError(
-          "acp",
-          `agent.acp.command: ${found?.found === false ? found.reason : `\`${line.executable}\` was not found`}; install the ACP agent or set provider: builtin`,
-        );
-  }
-
-  /**
-   * The agent's command line: inside the run's sandbox when there is one, like the CLI providers,
-   * with its own credentials (`agent.acp.env`) kept and its program's files readable there.
-   */
-  function confined(
+  const confined = (
     executable: string,
     args: readonly string[],
     cwd: string,
     servers: readonly McpServerSettings[],
-  ): Promise<WrappedCommand> {
-    // Started outside the repository (WrapOptions.startIn); the worktree reaches it as session/new's cwd.
-    if (!options.sandbox) return Promise.resolve({ file: executable, args, env, cwd: tmpdir() });
-    return options.sandbox.wrap(executable, args, {
-      cwd,
-      env,
-      keep: settings.env,
-      // The MCP servers it starts run in its sandbox, so their programs are readable there too.
-      readable: [executable, ...serverPrograms(servers)].flatMap((program) => programFiles(program)),
-      startIn: "neutral",
-    });
-  }
+  ) =>
+    confinedAgent({ sandbox: options.sandbox, env, keep: settings.env }, { executable, args, cwd, servers });
 
   async function execute(execute: ExecuteOptions): Promise<RunResult> {
     const found = await locate(execute.cwd);
@@ -231,39 +168,12 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
         message:
           "sandbox.mode is off: the ACP agent and the MCP servers it starts run unsandboxed, with the runner's files and network",
       });
-    const servers = await trustedAcpMcpServers(options.mcpServers ?? [], lookupFrom(execute.cwd));
+    const servers = await trustedAcpMcpServers(options.mcpServers ?? [], lookup(execute.cwd));
     for (const refused of servers.refused)
       emit({ type: "warning", message: `MCP server ${refused.name} was not offered: ${refused.reason}` });
     const command = await confined(found.path, line.args, execute.cwd, servers.servers);
     const channel = createAcpChannel();
-    const exited: Promise<JsonLinesOutcome | Error> = runJsonLines({
-      executable: command.file,
-      args: command.args,
-      cwd: command.cwd,
-      env: command.env,
-      stdin: (stdin) => channel.attach(stdin),
-      signal: kill.signal,
-      onValue: (value) => {
-        if (!channel.receive(value))
-          stop(
-            "failed",
-            `the agent broke the protocol: it wrote ${JSON.stringify(value).slice(0, 200)}, not a JSON-RPC message`,
-          );
-      },
-      onInvalid: (text) =>
-        stop(
-          "failed",
-          `the agent broke the protocol: it wrote a line that is not JSON: ${text.slice(0, 200)}`,
-        ),
-    })
-      .then(
-        (outcome) => outcome,
-        (error: unknown) => new Error(`the agent could not start: ${messageOf(error)}`),
-      )
-      .finally(() => {
-        channel.close();
-        terminals.closeAll();
-      });
+    const exited = startAcpProcess(command, channel, kill.signal, stop).finally(() => terminals.closeAll());
     if (execute.signal?.aborted) onAbort();
 
     let response: acp.PromptResponse | undefined;
@@ -279,9 +189,6 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
           throw new Error(
             `the agent speaks ACP version ${initialized.protocolVersion}, Locus speaks ${acp.PROTOCOL_VERSION}`,
           );
-        const instruction = answer
-          ? `${answer.instruction}\n\nAnswer with that JSON object alone, following this JSON Schema:\n\n\`\`\`json\n${JSON.stringify(answer.jsonSchema)}\n\`\`\``
-          : "";
         const mcp = acpMcpServers(
           servers.servers,
           options.env,
@@ -302,7 +209,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
               void agent
                 .notify(acp.methods.agent.session.cancel, { sessionId: session.sessionId })
                 .catch(() => undefined);
-            const prompted = session.prompt(promptText(execute, instruction));
+            const prompted = session.prompt(acpPromptText(execute, answer));
             const failed = prompted.then(() => new Promise<never>(() => undefined));
             for (;;) {
               const message = await Promise.race([session.nextUpdate(), failed]);
@@ -321,26 +228,15 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
     const outcome = await exited;
     clearTimeout(grace);
 
-    let success = false;
-    let stop_: StopReason = "failed";
-    let error: string | undefined;
-    let summary = "";
-    if (stopped !== undefined) {
-      stop_ = stopped.reason;
-      error = stopped.message;
-    } else if (response !== undefined) {
-      const end = endOf(response.stopReason, execute.maxTurns);
-      stop_ = end.stop;
-      error = end.error;
-      success = end.error === undefined;
-      summary = updates.summary();
-    } else {
-      const exit = outcome instanceof Error ? outcome.message : exitError("the agent", outcome);
-      error =
-        outcome instanceof Error || outcome.exitCode !== null || outcome.signal !== null
-          ? `${exit}${failure ? ` (${failure})` : ""}`
-          : (failure ?? exit);
-    }
+    const ended = acpOutcome({
+      stopped,
+      response,
+      outcome,
+      failure,
+      maxTurns: execute.maxTurns,
+      summary: () => updates.summary(),
+    });
+    let { success, stop: stop_, error, summary } = ended;
     if (success && answer) {
       const taken = await takeAnswer(
         answer,
@@ -394,12 +290,4 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
         : Promise.resolve(`acp (${[line.executable, ...line.args].join(" ")})`),
     execute,
   };
-}
-
-/** The programs of the stdio servers, as `trustedAcpMcpServers` resolved them (absolute paths). */
-function serverPrograms(servers: readonly McpServerSettings[]): string[] {
-  return servers.flatMap((server) => {
-    const line = acpCommandLine(server.command);
-    return line === undefined ? [] : [line.executable];
-  });
 }

@@ -8,7 +8,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { diffStat, formatDiffStat, unifiedDiff } from "../tools/diffs.ts";
 import { commandOf } from "./acp-permission.ts";
-import type { RunTally } from "./subprocess-runner.ts";
+import type { RunTally } from "./cli-spec.ts";
 import { worktreePath } from "./subprocess-runner.ts";
 import { NO_USAGE } from "../usage.ts";
 

@@ -9,7 +9,8 @@ import { maxTurnsMessage } from "../limit-messages.ts";
 import { usageFromApi } from "../usage.ts";
 import type { JsonLinesOutcome } from "./json-lines-process.ts";
 import { claudeEditDiff, claudeToolTarget, claudeWrittenPath } from "./cli-tool-call.ts";
-import { exitError, type ParsedEnd, type RunTally, type StreamParser } from "./subprocess-runner.ts";
+import type { ParsedEnd, RunTally, StreamParser } from "./cli-spec.ts";
+import { exitError } from "./exit-error.ts";
 
 type Json = Record<string, unknown>;
 

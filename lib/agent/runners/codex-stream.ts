@@ -6,13 +6,9 @@
  */
 import type { Usage } from "../usage.ts";
 import type { JsonLinesOutcome } from "./json-lines-process.ts";
-import {
-  exitError,
-  worktreePath,
-  type ParsedEnd,
-  type RunTally,
-  type StreamParser,
-} from "./subprocess-runner.ts";
+import type { ParsedEnd, RunTally, StreamParser } from "./cli-spec.ts";
+import { exitError } from "./exit-error.ts";
+import { worktreePath } from "./subprocess-runner.ts";
 
 type Json = Record<string, unknown>;
 

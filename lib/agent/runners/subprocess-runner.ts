@@ -5,75 +5,23 @@
  * it reports into keeps the counts every runner returns.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, isAbsolute } from "node:path";
 import { promisify } from "node:util";
 import type { AgentEvent } from "../events.ts";
 import { costLimitMessage, timeLimitMessage } from "../limit-messages.ts";
 import { costUsd } from "../pricing.ts";
-import type {
-  AgentRunner,
-  ExecuteOptions,
-  Provider,
-  RunResult,
-  StopReason,
-  ToolCallRecord,
-} from "../runner.ts";
-import { addUsage, NO_USAGE, type Usage } from "../usage.ts";
-import { programFiles } from "../../sandbox/program-files.ts";
-import type { Sandbox, WrappedCommand } from "../../sandbox/sandbox.ts";
-import { isSecretName } from "../tools/environment.ts";
+import type { AgentRunner, ExecuteOptions, RunResult, StopReason, ToolCallRecord } from "../runner.ts";
+import { addUsage, NO_USAGE } from "../usage.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
 import { findExecutable } from "./find-executable.ts";
 import { runJsonLines, type JsonLinesOutcome } from "./json-lines-process.ts";
 import { commandNotFound } from "./provider-unavailable-error.ts";
-import { answerValue, recordAnswer, structuredAnswerOf, type StructuredAnswer } from "./structured-answer.ts";
-
-/** What a parser reports into while the CLI runs. */
-export interface RunTally {
-  emit(event: AgentEvent): void;
-  /** A model turn's usage; its cost from the price table unless the CLI reports one. */
-  turn(usage: Usage, reportedCostUsd?: number): void;
-  tool(call: ToolCallRecord): void;
-  fileChanged(path: string): void;
-  /** Stops the CLI (e.g. at the cost limit); the parser's `finish` still runs. */
-  stop(reason: StopReason, message: string): void;
-}
-
-export interface ParsedEnd {
-  readonly success: boolean;
-  readonly stop: StopReason;
-  readonly summary: string;
-  readonly error?: string;
-  /** The CLI's structured output, when the run asked for one and the CLI reports it apart from the text. */
-  readonly structured?: unknown;
-  /** Totals the CLI reports at the end; they replace the per-turn sums when present. */
-  readonly usage?: Usage;
-  readonly costUsd?: number;
-  readonly turns?: number;
-}
-
-export interface StreamParser {
-  onValue(value: unknown): void;
-  finish(outcome: JsonLinesOutcome): ParsedEnd;
-}
-
-/** The JSON Schema a run's final answer must follow: as text, and as a file for CLIs that read one. */
-export interface AnswerSchema {
-  readonly json: string;
-  readonly file: string;
-}
-
-export interface CliSpec {
-  readonly provider: Provider;
-  readonly command: string;
-  readonly install: string;
-  args(options: ExecuteOptions, schema?: AnswerSchema): string[];
-  stdin(options: ExecuteOptions): string;
-  /** The child's environment: scrubbed, plus the credentials the CLI itself needs. */
-  env(env: Readonly<Record<string, string | undefined>>): Record<string, string>;
-  parser(tally: RunTally, options: ExecuteOptions): StreamParser;
-}
+import { structuredAnswerOf, type StructuredAnswer } from "./structured-answer.ts";
+import type { AnswerSchema, CliSpec, ParsedEnd, RunTally } from "./cli-spec.ts";
+import { confinedCli } from "./cli-confinement.ts";
+import { takeAnswer } from "./take-answer.ts";
 
 const run = promisify(execFile);
 
@@ -163,7 +111,7 @@ export function createSubprocessRunner(
     try {
       const schema = answer && schemaDir ? await writeAnswerSchema(answer, schemaDir) : undefined;
       const stdin = spec.stdin(execute);
-      const command = await confined(
+      const command = await confinedCli(
         spec,
         options,
         executable,
@@ -244,78 +192,9 @@ export function createSubprocessRunner(
   };
 }
 
-/**
- * The CLI's command line, inside the sandbox when there is one. Its environment is the spec's
- * (secrets stripped, its own credentials added); the credentials are the only secret-named
- * variables left in it, and they are passed on on purpose. The sandbox runs the CLI's real file
- * with its npm tree bound read-only: the reusable workflow installs it under the runner's home,
- * which the sandbox otherwise hides.
- */
-async function confined(
-  spec: CliSpec,
-  options: { readonly env: Readonly<Record<string, string | undefined>>; readonly sandbox?: Sandbox },
-  executable: string,
-  args: readonly string[],
-  cwd: string,
-  schemaDir: string | undefined,
-): Promise<WrappedCommand> {
-  const env = spec.env(options.env);
-  if (!options.sandbox) return { file: executable, args, env, cwd };
-  const real = await realpath(executable);
-  return options.sandbox.wrap(real, args, {
-    cwd,
-    env,
-    keep: Object.keys(env).filter(isSecretName),
-    readable: [...programFiles(real), ...(schemaDir ? [schemaDir] : [])],
-  });
-}
-
 async function writeAnswerSchema(answer: StructuredAnswer, dir: string): Promise<AnswerSchema> {
   const json = JSON.stringify(answer.jsonSchema);
   const file = join(dir, `${answer.tool.name}.schema.json`);
   await writeFile(file, json);
   return { json, file };
-}
-
-/** A finished run's final answer handed to the task's tool, reported like a call of it; an invalid one fails the run. */
-export async function takeAnswer(
-  answer: StructuredAnswer,
-  end: ParsedEnd,
-  tally: RunTally,
-  cwd: string,
-  signal: AbortSignal,
-  now: () => number,
-): Promise<ParsedEnd> {
-  const started = now();
-  const id = `answer-${answer.tool.name}`;
-  const params = { answer: "final structured output" };
-  tally.emit({ type: "tool_started", id, tool: answer.tool.name, params });
-  const recorded = await recordAnswer(answer, answerValue(end.structured, end.summary), {
-    cwd,
-    signal,
-    // The task's tools only record their input: no shell, no files, no environment.
-    shell: { allow: [], deny: ["*"], timeoutSeconds: 1 },
-    hooks: [],
-    env: {},
-    onQuestion: () => undefined,
-  });
-  const summary = recorded.ok ? recorded.summary : recorded.error;
-  tally.tool({ name: answer.tool.name, target: "", ok: recorded.ok, summary });
-  tally.emit({
-    type: "tool_completed",
-    id,
-    tool: answer.tool.name,
-    duration: now() - started,
-    ok: recorded.ok,
-    summary,
-  });
-  return recorded.ok
-    ? { ...end, summary: recorded.summary }
-    : { ...end, success: false, stop: "failed", summary: "", error: recorded.error };
-}
-
-/** Exit status as a sentence, with the end of stderr: the error of a CLI that failed without saying why. */
-export function exitError(command: string, outcome: JsonLinesOutcome): string {
-  const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
-  return outcome.stderr === "" ? `${command} ${how}` : `${command} ${how}: ${outcome.stderr}`;
 }
