@@ -14,7 +14,8 @@ import type { Effect } from "./lifecycle.ts";
 export interface EffectTarget {
   readonly gateway: Pick<GitHubGateway, "writeMoment" | "createComment">;
   readonly issue: { readonly number: number; readonly nodeId?: string | undefined };
-  readonly writeStatus: StatusWriter;
+  /** The issue's status comment; absent where a step writes none (the app's `run-ended`). */
+  readonly writeStatus?: StatusWriter;
   /** Hides the run's secrets in every comment it posts. */
   readonly mask: (text: string) => string;
 }
@@ -43,6 +44,7 @@ export async function applyEffects(
   const writes = [...(labels ? [labelWrite(issue, labels)] : []), ...alongside];
   let written: readonly string[] | undefined = labels;
   if (status) {
+    if (!target.writeStatus) throw new Error(`#${issue.number}: no status comment to write`);
     const result = await target.writeStatus(status.view, status.state, writes);
     written = result.labels.get(issue.number) ?? labels;
   } else if (writes.length > 0) {

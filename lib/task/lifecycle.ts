@@ -76,6 +76,12 @@ export type TaskEvent =
   /** Not started for a model with no price: the status is cleared until a person fixes the config. */
   | { readonly kind: "unpriced-refused"; readonly reason: string }
   | { readonly kind: "pr-closed-unmerged" }
+  /**
+   * The app saw a Locus workflow run end (failed, cancelled, timed out) before the Action recorded an
+   * end itself: the task fails, with the run's link. Refused when the task is no longer queued or in
+   * progress (the Action said how it ended, or a person cancelled it).
+   */
+  | { readonly kind: "run-ended"; readonly runUrl: string; readonly conclusion: string; readonly wip: string }
   /** The stale sweep retries a failure Locus recorded (an attempt in its own status comment), within the budget. */
   | { readonly kind: "retried"; readonly budget: number }
   /** The stale sweep puts back a task in progress with no live run. */
@@ -273,6 +279,17 @@ export function step(task: TaskState, event: TaskEvent): Step {
       const next = move(task, "close-unmerged", true);
       if ("refused" in next) return next;
       return { state: { ...task, labels: next.labels }, effects: next.effects };
+    }
+    case "run-ended": {
+      const next = move(task, "fail", true);
+      if ("refused" in next) return next;
+      const body =
+        `Locus's [workflow run](${event.runUrl}) ended with \`${event.conclusion}\` before finishing this task. ` +
+        `Its saved work, if any, is on \`${event.wip}\`. Comment \`/locus run\` to try again.`;
+      return {
+        state: { ...task, labels: next.labels },
+        effects: [...next.effects, { kind: "comment", role: "failure", body }],
+      };
     }
     case "retried": {
       // Only a failure Locus recorded is retried: a status someone else set carries no attempt.

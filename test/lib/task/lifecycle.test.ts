@@ -48,6 +48,12 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc.constant<TaskEvent>({ kind: "pr-closed-unmerged" }),
   fc.nat(3).map((budget): TaskEvent => ({ kind: "retried", budget })),
   fc.constant<TaskEvent>({ kind: "stale-requeued" }),
+  fc.constant<TaskEvent>({
+    kind: "run-ended",
+    runUrl: "https://run/9",
+    conclusion: "failure",
+    wip: "locus/wip/issue-3",
+  }),
   fc.constant<TaskEvent>({ kind: "round-started", headline: "Iterating.", unsandboxed: false }),
   fc
     .tuple(fc.constantFrom("deliver" as const, "fail" as const), spendArb)
@@ -253,6 +259,21 @@ describe("the task lifecycle's steps", () => {
         state: { ...EMPTY_STATE, costUsd: 1, daySpend: { day: "2026-11-24", usd: 1 } },
       },
     ]);
+  });
+
+  it("fails a task whose run died before the Action said how it ended, and only then", () => {
+    const died = {
+      kind: "run-ended",
+      runUrl: "https://run/9",
+      conclusion: "timed_out",
+      wip: "locus/wip/issue-3",
+    } as const;
+    const { state, effects } = applied(task("in-progress"), died);
+    expect(statusOf(state.labels)).toBe("failed");
+    expect(effects.map((effect) => effect.kind)).toEqual(["labels", "comment"]);
+    expect(effects[1]?.kind === "comment" && effects[1].body).toContain("ended with `timed_out`");
+    for (const ended of ["failed", "in-review", undefined] as const)
+      expect(step(task(ended), died)).toHaveProperty("refused");
   });
 
   it("retries only a failure Locus recorded, within the budget", () => {
