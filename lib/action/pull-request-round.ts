@@ -2,61 +2,67 @@
  * One round of work on an open Locus PR (iterate, fix-ci): the linked issue goes
  * in-review → in-progress as the round starts and back (deliver) or to failed as it
  * ends, and its status comment follows, with the round's cost added to the task's.
- * The modes differ in what the agent is asked to do, not in this bookkeeping.
+ * The modes differ in what the agent is asked to do, not in this bookkeeping, which
+ * is the lifecycle's (`round-started`, `round-finished` in lib/task/lifecycle.ts).
  */
-import { transition } from "../labels/status.ts";
-import type { StatusState } from "../status/status-comment.ts";
-import { labelWrite } from "../github/index.ts";
-import { createStatusWriter, statusRecordIn, type StatusWriter } from "../status/status-store.ts";
+import type { StatusView } from "../status/status-comment.ts";
+import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
+import { applyEffects, type EffectTarget } from "../task/apply-effects.ts";
+import { step, taskState, type Step, type TaskState } from "../task/lifecycle.ts";
 import type { ActionContext } from "./context.ts";
-import { withDaySpend } from "./daily-budget.ts";
 import { selfLogins } from "./self-logins.ts";
 import type { ModeResult, TaskReport } from "./task-report.ts";
 
 export interface PullRequestRound {
-  /** The status the round started from (runUrl and the sandbox note included). */
-  readonly status: StatusState;
-  readonly writeStatus: StatusWriter;
+  /** Shows what the agent is doing now in the issue's status comment. */
+  readonly progress: (view: StatusView) => Promise<unknown>;
   /** Ends the round: the status event on the issue's labels, then the status comment with the cost. */
   readonly finish: (report: TaskReport, headline: string, event: "deliver" | "fail") => Promise<ModeResult>;
 }
 
 export async function startPullRequestRound(
-  ctx: Pick<ActionContext, "gateway" | "clock" | "config" | "run">,
+  ctx: Pick<ActionContext, "gateway" | "clock" | "config" | "run" | "mask">,
   issue: {
     readonly number: number;
     readonly nodeId?: string | undefined;
+    readonly labels: readonly string[];
     readonly comments: Parameters<typeof statusRecordIn>[0];
   },
-  workingLabels: string[],
   headline: string,
 ): Promise<PullRequestRound> {
   const { gateway } = ctx;
   const record = statusRecordIn(issue.comments, selfLogins(ctx));
   const writeStatus = createStatusWriter(gateway, issue, record);
-  const status: StatusState = {
-    ...record.state,
-    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
-    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
-  };
+  const target: EffectTarget = { gateway, issue, writeStatus, mask: ctx.mask };
+  let task: TaskState = taskState(issue.labels, record.state);
+  async function apply(next: Step): Promise<void> {
+    if ("refused" in next) throw new Error(`#${issue.number}: ${next.refused}`);
+    task = next.state;
+    const applied = await applyEffects(target, next.effects);
+    if (applied.labels) task = { ...task, labels: applied.labels };
+  }
   // The labels and the status comment change at one moment: one request (gateway.writeMoment).
-  const started = await writeStatus({ headline }, status, [labelWrite(issue, workingLabels)]);
-  let labels = started.labels.get(issue.number) ?? workingLabels;
+  await apply(
+    step(task, {
+      kind: "round-started",
+      headline,
+      runUrl: ctx.run.url,
+      unsandboxed: ctx.run.unsandboxed === true,
+    }),
+  );
   return {
-    status,
-    writeStatus,
+    progress: (view) => apply(step(task, { kind: "progress", view })),
     finish: async (report, endHeadline, event) => {
-      const next = transition(labels, event);
-      const written = await writeStatus(
-        { headline: endHeadline },
-        {
-          ...withDaySpend(status, ctx.clock.now(), report.costUsd),
-          costUsd: (record.state.costUsd ?? 0) + report.costUsd,
-          ...(report.status === "failed" && report.reason ? { lastError: report.reason.slice(0, 500) } : {}),
-        },
-        next.ok && next.changed ? [labelWrite(issue, next.labels)] : [],
+      await apply(
+        step(task, {
+          kind: "round-finished",
+          outcome: event,
+          headline: endHeadline,
+          usd: report.costUsd,
+          at: ctx.clock.now(),
+          lastError: report.status === "failed" ? report.reason : undefined,
+        }),
       );
-      labels = written.labels.get(issue.number) ?? labels;
       return { tasks: [report] };
     },
   };

@@ -10,8 +10,7 @@
 import type { RunResult } from "../agent/runner.ts";
 import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
-import { labelWrite, type MomentWrite, type TaskIssue } from "../github/index.ts";
-import { statusOf, transition } from "../labels/status.ts";
+import type { MomentWrite, TaskIssue } from "../github/index.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import {
@@ -20,7 +19,6 @@ import {
   type PromptIssue,
   type SprintContext,
 } from "../prompt/task-prompt.ts";
-import { renderQuestionComment } from "../render/question-comment.ts";
 import { answersAfter } from "./question-answer.ts";
 import { unpricedModelRefusal } from "./unpriced-model.ts";
 import { leftOutNote, scratchFiles } from "./scratch-files.ts";
@@ -30,21 +28,21 @@ import { rebaseResolving } from "./rebase-resolving.ts";
 import { renderConflictAnswers } from "../prompt/rebase-conflict-prompt.ts";
 import type { ActionContext } from "./context.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
-import { renderFailureComment } from "./failure-comment.ts";
 import { commentAuthors, promptIssue } from "./prompt-issue.ts";
 import { createWriters, type Writers } from "./writers.ts";
 import { selfLogins } from "./self-logins.ts";
 import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import { taskTrigger } from "./task-trigger.ts";
-import type { StatusState } from "../status/status-comment.ts";
+import type { StatusState, StatusView } from "../status/status-comment.ts";
 import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
-import { utcDay, withDaySpend, type DailyBudget } from "./daily-budget.ts";
+import type { DailyBudget } from "./daily-budget.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { findTaskStart, type TaskStart } from "./task-start.ts";
 import { reportWithoutRun, type TaskReport } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
 import { runAgentLive } from "./run-agent-live.ts";
-import { failureNextStep, phaseView } from "../status/task-phase.ts";
+import { step, taskState, type Step, type TaskEvent, type TaskState } from "../task/lifecycle.ts";
+import { applyEffects, type Applied, type EffectTarget } from "../task/apply-effects.ts";
 
 export interface TaskPlan {
   /** As read once for this run, with edit histories; its comments include the status comment. */
@@ -92,15 +90,20 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   const recorder = createEventRecorder((line) => log.info(ctx.mask(line)));
   const elapsed = () => ctx.clock.now().getTime() - started;
 
-  const starting = transition(plan.issue.labels, "start");
   const record = statusRecordIn(plan.issue.comments, selfLogins(ctx));
   const state = record.state;
-  if (!starting.ok) {
+  let task: TaskState = taskState(plan.issue.labels, state);
+  const starting = step(task, {
+    kind: "started",
+    runUrl: ctx.run.url,
+    unsandboxed: ctx.run.unsandboxed === true,
+  });
+  if ("refused" in starting) {
     return {
       report: reportWithoutRun(
         { issue: plan.issue.number, title: plan.issue.title },
         "skipped",
-        starting.message,
+        starting.refused,
       ),
       labels: plan.issue.labels,
       attempts: state.attempts,
@@ -128,33 +131,46 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
   }
   const issue: TaskIssue = { ...plan.issue, title: trigger.title };
   const base = { issue: issue.number, title: issue.title, usage: NO_USAGE, costUsd: 0 };
-  const writeStatus = createStatusWriter(gateway, issue, record);
-  if (plan.budget && plan.budget.remaining() <= 0) {
-    return await refuseOverBudget(ctx, plan, { reason: plan.budget.refusal(), state, writeStatus });
-  }
-  const unpriced = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
-  if (unpriced) return await refuseUnpriced(ctx, plan, { reason: unpriced, state, writeStatus });
-  let status: StatusState = { ...state, attempts: state.attempts + 1 };
-  delete status.lastError;
-  // The questions are answered by now (or a writer restarted the task without an answer).
-  delete status.waiting;
-  delete status.capRefused;
-  if (ctx.run.url) status.runUrl = ctx.run.url;
-  if (ctx.run.unsandboxed) status.unsandboxed = true;
-  else delete status.unsandboxed;
-  // The labels and the status comment change at one moment: one request (gateway.writeMoment).
-  const startedWrites = await writeStatus(phaseView({ kind: "working" }), status, [
-    ...(starting.changed ? [labelWrite(issue, starting.labels)] : []),
-    ...(plan.alongsideStart ?? []),
-  ]);
-  let labels = startedWrites.labels.get(issue.number) ?? starting.labels;
-  const spend = (usd: number): StatusState => {
-    plan.budget?.record(usd);
-    return withDaySpend(status, ctx.clock.now(), usd);
+  const target: EffectTarget = {
+    gateway,
+    issue,
+    writeStatus: createStatusWriter(gateway, issue, record),
+    mask: ctx.mask,
   };
+  /** A lifecycle step, applied: its labels and status comment in one moment, then its comments. */
+  async function apply(next: Step, alongside: readonly MomentWrite[] = []): Promise<Applied> {
+    if ("refused" in next) throw new Error(`#${issue.number}: ${next.refused}`);
+    task = next.state;
+    const applied = await applyEffects(target, next.effects, alongside);
+    if (applied.labels) task = { ...task, labels: applied.labels };
+    return applied;
+  }
+  /** What happened, as the lifecycle's event; what it spent also counts against the day's cap. */
+  async function advance(event: TaskEvent, alongside?: readonly MomentWrite[]): Promise<Applied> {
+    if ("usd" in event) plan.budget?.record(event.usd);
+    return apply(step(task, event), alongside);
+  }
+  const progress = (view: StatusView) => advance({ kind: "progress", view });
+  // Over the daily cap, or a model with no price: not started. The cap is no failure (nothing ran, no
+  // attempt is counted, no work exists to lose) and is said once a UTC day; the stale sweep starts the
+  // task on a later day. An unpriced model clears the status until a person fixes the config.
+  const refusal: TaskEvent | undefined =
+    plan.budget && plan.budget.remaining() <= 0
+      ? { kind: "over-budget", reason: plan.budget.refusal(), at: ctx.clock.now() }
+      : unpricedRefusal(ctx);
+  if (refusal) {
+    await advance(refusal);
+    log.warn(`Not starting #${issue.number}: ${refusal.reason}`);
+    return {
+      report: reportWithoutRun({ issue: issue.number, title: issue.title }, "skipped", refusal.reason),
+      labels: task.labels,
+      attempts: state.attempts,
+    };
+  }
+  // The labels, the status comment and the sprint dashboard change at one moment: one request.
+  await apply(starting, plan.alongsideStart);
   // What resolving a checkpoint's rebase conflicts cost: spent before the task's own agent ran.
   let resolving: { readonly costUsd: number; readonly usage: Usage } = { costUsd: 0, usage: NO_USAGE };
-  const priorCost = () => (state.costUsd ?? 0) + resolving.costUsd;
   const costOf = (run: RunResult | undefined) => resolving.costUsd + (run?.costUsd ?? 0);
   const usageOf = (run: RunResult | undefined) => addUsage(resolving.usage, run?.usage ?? NO_USAGE);
 
@@ -186,33 +202,26 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         log.error(ctx.mask(`Could not save a checkpoint: ${messageOf(error)}`));
       }
     }
+    const spent = { usd: result?.costUsd ?? 0, at: ctx.clock.now() };
     // A run stopped by `/locus cancel` finds its issue cleared: that is no failure, and it stays cleared.
     if (ctx.signal.aborted) {
-      const now = (await gateway.getIssue(issue.number))?.labels ?? labels;
-      if (statusOf(now) === undefined) return cancelled(now, checkpoint);
-      labels = now;
+      const now = (await gateway.getIssue(issue.number))?.labels ?? task.labels;
+      const cancel = step(task, { kind: "cancelled", labels: now, checkpoint, ...spent });
+      if (!("refused" in cancel)) return cancelled(cancel, spent.usd, checkpoint);
+      task = { ...task, labels: now };
     }
-    const failing = transition(labels, "fail");
-    if (failing.ok && failing.changed) labels = await gateway.setLabels(issue.number, failing.labels);
-    const cost = priorCost() + (result?.costUsd ?? 0);
-    status = { ...spend(result?.costUsd ?? 0), lastError: masked.slice(0, 500), costUsd: cost };
-    await writeStatus(
-      phaseView({ kind: "failed", reason: masked, nextStep: failureNextStep(checkpoint) }),
-      status,
-    );
-    await gateway.createComment(
-      issue.number,
-      ctx.mask(
-        renderFailureComment({
-          reason: masked,
-          checkpoint,
-          repositoryUrl: ctx.run.repositoryUrl,
-          logTail: recorder.tail(LOG_TAIL_LINES),
-          runUrl: ctx.run.url,
-          ...(result?.summary ? { agentSaid: result.summary } : {}),
-        }),
-      ),
-    );
+    await advance({
+      kind: "failed",
+      reason: masked,
+      checkpoint,
+      comment: {
+        repositoryUrl: ctx.run.repositoryUrl,
+        logTail: recorder.tail(LOG_TAIL_LINES),
+        runUrl: ctx.run.url,
+        ...(result?.summary ? { agentSaid: result.summary } : {}),
+      },
+      ...spent,
+    });
     return {
       report: {
         ...base,
@@ -228,18 +237,14 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       },
       worktree,
       ...(conflicts ? { conflicts } : {}),
-      labels,
-      attempts: status.attempts,
+      labels: task.labels,
+      attempts: task.attempts,
     };
   }
 
-  async function cancelled(now: readonly string[], checkpoint: string | undefined): Promise<TaskOutcome> {
-    labels = [...now];
-    status = { ...spend(result?.costUsd ?? 0), costUsd: priorCost() + (result?.costUsd ?? 0) };
-    const headline = checkpoint
-      ? `Cancelled. The work so far is saved on \`${checkpoint}\`; \`/locus run\` continues from it.`
-      : "Cancelled. `/locus run` starts it again.";
-    await writeStatus({ headline }, status);
+  async function cancelled(cancel: Step, usd: number, checkpoint: string | undefined): Promise<TaskOutcome> {
+    plan.budget?.record(usd);
+    await apply(cancel);
     return {
       report: {
         ...base,
@@ -252,8 +257,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         ...(checkpoint ? { checkpoint } : {}),
       },
       worktree,
-      labels,
-      attempts: status.attempts,
+      labels: task.labels,
+      attempts: task.attempts,
     };
   }
 
@@ -279,29 +284,27 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         leaveOut: await scratchIn(worktree, asked),
       });
     }
-    const asking = transition(labels, "ask");
-    if (asking.ok && asking.changed) labels = await gateway.setLabels(issue.number, asking.labels);
     const masked = questions.map((question) => ctx.mask(question));
     const requester = state.requester ?? (ctx.run.actor.endsWith("[bot]") ? undefined : ctx.run.actor);
-    const comment = await gateway.createComment(
-      issue.number,
-      renderQuestionComment({
+    // The question goes out first: the status comment records where it is.
+    const [comment] = (
+      await advance({
+        kind: "asked",
         questions: masked,
-        ...(requester ? { requester } : {}),
-        ...(checkpoint ? { checkpoint } : {}),
-      }),
-    );
-    const cost = priorCost() + (asked?.costUsd ?? 0);
-    status = {
-      ...spend(asked?.costUsd ?? 0),
-      costUsd: cost,
-      waiting: {
-        questions: masked.map((q) => q.slice(0, 2_000)),
+        requester,
+        checkpoint,
+        usd: asked?.costUsd ?? 0,
+        at: ctx.clock.now(),
+      })
+    ).comments;
+    if (comment) {
+      await advance({
+        kind: "question-posted",
+        questions: masked,
         commentId: comment.id,
         askedAt: comment.createdAt,
-      },
-    };
-    await writeStatus(phaseView({ kind: "waiting", questions: masked }), status);
+      });
+    }
     return {
       report: {
         ...base,
@@ -315,8 +318,8 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         ...(asked?.summary ? { summary: ctx.mask(asked.summary) } : {}),
       },
       worktree,
-      labels,
-      attempts: status.attempts,
+      labels: task.labels,
+      attempts: task.attempts,
     };
   }
 
@@ -351,7 +354,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         }),
         ...(answered ? { notes: renderConflictAnswers(answered) } : {}),
         recorder,
-        writeStatus: (view) => writeStatus(view, status),
+        writeStatus: progress,
         budget: plan.budget,
       });
       const upstream = (await worktree.mergeBase(start.rebaseOnto, "HEAD")) ?? start.rebaseOnto;
@@ -359,7 +362,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         resolver.resolve(stop, { what: `the work saved on \`${wip}\``, onto: plan.prBase }),
       );
       resolving = resolver.spent();
-      status = { ...spend(resolving.costUsd), costUsd: priorCost() };
+      await advance({ kind: "spent", usd: resolving.costUsd, at: ctx.clock.now() });
       if (!rebased.ok) {
         log.warn(`The saved work of ${wip} conflicts with ${plan.prBase} in ${rebased.files.join(", ")}.`);
         // The agent never got to judge the conflict (a limit, the API, a cancel): a failure, not a question.
@@ -403,7 +406,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       prompt,
       cwd: worktree.cwd,
       recorder,
-      writeStatus: (view) => writeStatus(view, status),
+      writeStatus: progress,
       budget: plan.budget,
     });
     if (!result.success)
@@ -436,18 +439,11 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       ...(plan.stackedOn === undefined ? {} : { stackedOn: plan.stackedOn }),
     });
     if (start.remoteWip) await worktree.deleteRemoteBranch(wipBranch(issue.number), start.remoteWip);
-    const delivering = transition(labels, "deliver");
-    status = { ...spend(result.costUsd), pr: pr.number, costUsd: priorCost() + result.costUsd };
     // The new PR's label, the issue's labels and the status comment: one moment, one request.
-    const delivered = await writeStatus(
-      { headline: `Pull request #${pr.number} is ready for review.` },
-      status,
-      [
-        ...(pr.labelWrite ? [pr.labelWrite] : []),
-        ...(delivering.ok && delivering.changed ? [labelWrite(issue, delivering.labels)] : []),
-      ],
+    await advance(
+      { kind: "delivered", pr: pr.number, usd: result.costUsd, at: ctx.clock.now() },
+      pr.labelWrite ? [pr.labelWrite] : [],
     );
-    labels = delivered.labels.get(issue.number) ?? (delivering.ok ? delivering.labels : labels);
     return {
       report: {
         ...base,
@@ -460,45 +456,13 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         summary: ctx.mask(result.summary),
       },
       worktree,
-      labels,
-      attempts: status.attempts,
+      labels: task.labels,
+      attempts: task.attempts,
     };
   } catch (error) {
     log.error(ctx.mask(`Task #${issue.number} failed inside Locus: ${messageOf(error)}`));
     return await fail(`Locus error: ${messageOf(error)}`, { fault: true });
   }
-}
-
-/**
- * Over the daily cap: the task is not started, and that is no failure (nothing
- * ran, no attempt is counted, no work exists to lose). Its status stays as it
- * was; the refusal is said once a day, in a comment and the status comment,
- * and the stale sweep starts the task on a later UTC day (or a writer's
- * `/locus run` after raising the cap).
- */
-async function refuseOverBudget(
-  ctx: ActionContext,
-  plan: TaskPlan,
-  refusal: { reason: string; state: StatusState; writeStatus: ReturnType<typeof createStatusWriter> },
-): Promise<TaskOutcome> {
-  const { issue } = plan;
-  const { reason, state, writeStatus } = refusal;
-  const day = utcDay(ctx.clock.now());
-  const said = state.capRefused === day;
-  const next =
-    "It stays queued: the stale sweep starts it after 00:00 UTC, or comment `/locus run` once the cap is raised.";
-  await writeStatus({ headline: `Not started: ${reason}. ${next}` }, { ...state, capRefused: day });
-  if (!said)
-    await ctx.gateway.createComment(
-      issue.number,
-      ctx.mask(`Locus did not start this task: ${reason}. ${next}`),
-    );
-  ctx.log.warn(`Not starting #${issue.number}: ${reason}`);
-  return {
-    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "skipped", reason),
-    labels: issue.labels,
-    attempts: state.attempts,
-  };
 }
 
 /**
@@ -529,24 +493,9 @@ function withTitleNote(issue: PromptIssue, why: string | undefined): PromptIssue
     : { ...issue, withheld: [`The issue title: ${why}.`, ...(issue.withheld ?? [])] };
 }
 
-/** A model with no known price: not started, the status cleared (nothing retries it) until a person fixes the config. */
-async function refuseUnpriced(
-  ctx: ActionContext,
-  plan: TaskPlan,
-  refusal: { reason: string; state: StatusState; writeStatus: ReturnType<typeof createStatusWriter> },
-): Promise<TaskOutcome> {
-  const { issue } = plan;
-  const cleared = transition(issue.labels, "refuse");
-  const labels = cleared.ok ? cleared.labels : [...issue.labels];
-  if (cleared.ok && cleared.changed) await ctx.gateway.setLabels(issue.number, labels);
-  await refusal.writeStatus({ headline: `Not started: ${refusal.reason}` }, refusal.state);
-  await ctx.gateway.createComment(issue.number, `Locus did not start this task. ${refusal.reason}`);
-  ctx.log.warn(`Not starting #${issue.number}: ${refusal.reason}`);
-  return {
-    report: reportWithoutRun({ issue: issue.number, title: issue.title }, "skipped", refusal.reason),
-    labels,
-    attempts: refusal.state.attempts,
-  };
+function unpricedRefusal(ctx: ActionContext): Extract<TaskEvent, { kind: "unpriced-refused" }> | undefined {
+  const reason = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
+  return reason === undefined ? undefined : { kind: "unpriced-refused", reason };
 }
 
 /** Untracked scratch files and build output the agent's commands left in the worktree (scratch-files.ts). */

@@ -10,8 +10,11 @@
  */
 import { parseRunName } from "../dispatch/dispatch-inputs.ts";
 import type { WorkflowRun } from "../github/index.ts";
-import { statusOf, transition } from "../labels/status.ts";
-import { issueOfBranch } from "../naming/branches.ts";
+import { statusOf } from "../labels/status.ts";
+import { issueOfBranch, wipBranch } from "../naming/branches.ts";
+import { EMPTY_STATE } from "../status/status-comment.ts";
+import { applyEffects } from "../task/apply-effects.ts";
+import { step, taskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { refreshDashboard } from "./refresh-dashboard.ts";
 
@@ -55,16 +58,15 @@ export async function onWorkflowRunCompleted(
   const issues = await issuesOfRun(ctx, parsed.mode, parsed.target);
   const marked: number[] = [];
   for (const issue of issues) {
-    const failed = transition(issue.labels, "fail");
-    if (!failed.ok) continue;
-    await ctx.gateway.setLabels(issue.number, failed.labels);
-    await ctx.gateway.createComment(
-      issue.number,
-      `Locus's [workflow run](${run.url}) ended with \`${run.conclusion}\` before finishing this task. ` +
-        "Its saved work, if any, is on `locus/wip/issue-" +
-        String(issue.number) +
-        "`. Comment `/locus run` to try again.",
-    );
+    const ended = step(taskState(issue.labels, EMPTY_STATE), {
+      kind: "run-ended",
+      runUrl: run.url,
+      conclusion: run.conclusion ?? "",
+      wip: wipBranch(issue.number),
+    });
+    if ("refused" in ended) continue;
+    // Only the labels and a comment: the status comment keeps what the Action last recorded.
+    await applyEffects({ gateway: ctx.gateway, issue, mask: (text) => text }, ended.effects);
     marked.push(issue.number);
   }
   if (marked.length > 0 && parsed.mode === "sprint") await refreshDashboard(ctx, parsed.target);

@@ -94,13 +94,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     return { tasks: [reportWithoutRun(base, "failed", reason)] };
   }
 
-  const round = await startPullRequestRound(
-    ctx,
-    issue,
-    working.labels,
-    `Fixing the CI failure on PR #${prNumber}.`,
-  );
-  const { status, writeStatus } = round;
+  const round = await startPullRequestRound(ctx, issue, `Fixing the CI failure on PR #${prNumber}.`);
 
   await git.fetchBranches([pr.head.ref, pr.base.ref]);
   const headRef = git.remoteRef(pr.head.ref);
@@ -135,7 +129,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     },
     cwd: worktree.cwd,
     recorder,
-    writeStatus: (view) => writeStatus(view, status),
+    writeStatus: round.progress,
     budget,
     lastWriteAt: ctx.clock.now().getTime(),
     tools: canReportUnrelated ? [createReportUnrelatedTool((reason) => (unrelated = reason))] : [],

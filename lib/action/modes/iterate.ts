@@ -108,13 +108,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     };
   }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
-  const round = await startPullRequestRound(
-    ctx,
-    issue,
-    iterating.labels,
-    `Addressing review feedback on PR #${prNumber}.`,
-  );
-  const { status, writeStatus } = round;
+  const round = await startPullRequestRound(ctx, issue, `Addressing review feedback on PR #${prNumber}.`);
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
   const remoteHead = (await git.revParse(headRef)) ?? "";
@@ -155,7 +149,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     },
     cwd: worktree.cwd,
     recorder,
-    writeStatus: (view) => writeStatus(view, status),
+    writeStatus: round.progress,
     budget,
     // The opening status was just written: a round short enough to fit in one
     // interval makes no further edit and stays within its 8 GitHub calls.
