@@ -10,16 +10,12 @@ import { ROOT } from "../../scripts/import-cycles.ts";
 const LIMIT = 300;
 
 /**
- * Files allowed past the limit for now. Each is being rewritten around the one
- * task lifecycle; remove its entry once that rewrite has landed (nothing else
- * may be added here: split the file instead).
+ * Files allowed past the limit for now: runTask, whose failure, question and
+ * cancel paths are still closures over the task's state (their writes already
+ * go through lib/task/). Remove the entry once they are split out; nothing else
+ * may be added here: split the file instead.
  */
-const ALLOWED = new Set([
-  "lib/action/run-task.ts",
-  "lib/action/pull-request-round.ts",
-  "lib/labels/status.ts",
-  "lib/status/status-store.ts",
-]);
+const ALLOWED = new Set(["lib/action/run-task.ts"]);
 
 /** Lines as `wc -l` counts them: a final newline ends the last line, it does not start another. */
 function lineCount(text: string): number {
