@@ -212,4 +212,28 @@ describe("mode sprint", () => {
     expect((await h.api.getIssue(issues[0]?.number ?? 0))?.labels).toContain("locus:in-review");
     expect((await h.api.getIssue(byWriter.number))?.labels).toContain("locus:in-review");
   });
+
+  it("never stacks on a branch a triage user spliced in by moving a completed Locus issue into the milestone", async () => {
+    h.repo.collaborator("tracy", "triage").collaborator("alice", "write");
+    const milestone = await h.api.createMilestone({ title: "Sprint Splice" });
+    const spliced = await h.api.createIssue({ title: "Old work", labels: ["locus:in-review", "order:1"] });
+    const branch = `locus/issue-${spliced.number}`;
+    await h.git(["checkout", "--quiet", "-b", branch, "origin/main"]);
+    await h.git(["commit", "--quiet", "--allow-empty", "-m", "unreviewed work"]);
+    await h.git(["push", "--quiet", "origin", branch]);
+    await h.as("tracy").updateIssue(spliced.number, { milestone: milestone.number });
+    const task = await h.as("alice").createIssue({
+      title: "Task after the splice",
+      labels: ["locus:queued", "order:2"],
+      milestone: milestone.number,
+    });
+    h.fake.setScript(scriptFor(1));
+
+    const run = await h.run({ mode: "sprint", milestone: String(milestone.number) });
+
+    expect(run.code).toBe(0);
+    expect(run.summary).toContain(`#${spliced.number} was put in this milestone by \`tracy\``);
+    const pr = await h.api.findPullRequestByHead(`locus/issue-${task.number}`, { state: "all" });
+    expect(pr?.base.ref).toBe("main");
+  });
 });

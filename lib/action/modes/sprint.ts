@@ -244,15 +244,17 @@ export async function runSprintMode(ctx: ActionContext, milestoneNumber: number)
 
 /**
  * The milestone's issues that are sprint tasks: those someone with write access
- * (or Locus) put in the milestone. Completed tasks stay, whoever moved them: they
- * run no more and later tasks build on them.
+ * (or Locus) put in the milestone. Completed tasks too: they run no more, but
+ * later tasks build on their branches, so a triage member who moves a Locus
+ * issue marked `in-review` into the milestone must not splice its branch into
+ * the stack.
  */
 async function sprintMembers(
   issues: readonly TaskIssue[],
   writers: Writers,
 ): Promise<{ members: TaskIssue[]; leftOut: string[] }> {
-  const open = issues.filter((issue) => !isCompleted(statusOf(issue.labels)) && issue.state === "open");
-  const by = new Map(open.map((issue) => [issue.number, milestonedBy(issue.timeline ?? NO_TIMELINE)]));
+  const tasks = issues.filter((issue) => issue.state === "open" || isCompleted(statusOf(issue.labels)));
+  const by = new Map(tasks.map((issue) => [issue.number, milestonedBy(issue.timeline ?? NO_TIMELINE)]));
   const trust = await writers.trustFor(
     [...by.values()].flatMap((who) => (who.kind === "actor" ? [who.login] : [])),
   );
