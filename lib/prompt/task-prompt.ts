@@ -148,7 +148,11 @@ export function renderIssue(issue: PromptIssue): string {
 
 function renderSprint(sprint: SprintContext): string {
   const earlier = sprint.earlierTasks
-    .map((task) => `- #${task.number} ${task.title}: ${task.summary.trim()}`)
+    // A title is its author's to change at any time: sanitised like any text a writer did not vouch for.
+    .map(
+      (task) =>
+        `- #${task.number} ${sanitizeUntrusted(task.title).replace(/\s+/g, " ").trim()}: ${task.summary.trim()}`,
+    )
     .join("\n");
   const diff = truncateHead(
     sprint.cumulativeDiff,

@@ -67,7 +67,10 @@ export function modelHosts(
   env: Readonly<Record<string, string | undefined>>,
   acpEnv: readonly string[] = [],
 ): string[] {
-  return modelApis(provider, acpEnv).map((api) => modelHost(env[api.baseUrl]) ?? api.host);
+  // An ACP agent is moved elsewhere only when `agent.acp.env` hands it the variable that moves it.
+  const moved = (api: ModelApi) =>
+    provider !== "acp" || acpEnv.includes(api.baseUrl) ? env[api.baseUrl] : undefined;
+  return modelApis(provider, acpEnv).map((api) => modelHost(moved(api)) ?? api.host);
 }
 
 export async function createRunSandbox(options: RunSandboxOptions): Promise<Sandbox> {

@@ -29,6 +29,12 @@ describe("the model API an agent reaches from inside the sandbox", () => {
     ]);
     expect(modelHosts("acp", {}, [])).toEqual([]);
   });
+
+  it("is, for an ACP agent not handed the base-URL variable, the API's own host: the agent calls that", () => {
+    expect(
+      modelHosts("acp", { ANTHROPIC_BASE_URL: "https://llm-proxy.corp.example" }, ["ANTHROPIC_API_KEY"]),
+    ).toEqual(["api.anthropic.com"]);
+  });
 });
 
 describe("an agent program's own files", () => {
