@@ -20,7 +20,7 @@ const mcpServerSchema = z
       .union([nonEmpty, z.array(nonEmpty).min(1)])
       .optional()
       .describe(
-        "A stdio server to start: a command line split on spaces (no shell), or a list of arguments.",
+        "A stdio server to start: a command line split on spaces (no shell), or a list of arguments. It starts outside the repository; `{worktree}` in an argument is the worktree's path.",
       ),
     url: z
       .url({ protocol: /^https?$/ })

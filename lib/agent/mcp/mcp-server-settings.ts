@@ -26,3 +26,12 @@ export function mcpServerList(
     required: server.required,
   }));
 }
+
+/**
+ * A stdio server's arguments with `{worktree}` replaced by the worktree's path: servers start
+ * outside the repository (a launcher would take code and config from it), so one that works on the
+ * repository is told where it is.
+ */
+export function withWorktree(args: readonly string[], worktree: string): string[] {
+  return args.map((arg) => arg.replaceAll("{worktree}", worktree));
+}

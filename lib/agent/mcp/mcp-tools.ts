@@ -21,7 +21,7 @@ import { actionBinDirs, findTrustedExecutable } from "../runners/trusted-executa
 import { programFiles } from "../../sandbox/program-files.ts";
 import type { Sandbox, WrappedCommand } from "../../sandbox/sandbox.ts";
 import { errorResult } from "../tools/results.ts";
-import type { McpServerSettings } from "./mcp-server-settings.ts";
+import { withWorktree, type McpServerSettings } from "./mcp-server-settings.ts";
 
 /** Result text kept per call; the rest is cut with a mark, as `read_file` does. */
 export const MCP_RESULT_MAX_CHARS = 100_000;
@@ -66,8 +66,9 @@ async function serverCommand(server: McpServerSettings, options: McpConnectOptio
   if (!found.found) throw new Error(found.reason);
   const env = withCredentials(options.env, server.env);
   // Started outside the repository, as an ACP agent is (WrapOptions.startIn).
-  if (options.sandbox === undefined) return { file: found.path, args: line.args, env, cwd: tmpdir() };
-  return options.sandbox.wrap(found.path, line.args, {
+  const args = withWorktree(line.args, options.cwd);
+  if (options.sandbox === undefined) return { file: found.path, args, env, cwd: tmpdir() };
+  return options.sandbox.wrap(found.path, args, {
     cwd: options.cwd,
     env,
     keep: server.env,

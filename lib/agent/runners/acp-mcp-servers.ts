@@ -4,7 +4,7 @@
  * environment); an HTTP server is offered only to an agent that says it can use one.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { McpServerSettings } from "../mcp/mcp-server-settings.ts";
+import { withWorktree, type McpServerSettings } from "../mcp/mcp-server-settings.ts";
 import { acpCommandLine } from "./acp-command.ts";
 import { findTrustedExecutable, type TrustedLookup } from "./trusted-executable.ts";
 
@@ -16,6 +16,7 @@ import { findTrustedExecutable, type TrustedLookup } from "./trusted-executable.
 export async function trustedAcpMcpServers(
   servers: readonly McpServerSettings[],
   lookup: TrustedLookup,
+  worktree: string,
 ): Promise<{ readonly servers: McpServerSettings[]; readonly refused: { name: string; reason: string }[] }> {
   const kept: McpServerSettings[] = [];
   const refused: { name: string; reason: string }[] = [];
@@ -26,7 +27,7 @@ export async function trustedAcpMcpServers(
       continue;
     }
     const found = await findTrustedExecutable(line.executable, lookup);
-    if (found.found) kept.push({ ...server, command: [found.path, ...line.args] });
+    if (found.found) kept.push({ ...server, command: [found.path, ...withWorktree(line.args, worktree)] });
     else refused.push({ name: server.name, reason: found.reason });
   }
   return { servers: kept, refused };

@@ -168,7 +168,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
         message:
           "sandbox.mode is off: the ACP agent and the MCP servers it starts run unsandboxed, with the runner's files and network",
       });
-    const servers = await trustedAcpMcpServers(options.mcpServers ?? [], lookup(execute.cwd));
+    const servers = await trustedAcpMcpServers(options.mcpServers ?? [], lookup(execute.cwd), execute.cwd);
     for (const refused of servers.refused)
       emit({ type: "warning", message: `MCP server ${refused.name} was not offered: ${refused.reason}` });
     const command = await confined(found.path, line.args, execute.cwd, servers.servers);

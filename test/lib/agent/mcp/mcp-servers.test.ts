@@ -12,7 +12,7 @@ import { startAnthropicFake, type AnthropicFake } from "../../../../sandbox/anth
 const SERVER = join(import.meta.dirname, "fixtures", "glossary-mcp-server.ts");
 const glossary: McpServerSettings = {
   name: "glossary",
-  command: [process.execPath, SERVER],
+  command: [process.execPath, SERVER, "{worktree}"],
   env: ["GLOSSARY_TOKEN"],
   required: false,
 };
