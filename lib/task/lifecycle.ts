@@ -157,6 +157,12 @@ export function step(task: TaskState, event: TaskEvent): Step {
       if ("refused" in next) return next;
       return { state: { ...task, labels: next.labels, requester: event.by }, effects: next.effects };
     }
+    case "cancel-requested": {
+      // Only the labels: the cancelled run records its own ending in the status comment (`cancelled`).
+      const next = move(task, "cancel", true);
+      if ("refused" in next) return next;
+      return { state: { ...task, labels: next.labels }, effects: next.effects };
+    }
     case "cancelled": {
       const now = statusOf(event.labels);
       if (now !== undefined) return { refused: `not cancelled: the issue is locus:${now}` };

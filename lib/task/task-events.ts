@@ -54,6 +54,8 @@ export type TaskEvent =
     }
   /** A writer answered a waiting task: it is queued again, and the answerer is who a next question mentions. */
   | { readonly kind: "answered"; readonly by: string }
+  /** A person's `/locus cancel`: the status is cleared (refused when no status the machine can clear is on). */
+  | { readonly kind: "cancel-requested" }
   /** The run found its issue cleared by `/locus cancel` (`labels`, as read now): no failure, no retry. */
   | ({
       readonly kind: "cancelled";

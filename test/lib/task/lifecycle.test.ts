@@ -46,6 +46,7 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc.constant<TaskEvent>({ kind: "unpriced-refused", reason: "no price" }),
   fc.constant<TaskEvent>({ kind: "over-budget", reason: "cap reached", at: AT }),
   fc.constant<TaskEvent>({ kind: "pr-closed-unmerged" }),
+  fc.constant<TaskEvent>({ kind: "cancel-requested" }),
   fc.nat(3).map((budget): TaskEvent => ({ kind: "retried", budget })),
   fc.constant<TaskEvent>({ kind: "stale-requeued" }),
   fc.constant<TaskEvent>({
@@ -237,6 +238,14 @@ describe("the task lifecycle's steps", () => {
     expect(first.effects.map((effect) => effect.kind)).toEqual(["status", "comment"]);
     const again = applied(first.state, { kind: "over-budget", reason: "cap reached", at: AT });
     expect(again.effects.map((effect) => effect.kind)).toEqual(["status"]);
+  });
+
+  it("clears the status on a person's cancel, and refuses it where nothing can be cancelled", () => {
+    const { state, effects } = applied(task("waiting"), { kind: "cancel-requested" });
+    expect(state.labels).toEqual(["bug", "order:3", "agent:managed"]);
+    expect(effects).toEqual([{ kind: "labels", labels: ["bug", "order:3", "agent:managed"] }]);
+    expect(step(task("in-review"), { kind: "cancel-requested" })).toHaveProperty("refused");
+    expect(step(task(undefined), { kind: "cancel-requested" })).toHaveProperty("refused");
   });
 
   it("leaves a run's cancel as it found it: no failure, the status cleared", () => {
