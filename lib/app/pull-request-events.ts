@@ -4,7 +4,6 @@
  * changes requested → iterate; opened → review (config).
  */
 import { isOwnAuthor, type PullRequest } from "../github/index.ts";
-import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import { EMPTY_STATE } from "../status/status-comment.ts";
 import { applyEffects } from "../task/apply-effects.ts";
@@ -42,13 +41,15 @@ export async function onPullRequestMerged(
   }
   const issue = await ctx.gateway.getIssue(issueNumber);
   if (!issue) return "ignored";
-  const done = transition(issue.labels, "merge");
-  if (done.ok && done.changed) {
-    await ctx.gateway.setLabels(issueNumber, done.labels);
+  const merged = step(taskState(issue.labels, EMPTY_STATE), { kind: "pr-merged" });
+  const done = !("refused" in merged) && merged.effects.length > 0;
+  if (done) {
+    // Only the labels: the status comment keeps what the Action last recorded.
+    await applyEffects({ gateway: ctx.gateway, issue, mask: (text) => text }, merged.effects);
     await refreshDashboard(ctx, issue.milestone);
   }
   const restacked = await restackAbove(ctx, pr);
-  return done.ok && done.changed ? "done" : restacked ? "restacked" : "ignored";
+  return done ? "done" : restacked ? "restacked" : "ignored";
 }
 
 export async function onPullRequestClosedUnmerged(

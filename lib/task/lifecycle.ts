@@ -196,6 +196,11 @@ export function step(task: TaskState, event: TaskEvent): Step {
       return moved(task, "refuse", false, { headline: `Not started: ${event.reason}` }, [
         { kind: "comment", role: "refusal", body: `Locus did not start this task. ${event.reason}` },
       ]);
+    case "pr-merged": {
+      const next = move(task, "merge", true);
+      if ("refused" in next) return next;
+      return { state: { ...task, labels: next.labels }, effects: next.effects };
+    }
     case "pr-closed-unmerged": {
       const next = move(task, "close-unmerged", true);
       if ("refused" in next) return next;

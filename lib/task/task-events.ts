@@ -67,6 +67,8 @@ export type TaskEvent =
   /** Not started for a model with no price: the status is cleared until a person fixes the config. */
   | { readonly kind: "unpriced-refused"; readonly reason: string }
   | { readonly kind: "pr-closed-unmerged" }
+  /** The task's PR merged into the default branch: the task is done (refused once it is). */
+  | { readonly kind: "pr-merged" }
   /**
    * The app saw a Locus workflow run end (failed, cancelled, timed out) before the Action recorded an
    * end itself: the task fails, with the run's link. Refused when the task is no longer queued or in

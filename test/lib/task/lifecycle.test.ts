@@ -47,6 +47,7 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc.constant<TaskEvent>({ kind: "over-budget", reason: "cap reached", at: AT }),
   fc.constant<TaskEvent>({ kind: "pr-closed-unmerged" }),
   fc.constant<TaskEvent>({ kind: "cancel-requested" }),
+  fc.constant<TaskEvent>({ kind: "pr-merged" }),
   fc.nat(3).map((budget): TaskEvent => ({ kind: "retried", budget })),
   fc.constant<TaskEvent>({ kind: "stale-requeued" }),
   fc.constant<TaskEvent>({
@@ -119,8 +120,8 @@ describe("the task lifecycle's invariants", () => {
     );
   });
 
-  it("never lets the stale rules (or anything but a person's run) give a cancelled task a status again", () => {
-    const noRun = eventArb.filter((event) => event.kind !== "started");
+  it("never lets the stale rules (or anything but a person's run or merge) give a cancelled task a status again", () => {
+    const noRun = eventArb.filter((event) => event.kind !== "started" && event.kind !== "pr-merged");
     fc.assert(
       fc.property(taskArb, fc.array(noRun, { maxLength: 12 }), (start, events) => {
         const cleared = start.labels.filter((label) => !label.startsWith(STATUS_PREFIX));
@@ -246,6 +247,13 @@ describe("the task lifecycle's steps", () => {
     expect(effects).toEqual([{ kind: "labels", labels: ["bug", "order:3", "agent:managed"] }]);
     expect(step(task("in-review"), { kind: "cancel-requested" })).toHaveProperty("refused");
     expect(step(task(undefined), { kind: "cancel-requested" })).toHaveProperty("refused");
+  });
+
+  it("marks a task done when its PR merges, and only once", () => {
+    const { state, effects } = applied(task("in-review"), { kind: "pr-merged" });
+    expect(statusOf(state.labels)).toBe("done");
+    expect(effects).toEqual([{ kind: "labels", labels: state.labels }]);
+    expect(step(state, { kind: "pr-merged" })).toHaveProperty("refused");
   });
 
   it("leaves a run's cancel as it found it: no failure, the status cleared", () => {
