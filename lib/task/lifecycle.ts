@@ -196,6 +196,12 @@ export function step(task: TaskState, event: TaskEvent): Step {
       return moved(task, "refuse", false, { headline: `Not started: ${event.reason}` }, [
         { kind: "comment", role: "refusal", body: `Locus did not start this task. ${event.reason}` },
       ]);
+    case "dispatch-refused": {
+      // Only the labels: the app has told the refusal in the status comment already.
+      const next = move(task, "fail", false);
+      if ("refused" in next) return next;
+      return { state: { ...task, labels: next.labels }, effects: next.effects };
+    }
     case "pr-merged": {
       const next = move(task, "merge", true);
       if ("refused" in next) return next;

@@ -67,6 +67,8 @@ export type TaskEvent =
   /** Not started for a model with no price: the status is cleared until a person fixes the config. */
   | { readonly kind: "unpriced-refused"; readonly reason: string }
   | { readonly kind: "pr-closed-unmerged" }
+  /** The app refused to dispatch the task's run (the request cannot be sent): a queued or running task fails. */
+  | { readonly kind: "dispatch-refused" }
   /** The task's PR merged into the default branch: the task is done (refused once it is). */
   | { readonly kind: "pr-merged" }
   /**

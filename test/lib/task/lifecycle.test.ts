@@ -48,6 +48,7 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc.constant<TaskEvent>({ kind: "pr-closed-unmerged" }),
   fc.constant<TaskEvent>({ kind: "cancel-requested" }),
   fc.constant<TaskEvent>({ kind: "pr-merged" }),
+  fc.constant<TaskEvent>({ kind: "dispatch-refused" }),
   fc.nat(3).map((budget): TaskEvent => ({ kind: "retried", budget })),
   fc.constant<TaskEvent>({ kind: "stale-requeued" }),
   fc.constant<TaskEvent>({
@@ -247,6 +248,16 @@ describe("the task lifecycle's steps", () => {
     expect(effects).toEqual([{ kind: "labels", labels: ["bug", "order:3", "agent:managed"] }]);
     expect(step(task("in-review"), { kind: "cancel-requested" })).toHaveProperty("refused");
     expect(step(task(undefined), { kind: "cancel-requested" })).toHaveProperty("refused");
+  });
+
+  it("fails a queued task whose dispatch the app refused, and leaves any other status alone", () => {
+    const { state, effects } = applied(task("queued"), { kind: "dispatch-refused" });
+    expect(statusOf(state.labels)).toBe("failed");
+    expect(effects).toEqual([{ kind: "labels", labels: state.labels }]);
+    expect(applied(task("in-review"), { kind: "dispatch-refused" })).toEqual({
+      state: task("in-review"),
+      effects: [],
+    });
   });
 
   it("marks a task done when its PR merges, and only once", () => {
