@@ -6,7 +6,9 @@
  * in the thread. A plain comment that is no answer (the issue is not waiting)
  * gets no reply at all; `/locus answer` always gets one.
  */
-import { transition } from "../labels/status.ts";
+import { EMPTY_STATE } from "../status/status-comment.ts";
+import { applyEffects } from "../task/apply-effects.ts";
+import { step, taskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, readDeliveryRecord, type DispatchOutcome } from "./dispatch-once.ts";
 import { refreshDashboard } from "./refresh-dashboard.ts";
@@ -33,13 +35,14 @@ export async function answerQuestion(ctx: AppContext, event: AnswerEvent): Promi
   // The event's labels may be stale: another answer may have queued it already.
   const issue = await ctx.gateway.getIssue(event.number);
   if (!issue || issue.state !== "open") return refuse("Nothing to answer: the issue is closed.");
-  const answering = transition(issue.labels, "answer");
-  if (!answering.ok) {
+  const answering = step(taskState(issue.labels, EMPTY_STATE), { kind: "answered", by: event.requester });
+  if ("refused" in answering) {
     return refuse(
       "Nothing here is waiting for an answer: Locus asks its questions on issues labelled `locus:waiting`.",
     );
   }
-  await ctx.gateway.setLabels(event.number, answering.labels);
+  // Only the labels: the dispatch below writes the status comment, with the answerer as requester.
+  await applyEffects({ gateway: ctx.gateway, issue, mask: (text) => text }, answering.effects);
   const headline = `Answered by @${event.requester}; Locus continues from its saved work.`;
   const dispatch =
     issue.milestone === null

@@ -5,7 +5,9 @@
  * so far stays on `locus/wip/issue-<N>` (the Action saves it when cancelled).
  */
 import { parseRunName } from "../dispatch/dispatch-inputs.ts";
-import { transition } from "../labels/status.ts";
+import { EMPTY_STATE } from "../status/status-comment.ts";
+import { applyEffects } from "../task/apply-effects.ts";
+import { step, taskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 
 export async function cancelCommand(
@@ -21,9 +23,11 @@ export async function cancelCommand(
     return parsed.mode === "sprint" ? parsed.target === target.milestone : parsed.target === target.number;
   });
   for (const run of live) await ctx.gateway.cancelWorkflowRun(run.id);
-  const cleared = transition(target.labels, "cancel");
-  if (cleared.ok && cleared.changed) await ctx.gateway.setLabels(target.number, cleared.labels);
-  if (live.length === 0 && !cleared.ok) return "Nothing to cancel: no Locus run is working on this.";
+  const cleared = step(taskState(target.labels, EMPTY_STATE), { kind: "cancel-requested" });
+  // Only the labels: the cancelled run records its own ending in the status comment.
+  if (!("refused" in cleared))
+    await applyEffects({ gateway: ctx.gateway, issue: target, mask: (text) => text }, cleared.effects);
+  if (live.length === 0 && "refused" in cleared) return "Nothing to cancel: no Locus run is working on this.";
   const links = live.map((run) => `[run ${run.id}](${run.url})`).join(", ");
   return `Cancelled by @${requester}${links ? `: ${links}` : ""}. The status is cleared and Locus will not retry it on its own; work saved so far is kept on \`locus/wip/…\`, and \`/locus run\` continues from it.`;
 }

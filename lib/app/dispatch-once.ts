@@ -8,8 +8,9 @@
 import { dispatchInputs, type DispatchRequest } from "../dispatch/dispatch-inputs.ts";
 import { commandTooLongText, MAX_COMMAND_CHARS, refusalText } from "../dispatch/dispatch-refusal.ts";
 import { isGitHubError } from "../github/index.ts";
-import { transition } from "../labels/status.ts";
-import { hasDelivery, withDelivery } from "../status/status-comment.ts";
+import { EMPTY_STATE, hasDelivery, withDelivery } from "../status/status-comment.ts";
+import { applyEffects } from "../task/apply-effects.ts";
+import { step, taskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { readStatusRecord, writeStatus, type StatusRecord } from "../status/status-store.ts";
 
@@ -92,6 +93,8 @@ async function refuse(
     record,
   );
   const issue = await ctx.gateway.getIssue(anchorIssue);
-  const failed = issue && !issue.isPullRequest ? transition(issue.labels, "fail") : undefined;
-  if (failed?.ok) await ctx.gateway.setLabels(anchorIssue, failed.labels);
+  if (!issue || issue.isPullRequest) return;
+  const failed = step(taskState(issue.labels, EMPTY_STATE), { kind: "dispatch-refused" });
+  if (!("refused" in failed))
+    await applyEffects({ gateway: ctx.gateway, issue, mask: (text) => text }, failed.effects);
 }

@@ -4,8 +4,10 @@
  * changes requested → iterate; opened → review (config).
  */
 import { isOwnAuthor, type PullRequest } from "../github/index.ts";
-import { transition } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
+import { EMPTY_STATE } from "../status/status-comment.ts";
+import { applyEffects } from "../task/apply-effects.ts";
+import { step, taskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
 import { refreshDashboard } from "./refresh-dashboard.ts";
@@ -39,13 +41,15 @@ export async function onPullRequestMerged(
   }
   const issue = await ctx.gateway.getIssue(issueNumber);
   if (!issue) return "ignored";
-  const done = transition(issue.labels, "merge");
-  if (done.ok && done.changed) {
-    await ctx.gateway.setLabels(issueNumber, done.labels);
+  const merged = step(taskState(issue.labels, EMPTY_STATE), { kind: "pr-merged" });
+  const done = !("refused" in merged) && merged.effects.length > 0;
+  if (done) {
+    // Only the labels: the status comment keeps what the Action last recorded.
+    await applyEffects({ gateway: ctx.gateway, issue, mask: (text) => text }, merged.effects);
     await refreshDashboard(ctx, issue.milestone);
   }
   const restacked = await restackAbove(ctx, pr);
-  return done.ok && done.changed ? "done" : restacked ? "restacked" : "ignored";
+  return done ? "done" : restacked ? "restacked" : "ignored";
 }
 
 export async function onPullRequestClosedUnmerged(
@@ -56,9 +60,10 @@ export async function onPullRequestClosedUnmerged(
   if (pr.merged || issueNumber === undefined) return "ignored";
   const issue = await ctx.gateway.getIssue(issueNumber);
   if (!issue) return "ignored";
-  const cleared = transition(issue.labels, "close-unmerged");
-  if (!cleared.ok || !cleared.changed) return "ignored";
-  await ctx.gateway.setLabels(issueNumber, cleared.labels);
+  const cleared = step(taskState(issue.labels, EMPTY_STATE), { kind: "pr-closed-unmerged" });
+  if ("refused" in cleared || cleared.effects.length === 0) return "ignored";
+  // Only the labels: the status comment keeps what the Action last recorded.
+  await applyEffects({ gateway: ctx.gateway, issue, mask: (text) => text }, cleared.effects);
   await ctx.gateway.createComment(
     issueNumber,
     `Pull request #${pr.number} was closed without merging, so this issue is no longer in review and its sprint no longer counts it as done. ` +

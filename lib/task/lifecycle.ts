@@ -157,6 +157,12 @@ export function step(task: TaskState, event: TaskEvent): Step {
       if ("refused" in next) return next;
       return { state: { ...task, labels: next.labels, requester: event.by }, effects: next.effects };
     }
+    case "cancel-requested": {
+      // Only the labels: the cancelled run records its own ending in the status comment (`cancelled`).
+      const next = move(task, "cancel", true);
+      if ("refused" in next) return next;
+      return { state: { ...task, labels: next.labels }, effects: next.effects };
+    }
     case "cancelled": {
       const now = statusOf(event.labels);
       if (now !== undefined) return { refused: `not cancelled: the issue is locus:${now}` };
@@ -190,6 +196,17 @@ export function step(task: TaskState, event: TaskEvent): Step {
       return moved(task, "refuse", false, { headline: `Not started: ${event.reason}` }, [
         { kind: "comment", role: "refusal", body: `Locus did not start this task. ${event.reason}` },
       ]);
+    case "dispatch-refused": {
+      // Only the labels: the app has told the refusal in the status comment already.
+      const next = move(task, "fail", false);
+      if ("refused" in next) return next;
+      return { state: { ...task, labels: next.labels }, effects: next.effects };
+    }
+    case "pr-merged": {
+      const next = move(task, "merge", true);
+      if ("refused" in next) return next;
+      return { state: { ...task, labels: next.labels }, effects: next.effects };
+    }
     case "pr-closed-unmerged": {
       const next = move(task, "close-unmerged", true);
       if ("refused" in next) return next;

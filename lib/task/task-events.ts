@@ -54,6 +54,8 @@ export type TaskEvent =
     }
   /** A writer answered a waiting task: it is queued again, and the answerer is who a next question mentions. */
   | { readonly kind: "answered"; readonly by: string }
+  /** A person's `/locus cancel`: the status is cleared (refused when no status the machine can clear is on). */
+  | { readonly kind: "cancel-requested" }
   /** The run found its issue cleared by `/locus cancel` (`labels`, as read now): no failure, no retry. */
   | ({
       readonly kind: "cancelled";
@@ -65,6 +67,10 @@ export type TaskEvent =
   /** Not started for a model with no price: the status is cleared until a person fixes the config. */
   | { readonly kind: "unpriced-refused"; readonly reason: string }
   | { readonly kind: "pr-closed-unmerged" }
+  /** The app refused to dispatch the task's run (the request cannot be sent): a queued or running task fails. */
+  | { readonly kind: "dispatch-refused" }
+  /** The task's PR merged into the default branch: the task is done (refused once it is). */
+  | { readonly kind: "pr-merged" }
   /**
    * The app saw a Locus workflow run end (failed, cancelled, timed out) before the Action recorded an
    * end itself: the task fails, with the run's link. Refused when the task is no longer queued or in

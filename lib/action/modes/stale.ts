@@ -20,9 +20,11 @@ import type { Issue, ListedIssue } from "../../github/index.ts";
 import { sprintBlockedBy } from "../../sprint/sprint-blocked.ts";
 import { utcDay } from "../daily-budget.ts";
 import { statusLabel, type Status } from "../../labels/schema.ts";
-import { transition, type StatusEvent } from "../../labels/status.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
-import { withDelivery } from "../../status/status-comment.ts";
+import { withDelivery, type StatusState } from "../../status/status-comment.ts";
+import { applyEffects } from "../../task/apply-effects.ts";
+import { step, taskState } from "../../task/lifecycle.ts";
+import type { TaskEvent } from "../../task/task-events.ts";
 import type { ActionContext } from "../context.ts";
 import { readStatusRecord, writeStatus } from "../../status/status-store.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
@@ -56,16 +58,23 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
   const dispatchedSprints = new Set<number>();
   const reports: TaskReport[] = [];
 
-  async function requeue(issue: Issue, from: Status, event: StatusEvent, why: string): Promise<void> {
-    const next = transition(issue.labels, event);
-    if (!next.ok) return;
+  async function requeue(
+    issue: Issue,
+    from: Status,
+    record: StatusState,
+    event: Extract<TaskEvent, { kind: "retried" | "stale-requeued" }>,
+    why: string,
+  ): Promise<void> {
+    const next = step(taskState(issue.labels, record), event);
+    if ("refused" in next) return;
     // Two sweeps can run at once (a manual run beside the schedule). Taking the status label off
     // is the claim: GitHub removes it for one of them and answers the other 404.
     if (!(await gateway.removeLabel(issue.number, statusLabel(from)))) {
       reports.push(report(issue, "skipped", "another sweep re-queued it first"));
       return;
     }
-    await gateway.setLabels(issue.number, next.labels);
+    // Only the labels: dispatch() writes the status comment with this sweep's delivery.
+    await applyEffects({ gateway, issue, mask: (text) => text }, next.effects);
     await dispatch(issue, `Re-queued by the stale sweep: ${why}.`, why);
   }
 
@@ -141,14 +150,16 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     await requeue(
       issue,
       "in-progress",
-      "requeue-stale",
+      record.state,
+      { kind: "stale-requeued" },
       `no live Locus run for ${config.retry.staleAfterMinutes} minutes`,
     );
   }
 
   for (const issue of await gateway.listIssues({ state: "open", labels: [statusLabel("failed")] })) {
     if (issue.isPullRequest) continue;
-    const { attempts } = (await readStatusRecord(gateway, issue.number)).state;
+    const { state } = await readStatusRecord(gateway, issue.number);
+    const { attempts } = state;
     if (attempts === 0) {
       reports.push(
         report(issue, "skipped", "no attempt by Locus is recorded, so its failure is not Locus's"),
@@ -156,7 +167,13 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
       continue;
     }
     if (attempts <= config.retry.budget) {
-      await requeue(issue, "failed", "queue", `retry ${attempts} of ${config.retry.budget}`);
+      await requeue(
+        issue,
+        "failed",
+        state,
+        { kind: "retried", budget: config.retry.budget },
+        `retry ${attempts} of ${config.retry.budget}`,
+      );
       continue;
     }
     await gateway.upsertComment(

@@ -46,6 +46,9 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc.constant<TaskEvent>({ kind: "unpriced-refused", reason: "no price" }),
   fc.constant<TaskEvent>({ kind: "over-budget", reason: "cap reached", at: AT }),
   fc.constant<TaskEvent>({ kind: "pr-closed-unmerged" }),
+  fc.constant<TaskEvent>({ kind: "cancel-requested" }),
+  fc.constant<TaskEvent>({ kind: "pr-merged" }),
+  fc.constant<TaskEvent>({ kind: "dispatch-refused" }),
   fc.nat(3).map((budget): TaskEvent => ({ kind: "retried", budget })),
   fc.constant<TaskEvent>({ kind: "stale-requeued" }),
   fc.constant<TaskEvent>({
@@ -118,8 +121,8 @@ describe("the task lifecycle's invariants", () => {
     );
   });
 
-  it("never lets the stale rules (or anything but a person's run) give a cancelled task a status again", () => {
-    const noRun = eventArb.filter((event) => event.kind !== "started");
+  it("never lets the stale rules (or anything but a person's run or merge) give a cancelled task a status again", () => {
+    const noRun = eventArb.filter((event) => event.kind !== "started" && event.kind !== "pr-merged");
     fc.assert(
       fc.property(taskArb, fc.array(noRun, { maxLength: 12 }), (start, events) => {
         const cleared = start.labels.filter((label) => !label.startsWith(STATUS_PREFIX));
@@ -237,6 +240,31 @@ describe("the task lifecycle's steps", () => {
     expect(first.effects.map((effect) => effect.kind)).toEqual(["status", "comment"]);
     const again = applied(first.state, { kind: "over-budget", reason: "cap reached", at: AT });
     expect(again.effects.map((effect) => effect.kind)).toEqual(["status"]);
+  });
+
+  it("clears the status on a person's cancel, and refuses it where nothing can be cancelled", () => {
+    const { state, effects } = applied(task("waiting"), { kind: "cancel-requested" });
+    expect(state.labels).toEqual(["bug", "order:3", "agent:managed"]);
+    expect(effects).toEqual([{ kind: "labels", labels: ["bug", "order:3", "agent:managed"] }]);
+    expect(step(task("in-review"), { kind: "cancel-requested" })).toHaveProperty("refused");
+    expect(step(task(undefined), { kind: "cancel-requested" })).toHaveProperty("refused");
+  });
+
+  it("fails a queued task whose dispatch the app refused, and leaves any other status alone", () => {
+    const { state, effects } = applied(task("queued"), { kind: "dispatch-refused" });
+    expect(statusOf(state.labels)).toBe("failed");
+    expect(effects).toEqual([{ kind: "labels", labels: state.labels }]);
+    expect(applied(task("in-review"), { kind: "dispatch-refused" })).toEqual({
+      state: task("in-review"),
+      effects: [],
+    });
+  });
+
+  it("marks a task done when its PR merges, and only once", () => {
+    const { state, effects } = applied(task("in-review"), { kind: "pr-merged" });
+    expect(statusOf(state.labels)).toBe("done");
+    expect(effects).toEqual([{ kind: "labels", labels: state.labels }]);
+    expect(step(state, { kind: "pr-merged" })).toHaveProperty("refused");
   });
 
   it("leaves a run's cancel as it found it: no failure, the status cleared", () => {
