@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { commentSchema } from "./schemas.ts";
+import { actorSchema } from "./task-node-schemas.ts";
 import type { Transport } from "./transport-types.ts";
 import type { Comment, GitHubGateway } from "./types.ts";
 
@@ -78,29 +79,39 @@ export const COMMENT_LANDED_QUERY = /* GraphQL */ `
   }
 `;
 
-const landedCommentSchema = z
-  .object({
-    id: z.string(),
-    databaseId: z.number(),
-    body: z.string(),
-    url: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    authorAssociation: z.string(),
-    viewerDidAuthor: z.boolean(),
-    author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
-  })
-  .transform((c): Comment & LandedCandidate => ({
+/** An issue comment as GraphQL gives it (`id`, `databaseId`, body, times, association, author). */
+const graphqlCommentFields = z.object({
+  id: z.string(),
+  databaseId: z.number(),
+  body: z.string(),
+  url: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  authorAssociation: z.string(),
+  author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
+});
+
+function graphqlComment(c: z.infer<typeof graphqlCommentFields>): Comment {
+  return {
     id: c.databaseId,
     nodeId: c.id,
     body: c.body,
-    // GraphQL names a bot without the "[bot]" REST gives it; a deleted account is null.
-    author: c.author === null ? "ghost" : `${c.author.login}${c.author.__typename === "Bot" ? "[bot]" : ""}`,
+    author: actorSchema.parse(c.author),
     authorType: c.author?.__typename === "Bot" ? "Bot" : "User",
     authorAssociation: c.authorAssociation,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     url: c.url,
+  };
+}
+
+/** A comment a GraphQL mutation or read returned, as Locus's `Comment`. */
+export const graphqlCommentSchema = graphqlCommentFields.transform(graphqlComment);
+
+const landedCommentSchema = graphqlCommentFields
+  .extend({ viewerDidAuthor: z.boolean() })
+  .transform((c): Comment & LandedCandidate => ({
+    ...graphqlComment(c),
     viewerDidAuthor: c.viewerDidAuthor,
   }));
 

@@ -15,8 +15,7 @@
  * whether a write happens.
  */
 import { z } from "zod";
-import { actorSchema } from "./task-node-schemas.ts";
-import { findLandedComment } from "./comments.ts";
+import { findLandedComment, graphqlCommentSchema } from "./comments.ts";
 import { isGitHubError } from "./errors.ts";
 import { overRest, type RestWrites } from "./moment-writes-rest.ts";
 import type { Transport } from "./transport-types.ts";
@@ -150,36 +149,13 @@ const labelsSchema = z.object({
   labels: z.object({ nodes: z.array(z.object({ id: z.string(), name: z.string() }).nullable()) }),
 });
 
-const newCommentSchema = z
-  .object({
-    id: z.string(),
-    databaseId: z.number(),
-    body: z.string(),
-    url: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    authorAssociation: z.string(),
-    author: z.object({ __typename: z.string(), login: z.string() }).nullable(),
-  })
-  .transform((c): Comment => ({
-    id: c.databaseId,
-    nodeId: c.id,
-    body: c.body,
-    author: actorSchema.parse(c.author),
-    authorType: c.author?.__typename === "Bot" ? "Bot" : "User",
-    authorAssociation: c.authorAssociation,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-    url: c.url,
-  }));
-
 const payloadSchema = z.record(
   z.string(),
   z
     .object({
       issue: labelsSchema.partial().optional(),
       pullRequest: labelsSchema.optional(),
-      commentEdge: z.object({ node: newCommentSchema }).optional(),
+      commentEdge: z.object({ node: graphqlCommentSchema }).optional(),
     })
     .nullable(),
 );
