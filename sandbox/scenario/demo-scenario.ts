@@ -41,6 +41,15 @@ function expectThat(problems: string[], ok: boolean, problem: string): void {
   if (!ok) problems.push(problem);
 }
 
+/** Opens a demo issue as a feature and labels it `locus:queued`, as a person would; then lets the world work. */
+async function queueDemoIssue(state: ScenarioState, key: keyof typeof DEMO_ISSUES): Promise<void> {
+  const { human, repo } = state;
+  const { data } = await human.rest.issues.create({ ...repo, ...DEMO_ISSUES[key], labels: ["type:feature"] });
+  state.issues[key] = data.number;
+  await human.rest.issues.addLabels({ ...repo, issue_number: data.number, labels: ["locus:queued"] });
+  await state.world.settle();
+}
+
 async function expectTaskPull(
   state: ScenarioState,
   problems: string[],
@@ -88,17 +97,7 @@ const install: Step = {
 const standalone: Step = {
   title: "Label a standalone issue locus:queued → a pull request",
   waiting: "Locus works on the issue",
-  async act(state) {
-    const { human, repo } = state;
-    const { data } = await human.rest.issues.create({
-      ...repo,
-      ...DEMO_ISSUES.capitalize,
-      labels: ["type:feature"],
-    });
-    state.issues.capitalize = data.number;
-    await human.rest.issues.addLabels({ ...repo, issue_number: data.number, labels: ["locus:queued"] });
-    await state.world.settle();
-  },
+  act: (state) => queueDemoIssue(state, "capitalize"),
   async check(state) {
     const issue = need(state.issues.capitalize, "the standalone issue");
     const problems: string[] = [];
@@ -115,17 +114,7 @@ const standalone: Step = {
 const ciFix: Step = {
   title: "A Locus PR whose CI fails → Locus fixes it from the log → CI turns green",
   waiting: "CI runs, Locus fixes the failure, CI runs again",
-  async act(state) {
-    const { human, repo } = state;
-    const { data } = await human.rest.issues.create({
-      ...repo,
-      ...DEMO_ISSUES.shout,
-      labels: ["type:feature"],
-    });
-    state.issues.shout = data.number;
-    await human.rest.issues.addLabels({ ...repo, issue_number: data.number, labels: ["locus:queued"] });
-    await state.world.settle();
-  },
+  act: (state) => queueDemoIssue(state, "shout"),
   async check(state) {
     const issue = need(state.issues.shout, "the shout issue");
     const branch = `locus/issue-${issue}`;
