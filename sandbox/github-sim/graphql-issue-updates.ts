@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { BODY_TOO_LONG, MAX_ISSUE_BODY } from "./body-limit.ts";
 import { recordEdit } from "./content-edits.ts";
 import {
   databaseIdOf,
@@ -22,9 +23,6 @@ import { hasPermission, permissionOf } from "./store.ts";
 // https://docs.github.com/graphql/reference/mutations#updateissuecomment
 
 type Args = Record<string, unknown>;
-
-// GitHub keeps at most 65,536 characters of an issue's body and refuses more.
-const MAX_BODY = 65_536;
 
 // Only the fields Locus sends are modelled; any other is refused rather than silently ignored.
 function onlyFields(input: Args, allowed: readonly string[], mutation: string): void {
@@ -59,8 +57,8 @@ export function issueUpdateRoot(context: GraphqlContext): Record<string, unknown
 
   // Its author may edit an issue's body; anyone else needs triage, as on the REST route.
   async function rewrite(repo: Repo, issue: Issue, body: string): Promise<void> {
-    if (body.length > MAX_BODY)
-      throw new GraphQLError(`Body is too long (maximum is ${MAX_BODY} characters)`, {
+    if (body.length > MAX_ISSUE_BODY)
+      throw new GraphQLError(BODY_TOO_LONG, {
         extensions: { type: "UNPROCESSABLE" },
       });
     const own = issue.author.toLowerCase() === viewer.login.toLowerCase();

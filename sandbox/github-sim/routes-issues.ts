@@ -1,6 +1,7 @@
 import type { RequestContext, Route, RouteResult } from "./core.ts";
 import { recordEdit } from "./content-edits.ts";
 import { recordIssueEvent } from "./issue-events.ts";
+import { BODY_TOO_LONG, MAX_ISSUE_BODY } from "./body-limit.ts";
 import { validationFailed } from "./http-error.ts";
 import { applyLabels, applyMilestone, applyState, emitIssueEvent } from "./issue-mutations.ts";
 import type { Issue, Repo } from "./model.ts";
@@ -155,16 +156,8 @@ export async function updateIssueFields(
   }
   if (body.body !== undefined) {
     const text = body.body === null ? null : requiredString(body, "body", "Issue");
-    // GitHub keeps at most 65,536 characters of an issue's body and refuses more.
-    if (text !== null && text.length > 65_536)
-      throw validationFailed([
-        {
-          resource: "Issue",
-          field: "body",
-          code: "custom",
-          message: "body is too long (maximum is 65536 characters)",
-        },
-      ]);
+    if (text !== null && text.length > MAX_ISSUE_BODY)
+      throw validationFailed([{ resource: "Issue", field: "body", code: "custom", message: BODY_TOO_LONG }]);
     if (text !== issue.body) {
       changes.body = { from: issue.body };
       recordEdit(issue, issue.body, text, now(ctx), actorUser(ctx).login);
