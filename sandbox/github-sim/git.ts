@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
+import { isObjectId, readBranchTip, remembered } from "./git-cache.ts";
 
 // Every git call goes through execFile with an argument array: no shell, no quoting issues.
 
@@ -115,16 +116,24 @@ export async function listBranches(gitDir: string): Promise<BranchRef[]> {
     });
 }
 
-export async function resolveCommit(gitDir: string, ref: string): Promise<string | null> {
-  if (ref.startsWith("-")) return null;
+async function askGitForCommit(gitDir: string, ref: string): Promise<string | null> {
   const result = await execGit(gitDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
     allowFailure: true,
   });
   return result.code === 0 ? result.stdout.toString().trim() : null;
 }
 
+export async function resolveCommit(gitDir: string, ref: string): Promise<string | null> {
+  if (ref.startsWith("-")) return null;
+  // An object id names the same object forever: whether it is a commit is asked once.
+  if (isObjectId(ref)) return remembered(gitDir, `commit ${ref}`, () => askGitForCommit(gitDir, ref));
+  return askGitForCommit(gitDir, ref);
+}
+
 export async function branchSha(gitDir: string, branch: string): Promise<string | null> {
-  return resolveCommit(gitDir, `refs/heads/${branch}`);
+  const tip = await readBranchTip(gitDir, branch);
+  if (tip === null) return null;
+  return resolveCommit(gitDir, tip ?? `refs/heads/${branch}`);
 }
 
 export interface TreeEntry {
@@ -158,6 +167,11 @@ function parseLsTree(out: string): TreeEntry[] {
 }
 
 export async function readPath(gitDir: string, commit: string, path: string): Promise<PathContent | null> {
+  if (!isObjectId(commit)) return readPathNow(gitDir, commit, path);
+  return remembered(gitDir, `path ${commit} ${path}`, () => readPathNow(gitDir, commit, path));
+}
+
+async function readPathNow(gitDir: string, commit: string, path: string): Promise<PathContent | null> {
   const clean = path.replace(/^\/+|\/+$/g, "");
   if (clean === "") {
     return { type: "dir", entries: parseLsTree(await git(gitDir, ["ls-tree", "-l", commit])) };
@@ -230,13 +244,30 @@ function toUtc(date: string): string {
 export async function commitInfo(gitDir: string, sha: string): Promise<CommitInfo | null> {
   const resolved = await resolveCommit(gitDir, sha);
   if (!resolved) return null;
-  return parseCommits(await git(gitDir, ["log", "-1", `--format=${commitFormat}`, resolved]))[0] ?? null;
+  return remembered(
+    gitDir,
+    `log ${resolved}`,
+    async () =>
+      parseCommits(await git(gitDir, ["log", "-1", `--format=${commitFormat}`, resolved]))[0] ?? null,
+  );
+}
+
+/** `compute`, kept when both ends are object ids: what lies between two commits never changes. */
+function betweenCommits<T>(
+  gitDir: string,
+  what: string,
+  base: string,
+  head: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  if (!isObjectId(base) || !isObjectId(head)) return compute();
+  return remembered(gitDir, `${what} ${base} ${head}`, compute);
 }
 
 // Commits reachable from head but not from base, oldest first (what a PR's commits tab lists).
 export async function commitsBetween(gitDir: string, base: string, head: string): Promise<CommitInfo[]> {
-  return parseCommits(
-    await git(gitDir, ["log", "--reverse", `--format=${commitFormat}`, `${base}..${head}`]),
+  return betweenCommits(gitDir, "commits", base, head, async () =>
+    parseCommits(await git(gitDir, ["log", "--reverse", `--format=${commitFormat}`, `${base}..${head}`])),
   );
 }
 
@@ -254,7 +285,9 @@ export async function isAncestor(gitDir: string, ancestor: string, descendant: s
 
 // `git diff base...head`: the changes on head since it forked from base, which is what GitHub shows for a PR.
 export async function threeDotDiff(gitDir: string, base: string, head: string): Promise<string> {
-  return git(gitDir, ["diff", "--no-color", "--no-ext-diff", "--no-renames", `${base}...${head}`]);
+  return betweenCommits(gitDir, "diff", base, head, () =>
+    git(gitDir, ["diff", "--no-color", "--no-ext-diff", "--no-renames", `${base}...${head}`]),
+  );
 }
 
 export interface RawChange {

@@ -12,6 +12,7 @@ import { startLogHost } from "./ci-logs.ts";
 import { createFaultRegistry } from "./faults.ts";
 import type { FaultRegistry } from "./faults.ts";
 import { createRequestHandler } from "./http-handler.ts";
+import { forgetRepositoriesUnder } from "./git-cache.ts";
 import type { Exchange, RequestLogEntry } from "./http-handler.ts";
 import type { AppInfo, Store } from "./model.ts";
 import { graphqlBudget } from "./graphql-budget.ts";
@@ -201,6 +202,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
       await logHost.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      forgetRepositoriesUnder(workDir);
       if (ownWorkDir) await rm(workDir, { recursive: true, force: true });
     },
   };
