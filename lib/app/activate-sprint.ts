@@ -24,18 +24,18 @@ export async function activateSprint(ctx: AppContext, milestone: number): Promis
   const writes: MomentWrite[] = [];
   const updated = [];
   for (const issue of issues) {
-    const order = orderOf(issue.labels) === undefined ? next : undefined;
     const activated =
       issue.state === "open"
-        ? step(taskState(issue.labels, EMPTY_STATE), { kind: "sprint-activated", order })
+        ? step(taskState(issue.labels, EMPTY_STATE), { kind: "sprint-activated", order: next })
         : undefined;
     // Closed or completed work stays as it is.
     if (!activated || "refused" in activated) {
       updated.push(issue);
       continue;
     }
-    if (order !== undefined) {
-      await ctx.gateway.createLabel(orderLabel(order));
+    // The step gave the issue the next order (it had none): its label exists before the write that sets it.
+    if (orderOf(activated.state.labels) !== orderOf(issue.labels)) {
+      await ctx.gateway.createLabel(orderLabel(next));
       next++;
     }
     for (const effect of activated.effects)

@@ -63,6 +63,8 @@ describe("sprints", () => {
     const a = await newIssue(h, "a", { milestone: m });
     const done = await newIssue(h, "done", { milestone: m, labels: ["locus:done"] });
     const failed = await newIssue(h, "failed", { milestone: m, labels: ["locus:failed"] });
+    // Seeded without its webhook, so no order was given when it joined the milestone.
+    const { number: late } = await h.repo.issue({ title: "late", milestone: m }, { as: "alice" });
     // Locus's labels, as the app creates them on installation: GraphQL sets labels by id.
     for (const name of ["locus:queued", "agent:managed"])
       await h
@@ -79,11 +81,12 @@ describe("sprints", () => {
     expect(await labelsOf(h, a)).toEqual(["agent:managed", "locus:queued", "order:1"]);
     expect(await labelsOf(h, done)).toEqual(["locus:done", "order:2"]);
     expect(await labelsOf(h, failed)).toEqual(["agent:managed", "locus:queued", "order:3"]);
-    // Both label sets in one request (over REST, one each, when a label's id is unknown).
+    expect(await labelsOf(h, late)).toEqual(["agent:managed", "locus:queued", "order:4"]);
+    // Every label set in one request (over REST, one each, when a label's id is unknown).
     const labelWrites = h.sim.requestLog
       .slice(since)
       .filter((entry) => entry.login === h.sim.app.botLogin)
-      .filter((entry) => entry.operationName === "WriteMoment" || /\/labels$/.test(entry.path))
+      .filter((entry) => entry.operationName === "WriteMoment" || /\/issues\/\d+\/labels$/.test(entry.path))
       .map((entry) => entry.operationName ?? `${entry.method} ${entry.path}`);
     expect(labelWrites).toEqual(["WriteMoment"]);
     expect(
