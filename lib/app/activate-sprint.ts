@@ -1,12 +1,17 @@
 /**
  * A milestone marked `locus: active`: queue its unfinished issues (giving
- * orders to any that lack one) and dispatch the sprint once. The label
- * changes are Locus's own events, so they trigger nothing further.
+ * orders to any that lack one) and dispatch the sprint once. What each issue
+ * becomes is the lifecycle's `sprint-activated` step; every label set that
+ * changes goes out in one request (gateway.writeMoment; over REST when an id
+ * is unknown). The label changes are Locus's own events, so they trigger
+ * nothing further.
  */
+import { labelWrite, type MomentWrite } from "../github/index.ts";
 import { orderLabel } from "../labels/schema.ts";
-import { isCompleted, sameLabelSet, statusOf, transition } from "../labels/status.ts";
-import { nextOrder, orderOf, withOrder } from "../sprint/order.ts";
+import { nextOrder, orderOf } from "../sprint/order.ts";
 import { planSprint } from "../sprint/plan.ts";
+import { EMPTY_STATE } from "../status/status-comment.ts";
+import { step, taskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
 
@@ -16,24 +21,28 @@ export async function activateSprint(ctx: AppContext, milestone: number): Promis
   const issues = await ctx.gateway.listMilestoneIssues(milestone);
   if (!issues) return "missing";
   let next = nextOrder(issues);
+  const writes: MomentWrite[] = [];
   const updated = [];
   for (const issue of issues) {
-    const status = statusOf(issue.labels);
-    if (issue.state !== "open" || isCompleted(status)) {
+    const activated =
+      issue.state === "open"
+        ? step(taskState(issue.labels, EMPTY_STATE), { kind: "sprint-activated", order: next })
+        : undefined;
+    // Closed or completed work stays as it is.
+    if (!activated || "refused" in activated) {
       updated.push(issue);
       continue;
     }
-    let labels = issue.labels;
-    if (orderOf(labels) === undefined) {
+    // The step gave the issue the next order (it had none): its label exists before the write that sets it.
+    if (orderOf(activated.state.labels) !== orderOf(issue.labels)) {
       await ctx.gateway.createLabel(orderLabel(next));
-      labels = withOrder(labels, next++);
+      next++;
     }
-    const queued =
-      status === "queued" || status === "in-progress" ? { ok: false as const } : transition(labels, "queue");
-    if (queued.ok) labels = queued.labels;
-    if (!sameLabelSet(labels, issue.labels)) await ctx.gateway.setLabels(issue.number, labels);
-    updated.push({ ...issue, labels });
+    for (const effect of activated.effects)
+      if (effect.kind === "labels") writes.push(labelWrite(issue, effect.labels));
+    updated.push({ ...issue, labels: [...activated.state.labels] });
   }
+  if (writes.length > 0) await ctx.gateway.writeMoment(writes);
   const first = planSprint(updated).tasks[0];
   if (!first) return "empty";
   return dispatchOnce(

@@ -5,7 +5,8 @@
  */
 import type { Issue } from "../github/index.ts";
 import { statusLabel } from "../labels/schema.ts";
-import { sameLabelSet, statusOf, transition } from "../labels/status.ts";
+import { applyEffects } from "../task/apply-effects.ts";
+import { step, taskState, type TaskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, readDeliveryRecord, type DispatchOutcome } from "./dispatch-once.ts";
 import { replyToComment, type AnsweredComment } from "./reply-to-comment.ts";
@@ -63,39 +64,24 @@ export async function queueIssue(
     );
     return "refused";
   }
-  // The label just added is the trigger, not a prior state; by command, a queued issue is already queued.
-  const before = options.labelled ? current.labels.filter((label) => label !== QUEUED) : current.labels;
-  return queueOpenIssue(
-    ctx,
-    { number: issue.number, labels: current.labels, milestone: current.milestone },
-    before,
-    { ...options, heldByCap: record.state.capRefused !== undefined },
-  );
+  return queueOpenIssue(ctx, current, taskState(current.labels, record.state), options);
 }
 
 async function queueOpenIssue(
   ctx: AppContext,
-  issue: Pick<Issue, "number" | "labels" | "milestone">,
-  before: readonly string[],
-  options: QueueOptions & { readonly heldByCap?: boolean },
+  issue: Pick<Issue, "number" | "nodeId" | "milestone">,
+  task: TaskState,
+  options: QueueOptions,
 ): Promise<QueueOutcome> {
-  const result = transition(before, "queue");
-  // A task the daily cost cap held back is still queued: `/locus run` (after raising the cap) dispatches it again.
-  const held = !result.ok && options.heldByCap === true && statusOf(before) === "queued";
-  if (!result.ok && !held) {
-    if (!sameLabelSet(before, issue.labels)) await ctx.gateway.setLabels(issue.number, [...before]);
-    const status = statusOf(before);
-    const why =
-      status === "in-progress"
-        ? "Locus is already working on it."
-        : status === "queued"
-          ? "It is already queued."
-          : `It is \`${statusLabel(status ?? "queued")}\`; reopen the work by commenting \`/locus iterate\` on its pull request.`;
-    await tell(ctx, issue.number, `Not queued: ${why}`, options);
+  // The lifecycle holds the rules: what a request by label or by command queues, and why it may not.
+  const queued = step(task, { kind: "queue-requested", byLabel: options.labelled === true });
+  const target = { gateway: ctx.gateway, issue, mask: (text: string) => text };
+  if ("refused" in queued) {
+    if (queued.undo) await applyEffects(target, queued.undo.effects);
+    await tell(ctx, issue.number, `Not queued: ${queued.refused}`, options);
     return "refused";
   }
-  const labels = result.ok ? result.labels : [...before];
-  if (!sameLabelSet(labels, issue.labels)) await ctx.gateway.setLabels(issue.number, labels);
+  await applyEffects(target, queued.effects);
   const remember = options.requester ? { requester: options.requester } : {};
   if (issue.milestone !== null) {
     return dispatchOnce(

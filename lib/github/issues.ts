@@ -2,6 +2,7 @@ import { z } from "zod";
 import { sameText } from "./comments.ts";
 import { MILESTONE_ISSUES_QUERY } from "./queries.ts";
 import { commentSchema, issueSchema, listedIssueSchema, milestoneIssuesSchema } from "./schemas.ts";
+import { rememberLabelIds } from "./run-and-spend.ts";
 import type { Transport } from "./transport-types.ts";
 import type { GitHubGateway, MilestoneIssue } from "./types.ts";
 
@@ -78,9 +79,28 @@ export function issueOps(t: Transport): IssueOps {
           { owner: t.repo.owner, name: t.repo.repo, milestone, after },
           milestoneIssuesSchema,
         );
-        const page = data.repository?.milestone?.issues;
+        const repository = data.repository;
+        const page = repository?.milestone?.issues;
         if (!page) return null;
-        issues.push(...page.nodes);
+        // Locus's own labels (the orders a sprint may give included) and every label the issues carry:
+        // the label sets a sprint's activation writes can then go in one GraphQL request (moment-writes.ts).
+        rememberLabelIds(t.labelIds, [
+          ...(repository?.statusLabels?.nodes ?? []),
+          repository?.managedLabel,
+          ...(repository?.orderLabels?.nodes ?? []),
+        ]);
+        for (const node of page.nodes) {
+          const labels = node.labels?.nodes ?? [];
+          rememberLabelIds(t.labelIds, labels);
+          issues.push({
+            ...(node.id === undefined ? {} : { nodeId: node.id }),
+            number: node.number,
+            title: node.title,
+            body: node.body,
+            state: node.state === "OPEN" ? "open" : "closed",
+            labels: labels.flatMap((label) => (label ? [label.name] : [])),
+          });
+        }
         if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return issues;
         after = page.pageInfo.endCursor;
       }

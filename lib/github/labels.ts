@@ -26,15 +26,17 @@ export function labelOps(t: Transport): LabelOps {
       return await t.create({
         what: `label ${def.name}`,
         async send(once) {
-          await once.rest(
+          const created = await once.rest(
             "POST /repos/{owner}/{repo}/labels",
             {
               name: def.name,
               color: colour(def.color),
               ...(def.description === undefined ? {} : { description: def.description }),
             },
-            z.unknown(),
+            z.object({ node_id: z.string().optional() }),
           );
+          // A new label (a sprint's `order:N`) can then be set in a batched GraphQL write.
+          if (created.node_id) t.labelIds.remember(def.name, created.node_id);
           return "created" as const;
         },
         // Names are unique: a label of that name is what was asked for.

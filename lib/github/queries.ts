@@ -1,3 +1,4 @@
+import { MANAGED_LABEL, ORDER_PREFIX, STATUS_PREFIX } from "../labels/schema.ts";
 import { ANSWER_LANDED_QUERY, answerReviewFeedbackMutation } from "./answer-review-feedback.ts";
 import { COMMENT_LANDED_QUERY } from "./comments.ts";
 import { writeMomentMutation } from "./moment-writes.ts";
@@ -17,6 +18,22 @@ import { SPRINT_TASKS_QUERY, TASK_ISSUE_QUERY, TASK_THREAD_QUERY } from "./task-
 export const MILESTONE_ISSUES_QUERY = /* GraphQL */ `
   query MilestoneIssues($owner: String!, $name: String!, $milestone: Int!, $after: String) {
     repository(owner: $owner, name: $name) {
+      statusLabels: labels(first: 20, query: ${JSON.stringify(STATUS_PREFIX)}) {
+        nodes {
+          id
+          name
+        }
+      }
+      managedLabel: label(name: ${JSON.stringify(MANAGED_LABEL)}) {
+        id
+        name
+      }
+      orderLabels: labels(first: 100, query: ${JSON.stringify(ORDER_PREFIX)}) {
+        nodes {
+          id
+          name
+        }
+      }
       milestone(number: $milestone) {
         issues(first: 100, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
           pageInfo {
@@ -24,12 +41,14 @@ export const MILESTONE_ISSUES_QUERY = /* GraphQL */ `
             endCursor
           }
           nodes {
+            id
             number
             title
             body
             state
             labels(first: 100) {
               nodes {
+                id
                 name
               }
             }

@@ -5,7 +5,6 @@ import type {
   Issue,
   ListedIssue,
   Milestone,
-  MilestoneIssue,
   PullRequest,
   Review,
   ReviewComment,
@@ -228,29 +227,28 @@ export const permissionSchema = z.object({ permission: z.string(), role_name: z.
 
 export const repositorySchema = z.object({ default_branch: z.string() });
 
+/** A label as GraphQL names it: its id lets a later label write go in one batched request. */
+const labelNodeSchema = z.object({ id: z.string().optional(), name: z.string() });
+
 export const milestoneIssuesSchema = z.object({
   repository: z
     .object({
+      statusLabels: z.object({ nodes: z.array(labelNodeSchema.nullable()) }).nullish(),
+      managedLabel: labelNodeSchema.nullish(),
+      orderLabels: z.object({ nodes: z.array(labelNodeSchema.nullable()) }).nullish(),
       milestone: z
         .object({
           issues: z.object({
             pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
             nodes: z.array(
-              z
-                .object({
-                  number: z.number(),
-                  title: z.string(),
-                  body: z.string(),
-                  state: z.enum(["OPEN", "CLOSED"]),
-                  labels: z.object({ nodes: z.array(labelNameSchema.nullable()) }).nullable(),
-                })
-                .transform((i): MilestoneIssue => ({
-                  number: i.number,
-                  title: i.title,
-                  body: i.body,
-                  state: i.state === "OPEN" ? "open" : "closed",
-                  labels: (i.labels?.nodes ?? []).flatMap((l) => (l ? [l.name] : [])),
-                })),
+              z.object({
+                id: z.string().optional(),
+                number: z.number(),
+                title: z.string(),
+                body: z.string(),
+                state: z.enum(["OPEN", "CLOSED"]),
+                labels: z.object({ nodes: z.array(labelNodeSchema.nullable()) }).nullable(),
+              }),
             ),
           }),
         })

@@ -69,6 +69,8 @@ export type IssueFilter = {
 };
 
 export type MilestoneIssue = {
+  /** The issue's global id, when the read brought it (a batched label write names the issue by it). */
+  nodeId?: string;
   number: number;
   title: string;
   body: string;

@@ -6,86 +6,46 @@
  * happened as an event, and hand the effects to `applyEffects`
  * (apply-effects.ts), which sends one moment's writes together. The label
  * moves themselves are the status machine's (lib/labels/status.ts); this
- * table adds what the status comment's hidden state must remember.
+ * table adds what the status comment's hidden state must remember. The
+ * steps that move only the labels (the app's, the stale sweep's) are in
+ * label-steps.ts, the pieces every step is made of in lifecycle-moves.ts.
  * docs/lifecycle.md walks through it.
  */
 import { renderFailureComment } from "../action/failure-comment.ts";
-import { utcDay, withDaySpend } from "../action/daily-budget.ts";
-import { statusOf, transition, type StatusEvent } from "../labels/status.ts";
+import { utcDay } from "../action/daily-budget.ts";
+import { statusOf } from "../labels/status.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
-import type { StatusState, StatusView } from "../status/status-comment.ts";
+import { EMPTY_STATE } from "../status/status-comment.ts";
 import { failureNextStep, phaseView } from "../status/task-phase.ts";
-import type { Effect, Spend, Step, TaskEvent, TaskState } from "./task-events.ts";
+import { labelStep } from "./label-steps.ts";
+import { move, moved, shown, spend, taskState, without, withRun } from "./lifecycle-moves.ts";
+import type { Effect, Step, TaskEvent, TaskState } from "./task-events.ts";
 
-export type { Effect, Step, TaskEvent, TaskState } from "./task-events.ts";
+export type { Effect, LabelEvent, Moved, Step, TaskEvent, TaskState } from "./task-events.ts";
+export { taskState } from "./lifecycle-moves.ts";
 
 /** Long errors and questions are cut: the status comment is a glance, and GitHub caps a comment's size. */
 const MAX_ERROR = 500;
 const MAX_QUESTION = 2_000;
 
-/** The status comment's part of the task's state. */
-function recordOf(task: TaskState): StatusState {
-  const { labels: _labels, ...record } = task;
-  return record;
-}
-
-export function taskState(labels: readonly string[], record: StatusState): TaskState {
-  return { ...record, labels: [...labels] };
-}
-
-function spend(task: TaskState, { usd, at }: Spend): TaskState {
-  return {
-    ...withDaySpend(recordOf(task), at, usd),
-    costUsd: (task.costUsd ?? 0) + usd,
-    labels: task.labels,
-  };
-}
-
-function without<K extends keyof StatusState>(task: TaskState, ...keys: K[]): TaskState {
-  const next = { ...task };
-  for (const key of keys) delete next[key];
-  return next;
-}
-
-function withRun(task: TaskState, runUrl: string | undefined, unsandboxed: boolean): TaskState {
-  const next = unsandboxed ? { ...task, unsandboxed: true } : without(task, "unsandboxed");
-  return runUrl ? { ...next, runUrl } : next;
-}
-
-/**
- * The label move of `event` applied to `task`: the new labels and their write when they changed.
- * `strict`: a move the machine does not allow refuses the event; otherwise the labels stay as they are.
- */
-function move(
-  task: TaskState,
-  event: StatusEvent,
-  strict: boolean,
-): { labels: readonly string[]; effects: Effect[] } | { refused: string } {
-  const moved = transition(task.labels, event);
-  if (!moved.ok) return strict ? { refused: moved.message } : { labels: task.labels, effects: [] };
-  return { labels: moved.labels, effects: moved.changed ? [{ kind: "labels", labels: moved.labels }] : [] };
-}
-
-function shown(task: TaskState, view: StatusView): Effect {
-  return { kind: "status", view, state: recordOf(task) };
-}
-
-/** The labels, then the status comment: one moment. */
-function moved(
-  task: TaskState,
-  event: StatusEvent,
-  strict: boolean,
-  view: StatusView,
-  extra: Effect[] = [],
-): Step {
-  const next = move(task, event, strict);
-  if ("refused" in next) return next;
-  const state = { ...task, labels: next.labels };
-  return { state, effects: [...next.effects, shown(state, view), ...extra] };
+/** Whether a round of work on the task's PR (iterate, fix-ci) may start: the task is in review. */
+export function roundCanStart(labels: readonly string[]): boolean {
+  return !("refused" in move(taskState(labels, EMPTY_STATE), "iterate", true));
 }
 
 export function step(task: TaskState, event: TaskEvent): Step {
   switch (event.kind) {
+    case "queue-requested":
+    case "sprint-activated":
+    case "answered":
+    case "cancel-requested":
+    case "dispatch-refused":
+    case "pr-merged":
+    case "pr-closed-unmerged":
+    case "run-ended":
+    case "retried":
+    case "stale-requeued":
+      return labelStep(task, event);
     case "started": {
       const attempt = without(
         { ...task, attempts: task.attempts + 1 },
@@ -152,17 +112,6 @@ export function step(task: TaskState, event: TaskEvent): Step {
       const state = { ...task, waiting };
       return { state, effects: [shown(state, phaseView({ kind: "waiting", questions: event.questions }))] };
     }
-    case "answered": {
-      const next = move(task, "answer", true);
-      if ("refused" in next) return next;
-      return { state: { ...task, labels: next.labels, requester: event.by }, effects: next.effects };
-    }
-    case "cancel-requested": {
-      // Only the labels: the cancelled run records its own ending in the status comment (`cancelled`).
-      const next = move(task, "cancel", true);
-      if ("refused" in next) return next;
-      return { state: { ...task, labels: next.labels }, effects: next.effects };
-    }
     case "cancelled": {
       const now = statusOf(event.labels);
       if (now !== undefined) return { refused: `not cancelled: the issue is locus:${now}` };
@@ -196,49 +145,6 @@ export function step(task: TaskState, event: TaskEvent): Step {
       return moved(task, "refuse", false, { headline: `Not started: ${event.reason}` }, [
         { kind: "comment", role: "refusal", body: `Locus did not start this task. ${event.reason}` },
       ]);
-    case "dispatch-refused": {
-      // Only the labels: the app has told the refusal in the status comment already.
-      const next = move(task, "fail", false);
-      if ("refused" in next) return next;
-      return { state: { ...task, labels: next.labels }, effects: next.effects };
-    }
-    case "pr-merged": {
-      const next = move(task, "merge", true);
-      if ("refused" in next) return next;
-      return { state: { ...task, labels: next.labels }, effects: next.effects };
-    }
-    case "pr-closed-unmerged": {
-      const next = move(task, "close-unmerged", true);
-      if ("refused" in next) return next;
-      return { state: { ...task, labels: next.labels }, effects: next.effects };
-    }
-    case "run-ended": {
-      const next = move(task, "fail", true);
-      if ("refused" in next) return next;
-      const body =
-        `Locus's [workflow run](${event.runUrl}) ended with \`${event.conclusion}\` before finishing this task. ` +
-        `Its saved work, if any, is on \`${event.wip}\`. Comment \`/locus run\` to try again.`;
-      return {
-        state: { ...task, labels: next.labels },
-        effects: [...next.effects, { kind: "comment", role: "failure", body }],
-      };
-    }
-    case "retried": {
-      // Only a failure Locus recorded is retried: a status someone else set carries no attempt.
-      if (task.attempts === 0)
-        return { refused: "no attempt by Locus is recorded, so its failure is not Locus's" };
-      if (task.attempts > event.budget)
-        return { refused: `retry budget exhausted after ${task.attempts} attempts` };
-      if (statusOf(task.labels) !== "failed") return { refused: "only a failed task is retried" };
-      const next = move(task, "queue", true);
-      if ("refused" in next) return next;
-      return { state: { ...task, labels: next.labels }, effects: next.effects };
-    }
-    case "stale-requeued": {
-      const next = move(task, "requeue-stale", true);
-      if ("refused" in next) return next;
-      return { state: { ...task, labels: next.labels }, effects: next.effects };
-    }
     case "round-started":
       return moved(withRun(task, event.runUrl, event.unsandboxed), "iterate", true, {
         headline: event.headline,
@@ -251,6 +157,17 @@ export function step(task: TaskState, event: TaskEvent): Step {
         false,
         { headline: event.headline },
       );
+    }
+    case "restack-started":
+      // Out of review only if it is in review: another run's work in progress stays as it is.
+      return moved(withRun(task, event.runUrl, event.unsandboxed), "iterate", false, {
+        headline: event.headline,
+      });
+    case "restack-finished": {
+      const ended = spend(task, event);
+      const view = { headline: event.headline };
+      if (event.resume) return moved(ended, "deliver", false, view);
+      return { state: ended, effects: [shown(ended, view)] };
     }
   }
 }

@@ -22,7 +22,45 @@ export interface Spend {
   readonly at: Date;
 }
 
+/**
+ * The events that move only the labels (label-steps.ts): the app's and the stale sweep's. The status
+ * comment keeps what the Action (or the dispatch that follows) records.
+ */
+export type LabelEvent =
+  /** A writer answered a waiting task: it is queued again, and the answerer is who a next question mentions. */
+  | { readonly kind: "answered"; readonly by: string }
+  /** A person's `/locus cancel`: the status is cleared (refused when no status the machine can clear is on). */
+  | { readonly kind: "cancel-requested" }
+  /** The task's PR was closed without merging: no longer in review, and not completed (refused otherwise). */
+  | { readonly kind: "pr-closed-unmerged" }
+  /** The app refused to dispatch the task's run (the request cannot be sent): a queued or running task fails. */
+  | { readonly kind: "dispatch-refused" }
+  /** The task's PR merged into the default branch: the task is done (refused once it is). */
+  | { readonly kind: "pr-merged" }
+  /**
+   * The app saw a Locus workflow run end (failed, cancelled, timed out) before the Action recorded an
+   * end itself: the task fails, with the run's link. Refused when the task is no longer queued or in
+   * progress (the Action said how it ended, or a person cancelled it).
+   */
+  | { readonly kind: "run-ended"; readonly runUrl: string; readonly conclusion: string; readonly wip: string }
+  /** The stale sweep retries a failure Locus recorded (an attempt in its own status comment), within the budget. */
+  | { readonly kind: "retried"; readonly budget: number }
+  /** The stale sweep puts back a task in progress with no live run. */
+  | { readonly kind: "stale-requeued" }
+  /**
+   * A writer asked for the work: the `locus:queued` label (`byLabel`; the task's labels are GitHub's,
+   * that label included) or `/locus run`. A task the daily cost cap holds is let through as it is.
+   * Refused with the reason the writer is told; a refusal by label undoes the label.
+   */
+  | { readonly kind: "queue-requested"; readonly byLabel: boolean }
+  /**
+   * The task's milestone was marked active: it gets `order` when it has no order yet, and is queued
+   * unless it is queued or in progress already. Refused for completed work.
+   */
+  | { readonly kind: "sprint-activated"; readonly order?: number | undefined };
+
 export type TaskEvent =
+  | LabelEvent
   /** A run starts the task: one attempt more, the last attempt's error and question gone. */
   | { readonly kind: "started"; readonly runUrl?: string | undefined; readonly unsandboxed: boolean }
   /** What the agent is doing now (the live status line). */
@@ -52,10 +90,6 @@ export type TaskEvent =
       readonly commentId: number;
       readonly askedAt: string;
     }
-  /** A writer answered a waiting task: it is queued again, and the answerer is who a next question mentions. */
-  | { readonly kind: "answered"; readonly by: string }
-  /** A person's `/locus cancel`: the status is cleared (refused when no status the machine can clear is on). */
-  | { readonly kind: "cancel-requested" }
   /** The run found its issue cleared by `/locus cancel` (`labels`, as read now): no failure, no retry. */
   | ({
       readonly kind: "cancelled";
@@ -66,21 +100,6 @@ export type TaskEvent =
   | { readonly kind: "over-budget"; readonly reason: string; readonly at: Date }
   /** Not started for a model with no price: the status is cleared until a person fixes the config. */
   | { readonly kind: "unpriced-refused"; readonly reason: string }
-  | { readonly kind: "pr-closed-unmerged" }
-  /** The app refused to dispatch the task's run (the request cannot be sent): a queued or running task fails. */
-  | { readonly kind: "dispatch-refused" }
-  /** The task's PR merged into the default branch: the task is done (refused once it is). */
-  | { readonly kind: "pr-merged" }
-  /**
-   * The app saw a Locus workflow run end (failed, cancelled, timed out) before the Action recorded an
-   * end itself: the task fails, with the run's link. Refused when the task is no longer queued or in
-   * progress (the Action said how it ended, or a person cancelled it).
-   */
-  | { readonly kind: "run-ended"; readonly runUrl: string; readonly conclusion: string; readonly wip: string }
-  /** The stale sweep retries a failure Locus recorded (an attempt in its own status comment), within the budget. */
-  | { readonly kind: "retried"; readonly budget: number }
-  /** The stale sweep puts back a task in progress with no live run. */
-  | { readonly kind: "stale-requeued" }
   /** An iterate or fix-ci round on the task's open PR starts. */
   | {
       readonly kind: "round-started";
@@ -94,7 +113,27 @@ export type TaskEvent =
       readonly outcome: "deliver" | "fail";
       readonly headline: string;
       readonly lastError?: string | undefined;
-    } & Spend);
+    } & Spend)
+  /** A rebase of the task's PR (and the PRs stacked on it) starts: out of review if it is in review. */
+  | {
+      readonly kind: "restack-started";
+      readonly headline: string;
+      readonly runUrl?: string | undefined;
+      readonly unsandboxed: boolean;
+    }
+  /** The rebase ends: back in review when `resume` (this run took the task out of review), its cost added. */
+  | ({ readonly kind: "restack-finished"; readonly resume: boolean; readonly headline: string } & Spend);
+
+/** The task's next state and the writes that say so on GitHub. */
+export interface Moved {
+  readonly state: TaskState;
+  readonly effects: readonly Effect[];
+}
 
 export type Step =
-  { readonly state: TaskState; readonly effects: readonly Effect[] } | { readonly refused: string };
+  | Moved
+  | {
+      readonly refused: string;
+      /** What is still written though the event does not apply: the label a refused sender added, taken off. */
+      readonly undo?: Moved;
+    };

@@ -93,6 +93,20 @@ describe("mode rebase", () => {
     expect((await h.api.getIssue(middle.issue))?.labels).toContain("locus:in-review");
   }, 120_000);
 
+  it("leaves an issue another run works on in progress, and shows the rebase in its status comment", async () => {
+    const task = await locusTask("Add busy", "main", { "busy.txt": "busy\n" });
+    await h.api.setLabels(task.issue, ["locus:in-progress", "agent:managed"]);
+
+    const run = await h.run({ mode: "rebase", pr: String(task.pr) });
+
+    expect(run.code).toBe(0);
+    expect((await h.api.getIssue(task.issue))?.labels.sort()).toEqual(["agent:managed", "locus:in-progress"]);
+    const status = (await h.api.listIssueComments(task.issue)).find((c) =>
+      c.body.startsWith("<!-- locus:status -->"),
+    );
+    expect(status?.body).toContain(`Rebased PR #${task.pr}.`);
+  }, 120_000);
+
   it("hands a conflict to the agent, which resolves it, and continues the rebase", async () => {
     const task = await locusTask("Greet warmly", "main", {
       "src/greet.js": 'export function greet(name) {\n  return "Welcome, " + name;\n}\n',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderPlanComment } from "../../lib/plan/plan-comment.ts";
 import { planSchema } from "../../lib/plan/plan-schema.ts";
 import { renderReply } from "../../lib/status/reply-marker.ts";
+import { renderStatusComment } from "../../lib/status/status-comment.ts";
 import { sections, tableRows } from "../lib/render/markdown-structure.ts";
 import { appCalls, comment, commentsOf, labelsOf, newIssue, owner, repo, runs } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
@@ -101,6 +102,36 @@ describe("/locus comments", () => {
     await comment(h, "alice", issue, "/locus run");
     await expectLastReply(issue, "Not queued: Locus is already working on it.");
     expect(await labelsOf(h, issue)).toEqual(["locus:in-progress"]);
+  });
+
+  it("takes off a `locus:queued` label put on work in review, and says how to reopen it", async () => {
+    const issue = await newIssue(h, "Reviewed", { labels: ["locus:in-review", "agent:managed"] });
+    await h.as("alice").rest.issues.addLabels({ owner, repo, issue_number: issue, labels: ["locus:queued"] });
+    await h.settle();
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:in-review"]);
+    expect((await commentsOf(h, issue)).at(-1)).toBe(
+      "Not queued: It is `locus:in-review`; reopen the work by commenting `/locus iterate` on its pull request.",
+    );
+    expect(runs(h).filter((run) => run.inputs.issue === String(issue))).toEqual([]);
+  });
+
+  it("dispatches again, on /locus run, a queued issue the daily cost cap held", async () => {
+    // Queued by Locus itself (its own events start nothing), then held by the cap.
+    const { number: issue } = await h.repo.issue(
+      { title: "Held", labels: ["locus:queued", "agent:managed"] },
+      { as: "locus[bot]" },
+    );
+    const state = { deliveries: [], attempts: 0, capRefused: "2026-11-23" };
+    const body = renderStatusComment({ headline: "Not started: the daily cap." }, state);
+    await h.repo.comment(issue, `<!-- locus:status -->\n${body}`, { as: "locus[bot]" });
+    const before = runs(h).length;
+    await comment(h, "alice", issue, "/locus run");
+    expect(
+      runs(h)
+        .slice(before)
+        .map((run) => [run.inputs.mode, run.inputs.issue]),
+    ).toEqual([["issue", String(issue)]]);
+    expect(await labelsOf(h, issue)).toEqual(["agent:managed", "locus:queued"]);
   });
 
   it("dispatches /locus plan and /locus ask with the comment's text", async () => {

@@ -63,6 +63,17 @@ describe("sprints", () => {
     const a = await newIssue(h, "a", { milestone: m });
     const done = await newIssue(h, "done", { milestone: m, labels: ["locus:done"] });
     const failed = await newIssue(h, "failed", { milestone: m, labels: ["locus:failed"] });
+    // Seeded without its webhook, so no order was given when it joined the milestone.
+    const { number: late } = await h.repo.issue({ title: "late", milestone: m }, { as: "alice" });
+    // Locus's labels, as the app creates them on installation: GraphQL sets labels by id.
+    for (const name of ["locus:queued", "agent:managed"])
+      await h
+        .as("alice")
+        .rest.issues.createLabel({ owner, repo, name, color: "0e8a16" })
+        .catch((error: { status?: number }) => {
+          if (error.status !== 422) throw error;
+        });
+    const since = h.sim.requestLog.length;
     await h
       .as("alice")
       .rest.issues.updateMilestone({ owner, repo, milestone_number: m, description: "Goals\nlocus: active" });
@@ -70,6 +81,14 @@ describe("sprints", () => {
     expect(await labelsOf(h, a)).toEqual(["agent:managed", "locus:queued", "order:1"]);
     expect(await labelsOf(h, done)).toEqual(["locus:done", "order:2"]);
     expect(await labelsOf(h, failed)).toEqual(["agent:managed", "locus:queued", "order:3"]);
+    expect(await labelsOf(h, late)).toEqual(["agent:managed", "locus:queued", "order:4"]);
+    // Every label set in one request (over REST, one each, when a label's id is unknown).
+    const labelWrites = h.sim.requestLog
+      .slice(since)
+      .filter((entry) => entry.login === h.sim.app.botLogin)
+      .filter((entry) => entry.operationName === "WriteMoment" || /\/issues\/\d+\/labels$/.test(entry.path))
+      .map((entry) => entry.operationName ?? `${entry.method} ${entry.path}`);
+    expect(labelWrites).toEqual(["WriteMoment"]);
     expect(
       runs(h)
         .filter((run) => run.inputs.milestone === String(m))

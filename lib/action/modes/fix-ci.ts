@@ -18,11 +18,11 @@ import { createReportUnrelatedTool } from "../../agent/tools/report-unrelated.ts
 import { readCiFailures } from "../../ci/ci-failures.ts";
 import { parseCiSource } from "../../ci/ci-source.ts";
 import { renderFixCiComment, type FixCiOutcome } from "../../ci/fix-ci-comment.ts";
-import { transition } from "../../labels/status.ts";
 import { wipBranch } from "../../naming/branches.ts";
 import { fixCiCommitMessage } from "../../naming/ci-commit.ts";
 import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
+import { roundCanStart } from "../../task/lifecycle.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
 import { leftOutNote, scratchFiles } from "../scratch-files.ts";
 import type { ActionContext } from "../context.ts";
@@ -48,8 +48,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const { read, issueNumber } = found;
   const { pr } = read;
   const issue = read.linkedIssue;
-  const working = issue ? transition(issue.labels, "iterate") : undefined;
-  if (!issue || !working?.ok) {
+  if (!issue || !roundCanStart(issue.labels)) {
     const note = `#${issueNumber} is not in review, so Locus did not work on CI for PR #${prNumber}.`;
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };

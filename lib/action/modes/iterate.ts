@@ -17,13 +17,13 @@
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
-import { transition } from "../../labels/status.ts";
 import { wipBranch } from "../../naming/branches.ts";
 import { iterateCommitMessage } from "../../naming/commit.ts";
 import { hasFeedback } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { safeToPublish } from "../../render/safe-text.ts";
 import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
+import { roundCanStart } from "../../task/lifecycle.ts";
 import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
 import { scratchFiles } from "../scratch-files.ts";
 import { threadReplies } from "../thread-replies.ts";
@@ -76,8 +76,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const { read, withheld } = feedbackAtTrigger(found.read, triggeredAt);
   const { pr } = read;
   const issue = read.linkedIssue;
-  const iterating = issue ? transition(issue.labels, "iterate") : undefined;
-  if (!issue || !iterating?.ok) {
+  if (!issue || !roundCanStart(issue.labels)) {
     const note = `#${issueNumber} is not in review, so there is nothing to iterate on.`;
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };

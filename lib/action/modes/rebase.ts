@@ -12,10 +12,8 @@
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
 import { isOwnAuthor, type PullRequest } from "../../github/index.ts";
-import { transition } from "../../labels/status.ts";
 import { issueOfBranch } from "../../naming/branches.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
-import { createStatusWriter, statusRecordIn } from "../../status/status-store.ts";
 import type { ActionContext } from "../context.ts";
 import { readLocusPullRequest } from "../locus-pull-request.ts";
 import { commandTrigger } from "../command-trigger.ts";
@@ -26,6 +24,7 @@ import { selfLogins } from "../self-logins.ts";
 import { createWriters } from "../writers.ts";
 import { restack, type RestackOutcome, type StackBranch } from "../restack.ts";
 import { createConflictResolver } from "../agent-conflict-resolver.ts";
+import { startRestack } from "../pull-request-round.ts";
 import { runFacts } from "../task-read-context.ts";
 import type { ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
@@ -80,16 +79,10 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
     { runCreatedAt, writers, target: `PR #${prNumber}` },
   );
   const issue = read.linkedIssue;
-  const working = issue ? transition(issue.labels, "iterate") : undefined;
-  let labels = issue?.labels ?? [];
-  const record = issue ? statusRecordIn(issue.comments, selfLogins(ctx)) : undefined;
-  const writeStatus = record ? createStatusWriter(gateway, issueNumber, record) : undefined;
-  const status = {
-    ...(record?.state ?? { deliveries: [], attempts: 0 }),
-    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
-  };
-  if (working?.ok && working.changed) labels = await gateway.setLabels(issueNumber, working.labels);
-  await writeStatus?.({ headline: `Rebasing PR #${prNumber} on \`${pr.base.ref}\`.` }, status);
+  // The linked issue leaves review while its branch is rebased (lifecycle `restack-started`).
+  const restacking = issue
+    ? await startRestack(ctx, issue, `Rebasing PR #${prNumber} on \`${pr.base.ref}\`.`)
+    : undefined;
 
   await git.fetchBranches([pr.base.ref, pr.head.ref]);
   const baseRef = git.remoteRef(pr.base.ref);
@@ -114,7 +107,7 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
         worktree,
         prompt,
         recorder,
-        writeStatus: (view) => writeStatus?.(view, status) ?? Promise.resolve(),
+        writeStatus: (view) => restacking?.progress(view) ?? Promise.resolve(),
         budget: undefined,
       })
     : undefined;
@@ -138,16 +131,9 @@ export async function runRebaseMode(ctx: ActionContext, prNumber: number): Promi
   }
   await git.worktreeRemove(path);
   const failed = outcomes.find((o) => o.kind === "conflict" || o.kind === "push-rejected");
-  // Back to review only if this run took the issue out of it: another run's in-progress stays.
-  const back = working?.ok && working.changed ? transition(labels, "deliver") : undefined;
-  if (back?.ok && back.changed) await gateway.setLabels(issueNumber, back.labels);
-  await writeStatus?.(
-    {
-      headline: failed
-        ? `Rebasing PR #${failed.entry.pr} stopped; see its comment.`
-        : `Rebased PR #${prNumber}.`,
-    },
-    { ...status, costUsd: (record?.state.costUsd ?? 0) + cost },
+  await restacking?.finish(
+    failed ? `Rebasing PR #${failed.entry.pr} stopped; see its comment.` : `Rebased PR #${prNumber}.`,
+    cost,
   );
   const report = {
     issue: issueNumber,

@@ -67,6 +67,51 @@ describe("listMilestoneIssues", () => {
     expect(gateway.counter.snapshot()).toMatchObject({ total: 1, reads: 1, writes: 0 });
   });
 
+  it("brings the issues' and Locus's labels' ids, so their label sets go in one GraphQL write", async () => {
+    const { gateway } = testGateway();
+    const bodies: GraphqlBody[] = [];
+    const labelled = (n: number) => ({
+      ...node(n),
+      id: `I_${n}`,
+      labels: { nodes: [{ id: "LA_bug", name: "bug" }] },
+    });
+    nock(API)
+      .post("/graphql")
+      .reply(200, {
+        data: {
+          repository: {
+            statusLabels: { nodes: [{ id: "LA_queued", name: "locus:queued" }] },
+            managedLabel: { id: "LA_managed", name: "agent:managed" },
+            orderLabels: { nodes: [{ id: "LA_order1", name: "order:1" }] },
+            milestone: {
+              issues: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [1, 3].map(labelled) },
+            },
+          },
+        },
+      })
+      .post("/graphql", (b: GraphqlBody) => bodies.push(b) > 0)
+      .reply(200, {
+        data: {
+          w0: { issue: { labels: { nodes: [] } } },
+          w1: { issue: { labels: { nodes: [] } } },
+        },
+      });
+
+    const issues = (await gateway.listMilestoneIssues(4)) ?? [];
+    expect(issues.map((i) => i.nodeId)).toEqual(["I_1", "I_3"]);
+    const labels = ["bug", "order:1", "locus:queued", "agent:managed"];
+    await gateway.writeMoment(
+      issues.map((i) => ({ kind: "labels", number: i.number, nodeId: i.nodeId, pullRequest: false, labels })),
+    );
+
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]?.variables).toMatchObject({
+      subject0: "I_1",
+      labels0: ["LA_bug", "LA_order1", "LA_queued", "LA_managed"],
+      subject1: "I_3",
+    });
+  });
+
   it("answers null for a milestone that does not exist", async () => {
     const { gateway } = testGateway();
     nock(API)

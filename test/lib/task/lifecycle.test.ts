@@ -2,13 +2,30 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { STATUSES, STATUS_PREFIX, statusLabel, type Status } from "../../../lib/labels/schema.ts";
 import { isCompleted, statusOf } from "../../../lib/labels/status.ts";
+import { isOrderLabel } from "../../../lib/sprint/order.ts";
 import { EMPTY_STATE } from "../../../lib/status/status-comment.ts";
-import { step, taskState, type Effect, type TaskEvent, type TaskState } from "../../../lib/task/lifecycle.ts";
+import {
+  roundCanStart,
+  step,
+  taskState,
+  type Effect,
+  type TaskEvent,
+  type TaskState,
+} from "../../../lib/task/lifecycle.ts";
 
 const AT = new Date("2026-11-24T10:00:00Z");
 
-function task(status: Status | undefined, record: Partial<TaskState> = {}): TaskState {
-  const labels = ["bug", "order:3", ...(status ? [statusLabel(status)] : [])];
+function task(
+  status: Status | undefined,
+  record: Partial<TaskState> = {},
+  /** null: no order label. */
+  order: number | null = 3,
+): TaskState {
+  const labels = [
+    "bug",
+    ...(order === null ? [] : [`order:${order}`]),
+    ...(status ? [statusLabel(status)] : []),
+  ];
   return { ...taskState(labels, EMPTY_STATE), ...record };
 }
 
@@ -61,26 +78,64 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc
     .tuple(fc.constantFrom("deliver" as const, "fail" as const), spendArb)
     .map(([outcome, s]): TaskEvent => ({ kind: "round-finished", outcome, headline: "Round over.", ...s })),
+  fc.boolean().map((byLabel): TaskEvent => ({ kind: "queue-requested", byLabel })),
+  fc
+    .option(fc.integer({ min: 1, max: 9 }), { nil: undefined })
+    .map((order): TaskEvent => ({ kind: "sprint-activated", order })),
+  fc
+    .boolean()
+    .map((unsandboxed): TaskEvent => ({ kind: "restack-started", headline: "Rebasing.", unsandboxed })),
+  fc
+    .tuple(fc.boolean(), spendArb)
+    .map(([resume, s]): TaskEvent => ({ kind: "restack-finished", resume, headline: "Rebased.", ...s })),
 );
+/** Events a person asks for: they may give a task a status whatever came before (cancel included). */
+const PERSONS = ["started", "pr-merged", "queue-requested", "sprint-activated"];
 /** A task somewhere in the machine: at most one status, a few other labels, any recorded attempts. */
 const taskArb = fc
   .record({
     status: statusArb,
     attempts: fc.nat(4),
     costUsd: fc.option(fc.double({ min: 0, max: 9, noNaN: true }), { nil: undefined }),
+    capRefused: fc.option(fc.constant("2026-11-23"), { nil: undefined }),
+    order: fc.option(fc.constant(3), { nil: null }),
   })
-  .map(({ status, attempts, costUsd }) =>
-    task(status, { attempts, ...(costUsd === undefined ? {} : { costUsd }) }),
+  .map(({ status, attempts, costUsd, capRefused, order }) =>
+    task(
+      status,
+      {
+        attempts,
+        ...(costUsd === undefined ? {} : { costUsd }),
+        ...(capRefused === undefined ? {} : { capRefused }),
+      },
+      order,
+    ),
   );
 
-/** Runs the events that apply, in order; refused ones change nothing. */
+/** The task as GitHub shows it when `event` arrives: a request by label comes with its `locus:queued`. */
+function arrived(task: TaskState, event: TaskEvent): TaskState {
+  const queued = statusLabel("queued");
+  if (event.kind !== "queue-requested" || !event.byLabel || task.labels.includes(queued)) return task;
+  return { ...task, labels: [...task.labels, queued] };
+}
+
+/** The step of `event` on the task as it arrives: what it moved to, or what a refusal still wrote. */
+function stepped(
+  task: TaskState,
+  event: TaskEvent,
+): { state: TaskState; effects: readonly Effect[] } | undefined {
+  const next = step(arrived(task, event), event);
+  return "refused" in next ? next.undo : next;
+}
+
+/** Runs the events in order; refused ones change nothing but what their undo writes. */
 function run(start: TaskState, events: readonly TaskEvent[]): { states: TaskState[]; effects: Effect[][] } {
   const states = [start];
   const effects: Effect[][] = [];
   let current = start;
   for (const event of events) {
-    const next = step(current, event);
-    if ("refused" in next) continue;
+    const next = stepped(current, event);
+    if (!next) continue;
     current = next.state;
     states.push(current);
     effects.push([...next.effects]);
@@ -113,16 +168,16 @@ describe("the task lifecycle's invariants", () => {
   it("never lowers the attempt count or the cost, and only a start counts an attempt", () => {
     fc.assert(
       fc.property(taskArb, eventArb, (start, event) => {
-        const next = step(start, event);
-        if ("refused" in next) return;
+        const next = stepped(start, event);
+        if (!next) return;
         expect(next.state.attempts).toBe(start.attempts + (event.kind === "started" ? 1 : 0));
         expect(next.state.costUsd ?? 0).toBeGreaterThanOrEqual(start.costUsd ?? 0);
       }),
     );
   });
 
-  it("never lets the stale rules (or anything but a person's run or merge) give a cancelled task a status again", () => {
-    const noRun = eventArb.filter((event) => event.kind !== "started" && event.kind !== "pr-merged");
+  it("never lets the stale rules (or anything but a person's request or merge) give a cancelled task a status again", () => {
+    const noRun = eventArb.filter((event) => !PERSONS.includes(event.kind));
     fc.assert(
       fc.property(taskArb, fc.array(noRun, { maxLength: 12 }), (start, events) => {
         const cleared = start.labels.filter((label) => !label.startsWith(STATUS_PREFIX));
@@ -136,19 +191,43 @@ describe("the task lifecycle's invariants", () => {
     );
   });
 
-  it("never moves an order label, and a completed task is neither started nor retried", () => {
+  it("never changes an existing order; only sprint activation gives an unordered task one", () => {
+    const orders = (labels: readonly string[]) => labels.filter(isOrderLabel);
+    const others = (labels: readonly string[]) =>
+      labels.filter(
+        (label) => !label.startsWith(STATUS_PREFIX) && label !== "agent:managed" && !isOrderLabel(label),
+      );
     fc.assert(
       fc.property(taskArb, eventArb, (start, event) => {
-        const next = step(start, event);
-        if (
-          isCompleted(statusOf(start.labels)) &&
-          ["started", "retried", "stale-requeued"].includes(event.kind)
-        )
-          expect(next).toHaveProperty("refused");
-        if ("refused" in next) return;
-        const others = (labels: readonly string[]) =>
-          labels.filter((label) => !label.startsWith(STATUS_PREFIX) && label !== "agent:managed");
+        const next = stepped(start, event);
+        if (!next) return;
+        if (orders(start.labels).length > 0 || event.kind !== "sprint-activated")
+          expect(orders(next.state.labels)).toEqual(orders(start.labels));
         expect(others(next.state.labels)).toEqual(others(start.labels));
+      }),
+    );
+  });
+
+  it("never starts, retries or queues again a completed task", () => {
+    const again = ["started", "retried", "stale-requeued", "queue-requested", "sprint-activated"];
+    fc.assert(
+      fc.property(taskArb, eventArb, (start, event) => {
+        if (isCompleted(statusOf(start.labels)) && again.includes(event.kind))
+          expect(step(arrived(start, event), event)).toHaveProperty("refused");
+      }),
+    );
+  });
+
+  it("takes off the label of a request by label it refuses, and nothing else", () => {
+    fc.assert(
+      fc.property(taskArb, (start) => {
+        const next = step(arrived(start, { kind: "queue-requested", byLabel: true }), {
+          kind: "queue-requested",
+          byLabel: true,
+        });
+        if (!("refused" in next)) return;
+        expect(next.undo?.state.labels).toEqual(start.labels);
+        expect(next.undo?.effects).toEqual([{ kind: "labels", labels: start.labels }]);
       }),
     );
   });
@@ -339,5 +418,102 @@ describe("the task lifecycle's steps", () => {
     });
     expect(failed.state.lastError).toBe("push rejected");
     expect(statusOf(failed.state.labels)).toBe("failed");
+  });
+
+  it("queues a writer's request: from no status, a failure or a question; the labels written only when GitHub's differ", () => {
+    const labelled = task(undefined, {}, null);
+    const byLabel = applied(
+      { ...labelled, labels: ["bug", "locus:queued"] },
+      {
+        kind: "queue-requested",
+        byLabel: true,
+      },
+    );
+    expect(byLabel.state.labels).toEqual(["bug", "locus:queued", "agent:managed"]);
+    expect(byLabel.effects).toEqual([{ kind: "labels", labels: byLabel.state.labels }]);
+    const already = applied(byLabel.state, { kind: "queue-requested", byLabel: true });
+    expect(already.effects).toEqual([]);
+    for (const from of ["failed", "waiting"] as const)
+      expect(statusOf(applied(task(from), { kind: "queue-requested", byLabel: false }).state.labels)).toBe(
+        "queued",
+      );
+  });
+
+  it("refuses a request for work under way or completed with the reason the writer is told, undoing a refused label", () => {
+    const working = { ...task("in-progress"), labels: ["bug", "locus:in-progress", "locus:queued"] };
+    expect(step(working, { kind: "queue-requested", byLabel: true })).toEqual({
+      refused: "Locus is already working on it.",
+      undo: {
+        state: { ...working, labels: ["bug", "locus:in-progress"] },
+        effects: [{ kind: "labels", labels: ["bug", "locus:in-progress"] }],
+      },
+    });
+    expect(step(task("queued"), { kind: "queue-requested", byLabel: false })).toEqual({
+      refused: "It is already queued.",
+    });
+    expect(step(task("in-review"), { kind: "queue-requested", byLabel: false })).toEqual({
+      refused: "It is `locus:in-review`; reopen the work by commenting `/locus iterate` on its pull request.",
+    });
+  });
+
+  it("lets a request through for a task the daily cost cap holds, its labels as they are", () => {
+    const held = task("queued", { capRefused: "2026-11-23" });
+    expect(step(held, { kind: "queue-requested", byLabel: false })).toEqual({ state: held, effects: [] });
+  });
+
+  it("activates a sprint's task: an order only where there is none, queued unless queued or running", () => {
+    const fresh = applied(task(undefined, {}, null), { kind: "sprint-activated", order: 5 });
+    expect(fresh.state.labels).toEqual(["bug", "order:5", "locus:queued", "agent:managed"]);
+    expect(fresh.effects).toEqual([{ kind: "labels", labels: fresh.state.labels }]);
+    const ordered = applied(task("failed"), { kind: "sprint-activated", order: 5 });
+    expect(ordered.state.labels).toEqual(["bug", "order:3", "locus:queued", "agent:managed"]);
+    const running = applied(task("in-progress", {}, null), { kind: "sprint-activated", order: 6 });
+    expect(running.state.labels).toEqual(["bug", "locus:in-progress", "order:6"]);
+    expect(applied(task("queued"), { kind: "sprint-activated", order: 7 }).effects).toEqual([]);
+    for (const completed of ["in-review", "done"] as const)
+      expect(step(task(completed), { kind: "sprint-activated", order: 8 })).toHaveProperty("refused");
+  });
+
+  it("takes a rebased task out of review and back, leaving another run's work in progress as it is", () => {
+    const started = applied(task("in-review", { costUsd: 1 }), {
+      kind: "restack-started",
+      headline: "Rebasing.",
+      runUrl: "https://run/4",
+      unsandboxed: false,
+    });
+    expect(statusOf(started.state.labels)).toBe("in-progress");
+    expect(started.state.runUrl).toBe("https://run/4");
+    expect(started.effects.map((effect) => effect.kind)).toEqual(["labels", "status"]);
+    const back = applied(started.state, {
+      kind: "restack-finished",
+      resume: true,
+      headline: "Rebased.",
+      usd: 0.5,
+      at: AT,
+    });
+    expect(statusOf(back.state.labels)).toBe("in-review");
+    expect(back.state).toMatchObject({ costUsd: 1.5, daySpend: { day: "2026-11-24", usd: 0.5 } });
+
+    const other = applied(task("in-progress"), {
+      kind: "restack-started",
+      headline: "Rebasing.",
+      unsandboxed: false,
+    });
+    expect(other.effects.map((effect) => effect.kind)).toEqual(["status"]);
+    const left = applied(other.state, {
+      kind: "restack-finished",
+      resume: false,
+      headline: "Rebased.",
+      usd: 0,
+      at: AT,
+    });
+    expect(statusOf(left.state.labels)).toBe("in-progress");
+    expect(left.effects.map((effect) => effect.kind)).toEqual(["status"]);
+  });
+
+  it("starts a round on a PR only for a task in review", () => {
+    expect(roundCanStart(task("in-review").labels)).toBe(true);
+    for (const status of [undefined, "queued", "in-progress", "waiting", "failed", "done"] as const)
+      expect(roundCanStart(task(status).labels)).toBe(false);
   });
 });
