@@ -110,4 +110,34 @@ describe("two sweeps at once, after a dropped cron", () => {
     expect(dispatchesFor(failed)).toHaveLength(1);
     expect(dispatchesFor(stuck)).toHaveLength(1);
   }, 120_000);
+
+  it("send a lost dispatch once, though both read it as lost", async () => {
+    const lost = (await h.api.createIssue({ title: "Lost", body: "Do it.", labels: ["locus:queued"] }))
+      .number;
+    await h.api.upsertComment(
+      lost,
+      "locus:status",
+      `**Locus:** Queued.\n<!-- locus:state {"deliveries":[],"attempts":0} -->`,
+    );
+    age(lost, 300);
+    // Both sweeps read the status comment, and find it quiet too long, before either dispatches.
+    let releaseFirst = () => undefined as void;
+    const secondRead = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const commentsOfLost = new RegExp(`^/repos/[^/]+/[^/]+/issues/${lost}/comments$`);
+    h.sim.faults.add({ kind: "hang", method: "GET", path: commentsOfLost, times: 1, release: secondRead });
+    h.sim.faults.add({
+      kind: "hang",
+      method: "GET",
+      path: commentsOfLost,
+      times: 1,
+      onHang: () => releaseFirst(),
+      release: Promise.resolve(),
+    });
+
+    const sweeps = await Promise.all([h.run({ mode: "stale" }), h.run({ mode: "stale" })]);
+
+    for (const sweep of sweeps) expect(sweep.code).toBe(0);
+    expect(dispatchesFor(lost)).toHaveLength(1);
+    expect((await h.api.getIssue(lost))?.labels).toContain("locus:queued");
+  }, 120_000);
 });

@@ -23,7 +23,7 @@ import { statusLabel, type Status } from "../../labels/schema.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
 import { withDelivery, type StatusState } from "../../status/status-comment.ts";
 import { applyEffects } from "../../task/apply-effects.ts";
-import { step, taskState } from "../../task/lifecycle.ts";
+import { step, taskState, type Step } from "../../task/lifecycle.ts";
 import type { TaskEvent } from "../../task/task-events.ts";
 import type { ActionContext } from "../context.ts";
 import { readStatusRecord, writeStatus } from "../../status/status-store.ts";
@@ -58,6 +58,31 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
   const dispatchedSprints = new Set<number>();
   const reports: TaskReport[] = [];
 
+  /**
+   * Two sweeps can run at once (a manual run beside the schedule). Taking the status label off is
+   * the claim: GitHub removes it for one of them and answers the other 404. The winner records its
+   * delivery in the status comment before the label goes back on, so a sweep that sees the issue
+   * queued sees it was just handled, never a lost dispatch to send again.
+   */
+  async function claimAndDispatch(
+    issue: Issue,
+    from: Status,
+    labels: Step,
+    texts: { readonly headline: string; readonly why: string },
+  ): Promise<void> {
+    if ("refused" in labels) return;
+    if (!(await gateway.removeLabel(issue.number, statusLabel(from)))) {
+      reports.push(report(issue, "skipped", "another sweep took it first"));
+      return;
+    }
+    const delivery = `stale-${ctx.run.id}-${issue.number}`;
+    const state = withDelivery((await readStatusRecord(gateway, issue.number)).state, delivery);
+    await writeStatus(gateway, issue.number, { headline: texts.headline }, state);
+    // Only the labels: the status comment above holds this sweep's delivery.
+    await applyEffects({ gateway, issue, mask: (text) => text }, labels.effects);
+    await dispatch(issue, delivery, texts.why);
+  }
+
   async function requeue(
     issue: Issue,
     from: Status,
@@ -65,24 +90,14 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     event: Extract<TaskEvent, { kind: "retried" | "stale-requeued" }>,
     why: string,
   ): Promise<void> {
-    const next = step(taskState(issue.labels, record), event);
-    if ("refused" in next) return;
-    // Two sweeps can run at once (a manual run beside the schedule). Taking the status label off
-    // is the claim: GitHub removes it for one of them and answers the other 404.
-    if (!(await gateway.removeLabel(issue.number, statusLabel(from)))) {
-      reports.push(report(issue, "skipped", "another sweep re-queued it first"));
-      return;
-    }
-    // Only the labels: dispatch() writes the status comment with this sweep's delivery.
-    await applyEffects({ gateway, issue, mask: (text) => text }, next.effects);
-    await dispatch(issue, `Re-queued by the stale sweep: ${why}.`, why);
+    await claimAndDispatch(issue, from, step(taskState(issue.labels, record), event), {
+      headline: `Re-queued by the stale sweep: ${why}.`,
+      why,
+    });
   }
 
-  /** Records this sweep's delivery on the issue and dispatches its work (its sprint at most once). */
-  async function dispatch(issue: Issue, headline: string, why: string): Promise<void> {
-    const delivery = `stale-${ctx.run.id}-${issue.number}`;
-    const state = withDelivery((await readStatusRecord(gateway, issue.number)).state, delivery);
-    await writeStatus(gateway, issue.number, { headline }, state);
+  /** Dispatches the issue's work (its sprint at most once), carrying this sweep's delivery. */
+  async function dispatch(issue: Issue, delivery: string, why: string): Promise<void> {
     const request: DispatchRequest =
       issue.milestone === null
         ? { mode: "issue", issues: [issue.number], delivery }
@@ -115,7 +130,13 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     const why = refused
       ? `the daily cost cap held it back on ${refused}`
       : `queued with no Locus run for ${config.retry.staleAfterMinutes} minutes`;
-    await dispatch(issue, `Dispatched by the stale sweep: ${why}.`, why);
+    // Once claimed, the issue carries no status: it is queued again as a person's request would queue it.
+    const unclaimed = issue.labels.filter((label) => label !== statusLabel("queued"));
+    const queued = step(taskState(unclaimed, record.state), { kind: "queue-requested", byLabel: false });
+    await claimAndDispatch(issue, "queued", queued, {
+      headline: `Dispatched by the stale sweep: ${why}.`,
+      why,
+    });
   }
 
   const staleMs = config.retry.staleAfterMinutes * 60_000;
