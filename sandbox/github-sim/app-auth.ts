@@ -10,13 +10,24 @@ export interface AppKeys {
   privateKeyPem: string | null;
 }
 
+/**
+ * The key pair this process's simulators use when none is given. An RSA key
+ * costs tens of milliseconds of CPU to generate and a test run starts
+ * hundreds of simulators, so they share one; each still refuses a JWT signed
+ * by any other key.
+ */
+let generatedKeys: AppKeys | undefined;
+
 export function loadAppKeys(publicKeyPem: string | undefined): AppKeys {
   if (publicKeyPem) return { publicKey: createPublicKey(publicKeyPem), privateKeyPem: null };
-  const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  return {
-    publicKey: pair.publicKey,
-    privateKeyPem: pair.privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
-  };
+  if (!generatedKeys) {
+    const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    generatedKeys = {
+      publicKey: pair.publicKey,
+      privateKeyPem: pair.privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    };
+  }
+  return generatedKeys;
 }
 
 function jwtError(message: string): HttpError {

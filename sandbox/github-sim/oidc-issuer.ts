@@ -47,6 +47,16 @@ async function newKey(): Promise<SigningKey> {
   return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" } };
 }
 
+/**
+ * The key a new issuer starts with, shared by this process's issuers: an RSA key costs tens of
+ * milliseconds of CPU and a test run starts hundreds of simulators. A rotation makes a fresh one.
+ */
+let sharedFirstKey: Promise<SigningKey> | undefined;
+function firstKey(): Promise<SigningKey> {
+  sharedFirstKey ??= newKey();
+  return sharedFirstKey;
+}
+
 function findRun(store: Store, runId: number): { repo: Repo; run: WorkflowRun } | undefined {
   for (const repo of store.repos.values()) {
     const run = repo.runs.find((candidate) => candidate.id === runId);
@@ -70,7 +80,7 @@ export async function createOidcIssuer(options: {
   jobWorkflowRef?: (run: { owner: string; repo: string; workflowPath: string }) => string | undefined;
 }): Promise<OidcIssuer> {
   const { store } = options;
-  const keys: SigningKey[] = [await newKey()];
+  const keys: SigningKey[] = [await firstKey()];
   const requestTokens = new Map<string, number>();
   const issued = new Map<number, number>();
   const issuer = () => `${options.webUrl()}${OIDC_PATH}`;

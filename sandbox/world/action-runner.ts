@@ -14,6 +14,7 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { pushAuthFor } from "../../lib/git/push-auth.ts";
 import type { RunnerRequest, RunnerResult, WorkflowRunner } from "../github-sim/index.ts";
+import { NODE_COMPILE_CACHE_ENV } from "./node-compile-cache.ts";
 
 const exec = promisify(execFile);
 
@@ -131,6 +132,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     };
     const env: Record<string, string> = {
       PATH: process.env["PATH"] ?? "",
+      ...NODE_COMPILE_CACHE_ENV,
       HOME: home,
       CI: "true",
       GITHUB_ACTIONS: "true",

@@ -19,6 +19,7 @@ import {
 } from "../../sandbox/github-sim/index.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
 import { actionBundle } from "../action-bundle.ts";
+import { NODE_COMPILE_CACHE_ENV } from "../../sandbox/world/node-compile-cache.ts";
 
 const exec = promisify(execFile);
 
@@ -164,6 +165,7 @@ export async function startHarness(
     }
     const childEnv: Record<string, string> = {
       PATH: process.env["PATH"] ?? "",
+      ...NODE_COMPILE_CACHE_ENV,
       HOME: home,
       GITHUB_ACTIONS: "true",
       GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
