@@ -50,9 +50,12 @@ async function writerCommentedSince(
   since: string | undefined,
 ): Promise<boolean> {
   if (since === undefined) return false;
-  const comments = await ctx.gateway.listIssueComments(pr, { since });
+  // GitHub keeps a comment's time in whole seconds, so one made in the same second as the round,
+  // after it, reads as earlier: the round's second counts as after it (at worst one more round).
+  const from = new Date(Math.floor(Date.parse(since) / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  const comments = await ctx.gateway.listIssueComments(pr, { since: from });
   for (const comment of comments) {
-    if (comment.createdAt <= since) continue;
+    if (Date.parse(comment.createdAt) < Date.parse(from)) continue;
     if ((await authorize(ctx, { login: comment.author, type: comment.authorType })).ok) return true;
   }
   return false;
