@@ -44,10 +44,10 @@ export default defineConfig({
     reporters: ["default"],
     maxWorkers: 4,
     projects: [
-      // Unit and integration files share a worker's module cache, so Probot, Octokit, the SDK and
+      // Files of every project share a worker's module cache, so Probot, Octokit, the SDK and
       // the simulator's GraphQL schema (a second of CPU to build) load once per worker, not once
-      // per file. Such a file mocks no module and leaves no global state behind (test/setup.ts
-      // resets nock after each test); one that cannot belongs in the isolated e2e project.
+      // per file. So a test file mocks no module and leaves no global state behind (test/setup.ts
+      // resets nock after each test; a file that changes PATH puts it back in afterAll).
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {
         extends: true,
@@ -61,7 +61,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "e2e", include: E2E, globalSetup: ["test/global-setup.ts"], ...SCENARIO_TIMEOUTS },
+        test: {
+          name: "e2e",
+          include: E2E,
+          globalSetup: ["test/global-setup.ts"],
+          isolate: false,
+          ...SCENARIO_TIMEOUTS,
+        },
       },
     ],
   },

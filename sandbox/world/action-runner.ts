@@ -39,6 +39,8 @@ export interface ActionRunnerOptions {
    * passes `github.token` (the simulator mints it with the workflow's `permissions:`).
    */
   readonly token?: () => string;
+  /** The runner's PATH (default: this process's). */
+  readonly path?: string;
   /**
    * The Locus app's token exchange: the run gets `app-url` and the runner's OIDC request
    * credentials (ACTIONS_ID_TOKEN_REQUEST_URL/_TOKEN), as a job with `id-token: write` does.
@@ -131,7 +133,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       ...inputs,
     };
     const env: Record<string, string> = {
-      PATH: process.env["PATH"] ?? "",
+      PATH: options.path ?? process.env["PATH"] ?? "",
       ...NODE_COMPILE_CACHE_ENV,
       HOME: home,
       CI: "true",

@@ -72,6 +72,8 @@ export interface WorldOptions {
    * `.github/locus.yml`, instead of the built-in agent.
    */
   readonly acpAgent?: readonly string[];
+  /** The runner's PATH (default: this process's), where a user's installed agent is found. */
+  readonly runnerPath?: string;
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -162,6 +164,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       idTokenRequest: (runId) => sim.oidc.requestCredentials(runId),
     },
     ...(options.githubToken ? { token: options.githubToken } : {}),
+    ...(options.runnerPath !== undefined ? { path: options.runnerPath } : {}),
     onStart: (run, inputs) => emit({ type: "run-start", run, inputs }),
     onLine: (run, line) => emit({ type: "run-line", run, line }),
     onFinish: (run, finished) => emit({ type: "run-end", run, finished }),

@@ -18,18 +18,20 @@ const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtur
 let world: World;
 let state: ScenarioState;
 let scratch: string;
-const path = process.env["PATH"];
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "locus-demo-acp-"));
-  // The Action's runner inherits this PATH, and the sandbox mounts what is on it.
-  process.env["PATH"] = `${await installFixture(scratch, "scripted-acp-agent", AGENT)}:${path ?? ""}`;
-  world = await startWorld({ anthropicApiKey: "", acpAgent: ["scripted-acp-agent", "capitalize"] });
+  // The agent is installed on the runner's PATH, and the sandbox mounts what is on it.
+  const installed = await installFixture(scratch, "scripted-acp-agent", AGENT);
+  world = await startWorld({
+    anthropicApiKey: "",
+    acpAgent: ["scripted-acp-agent", "capitalize"],
+    runnerPath: `${installed}:${process.env["PATH"] ?? ""}`,
+  });
   state = scenarioState(world);
 }, 60_000);
 
 afterAll(async () => {
-  process.env["PATH"] = path;
   await world.close();
   await rm(scratch, { recursive: true, force: true });
 });
