@@ -12,8 +12,8 @@
  * itself reads, a loose ref or else `packed-refs`, on every read: a file read,
  * not a process.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile, readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
 
 const OBJECT_ID = /^[0-9a-f]{40}$/;
 
@@ -81,4 +81,46 @@ export async function readBranchTip(gitDir: string, branch: string): Promise<str
     if (name === ref && isObjectId(id)) return id;
   }
   return null;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await readText(path)) !== undefined;
+}
+
+/**
+ * The object id a short name points at when it can only mean the branch
+ * `refs/heads/<name>`, else `undefined` for git to answer. Git tries
+ * `<name>`, `refs/<name>` and `refs/tags/<name>` before `refs/heads/<name>`
+ * (gitrevisions), so any of those existing, or no such branch (the name may
+ * be an abbreviated object id), leaves it to git.
+ */
+export async function readShortBranchName(gitDir: string, name: string): Promise<string | undefined> {
+  if (!isPlainBranchName(name)) return undefined;
+  for (const earlier of [name, `refs/${name}`, `refs/tags/${name}`]) {
+    if (await exists(join(gitDir, earlier))) return undefined;
+  }
+  const packed = (await readText(join(gitDir, "packed-refs"))) ?? "";
+  if (
+    packed.split("\n").some((line) => line.endsWith(` refs/${name}`) || line.endsWith(` refs/tags/${name}`))
+  )
+    return undefined;
+  return (await readBranchTip(gitDir, name)) ?? undefined;
+}
+
+/** Every branch and its tip, as `refs/heads/<name>` → object id: loose refs over packed ones, as git reads them. */
+export async function readBranchTips(gitDir: string): Promise<Map<string, string>> {
+  const tips = new Map<string, string>();
+  const packed = (await readText(join(gitDir, "packed-refs"))) ?? "";
+  for (const line of packed.split("\n")) {
+    const [id = "", name] = line.split(" ");
+    if (name?.startsWith("refs/heads/") && isObjectId(id)) tips.set(name, id);
+  }
+  const heads = join(gitDir, "refs", "heads");
+  const entries = await readdir(heads, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.endsWith(".lock")) continue;
+    const id = (await readText(join(entry.parentPath, entry.name)))?.trim() ?? "";
+    if (isObjectId(id)) tips.set(`refs/heads/${relative(heads, join(entry.parentPath, entry.name))}`, id);
+  }
+  return tips;
 }

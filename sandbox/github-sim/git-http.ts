@@ -13,8 +13,8 @@ import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { git } from "./git.ts";
-import type { Repo, Store, TokenRecord } from "./model.ts";
+import { readBranchTips } from "./git-cache.ts";
+import type { Store, TokenRecord } from "./model.ts";
 import { findRepo, hasPermission, permissionOf } from "./store.ts";
 import { tokenExpired } from "./app-auth.ts";
 import { tokenCoversRepo } from "./workflow-token.ts";
@@ -121,7 +121,7 @@ export async function handleGitRequest(
   const repo = findRepo(store, owner, name);
   if (!repo) return answer(res, 404, "Repository not found.\n");
   const hooks = await preReceiveHooks();
-  const before = service === "git-receive-pack" ? await branchHeads(repo) : undefined;
+  const before = service === "git-receive-pack" ? await readBranchTips(repo.gitDir) : undefined;
   const child = spawn(
     "git",
     ["-c", `core.hooksPath=${hooks}`, "-c", "http.receivepack=true", "http-backend"],
@@ -148,19 +148,9 @@ export async function handleGitRequest(
   await relayCgi(child.stdout, res);
   if (before === undefined) return;
   // What the push moved branches to, so a job token's push starts no workflow (workflow-token-rules.ts).
-  const after = await branchHeads(repo);
+  const after = await readBranchTips(repo.gitDir);
   const moved = [...after].filter(([ref, sha]) => before.get(ref) !== sha).map(([, sha]) => sha);
   recordWorkflowTokenPush(repo, granted.token, moved);
-}
-
-async function branchHeads(repo: Repo): Promise<Map<string, string>> {
-  const listing = await git(repo.gitDir, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"]);
-  const heads = new Map<string, string>();
-  for (const line of listing.split("\n")) {
-    const [ref, sha] = line.trim().split(" ");
-    if (ref && sha) heads.set(ref, sha);
-  }
-  return heads;
 }
 
 /** Turns the CGI answer (headers, a blank line, the body) into the HTTP response. */

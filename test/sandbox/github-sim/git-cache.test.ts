@@ -2,8 +2,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readBranchTip } from "../../../sandbox/github-sim/git-cache.ts";
-import { branchSha, commitInfo, git, initBareRepository } from "../../../sandbox/github-sim/git.ts";
+import { readBranchTip, readBranchTips, readShortBranchName } from "../../../sandbox/github-sim/git-cache.ts";
+import {
+  branchSha,
+  commitInfo,
+  git,
+  initBareRepository,
+  readPath,
+  resolveCommit,
+} from "../../../sandbox/github-sim/git.ts";
 
 const IDENTITY = { name: "Ada", email: "ada@example.com" };
 
@@ -52,5 +59,62 @@ describe("the simulator's repository reads without a git process", () => {
       expect(await readBranchTip(gitDir, name)).toBeUndefined();
     }
     expect(await branchSha(gitDir, "../../HEAD")).toBeNull();
+  });
+
+  it("seeds the first commit with every file as given, whatever its path", async () => {
+    const seeded = join(dir, "seeded.git");
+    const files = {
+      "README.md": "# r\n",
+      "src/deep/a b.ts": "export const é = 1;\n",
+      'odd "quoted" name.txt': "q",
+      "back\\slash.txt": "",
+    };
+    await initBareRepository(seeded, "trunk", files, IDENTITY);
+    const tip = (await branchSha(seeded, "trunk")) ?? "";
+    expect((await commitInfo(seeded, tip))?.authorName).toBe("Ada");
+    for (const [path, content] of Object.entries(files)) {
+      expect(await git(seeded, ["cat-file", "blob", `${tip}:${path}`]), path).toBe(content);
+    }
+    const read = await readPath(seeded, tip, "src/deep/a b.ts");
+    expect(read?.type === "file" ? read.content.toString("utf8") : read).toBe(files["src/deep/a b.ts"]);
+  });
+});
+
+describe("short names and every branch", () => {
+  let dir: string;
+  let gitDir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "locus-git-names-"));
+    gitDir = join(dir, "repo.git");
+    await initBareRepository(gitDir, "main", { "a.txt": "a\n" }, IDENTITY);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it("reads a short name as its branch only when git would, and leaves tags, HEAD and id prefixes to git", async () => {
+    const tip = (await branchSha(gitDir, "main")) ?? "";
+    expect(await readShortBranchName(gitDir, "main")).toBe(tip);
+    expect(await readShortBranchName(gitDir, "HEAD")).toBeUndefined();
+    expect(await readShortBranchName(gitDir, tip.slice(0, 7))).toBeUndefined();
+    await git(gitDir, ["tag", "main", tip]);
+    expect(await readShortBranchName(gitDir, "main")).toBeUndefined();
+    await git(gitDir, ["pack-refs", "--all"]);
+    expect(await readShortBranchName(gitDir, "main")).toBeUndefined();
+    expect(await resolveCommit(gitDir, "main")).toBe(tip);
+  });
+
+  it("lists every branch, nested or packed, as git does", async () => {
+    const tip = (await branchSha(gitDir, "main")) ?? "";
+    await git(gitDir, ["update-ref", "refs/heads/locus/issue-1", tip]);
+    await git(gitDir, ["pack-refs", "--all"]);
+    await git(gitDir, ["update-ref", "refs/heads/locus/wip/issue-2", tip]);
+    const listed = await git(gitDir, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"]);
+    const expected = new Map(
+      listed
+        .trim()
+        .split("\n")
+        .map((line) => line.split(" ") as [string, string]),
+    );
+    expect(await readBranchTips(gitDir)).toEqual(expected);
+    expect(expected.size).toBe(3);
   });
 });
