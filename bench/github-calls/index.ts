@@ -204,7 +204,7 @@ async function sprintStart(h: Harness, size: number, log: (line: string) => void
     baseline: { name: "naive N + 1", value: exact(size + 1) },
     ratio: t.reads / (size + 1),
     goals: [atMost(`≤ 1 + ⌈N/100⌉ = ${limit}`, t.reads, limit)],
-    note: `${t.writes} writes (a new order label each, every label set in one request)`,
+    note: `${t.writes} writes (a new order label each, the label sets 50 to a request)`,
   };
 }
 

@@ -2,8 +2,8 @@
  * A milestone marked `locus: active`: queue its unfinished issues (giving
  * orders to any that lack one) and dispatch the sprint once. What each issue
  * becomes is the lifecycle's `sprint-activated` step; every label set that
- * changes goes out in one request (gateway.writeMoment; over REST when an id
- * is unknown). The label changes are Locus's own events, so they trigger
+ * changes goes out in one request (gateway.writeMoment, 50 label sets at a
+ * time; over REST when an id is unknown). The label changes are Locus's own events, so they trigger
  * nothing further.
  */
 import { labelWrite, type MomentWrite } from "../github/index.ts";
@@ -14,6 +14,12 @@ import { EMPTY_STATE } from "../status/status-comment.ts";
 import { step, taskState } from "../task/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce, type DispatchOutcome } from "./dispatch-once.ts";
+
+/**
+ * Label sets per request: a large milestone's writes go in several, so no one request nears
+ * GitHub's time limit for a GraphQL call (docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#timeouts).
+ */
+const WRITES_PER_REQUEST = 50;
 
 export type ActivationOutcome = DispatchOutcome | "empty" | "missing";
 
@@ -42,7 +48,9 @@ export async function activateSprint(ctx: AppContext, milestone: number): Promis
       if (effect.kind === "labels") writes.push(labelWrite(issue, effect.labels));
     updated.push({ ...issue, labels: [...activated.state.labels] });
   }
-  if (writes.length > 0) await ctx.gateway.writeMoment(writes);
+  for (let start = 0; start < writes.length; start += WRITES_PER_REQUEST) {
+    await ctx.gateway.writeMoment(writes.slice(start, start + WRITES_PER_REQUEST));
+  }
   const first = planSprint(updated).tasks[0];
   if (!first) return "empty";
   return dispatchOnce(

@@ -105,6 +105,29 @@ describe("sprints", () => {
     expect(runs(h).filter((run) => run.inputs.milestone === String(m))).toHaveLength(1);
   });
 
+  it("activating a large milestone writes its label sets 50 to a request", async () => {
+    const m = await milestone("Large");
+    const issues: number[] = [];
+    for (let i = 0; i < 60; i++)
+      issues.push((await h.repo.issue({ title: `task ${i}`, milestone: m }, { as: "alice" })).number);
+    for (const name of ["locus:queued", "agent:managed"])
+      await h
+        .as("alice")
+        .rest.issues.createLabel({ owner, repo, name, color: "0e8a16" })
+        .catch((error: { status?: number }) => {
+          if (error.status !== 422) throw error;
+        });
+    const since = h.sim.requestLog.length;
+    await h
+      .as("alice")
+      .rest.issues.updateMilestone({ owner, repo, milestone_number: m, description: "locus: active" });
+    await h.settle();
+    const writes = h.sim.requestLog.slice(since).filter((entry) => entry.operationName === "WriteMoment");
+    expect(writes).toHaveLength(2);
+    for (const issue of [issues[0] ?? 0, issues[59] ?? 0])
+      expect(await labelsOf(h, issue)).toContain("locus:queued");
+  });
+
   it("ignores activation by someone without write access", async () => {
     const m = await milestone("Not yours");
     await newIssue(h, "x", { milestone: m });
