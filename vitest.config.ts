@@ -47,7 +47,7 @@ export default defineConfig({
       // Files of every project share a worker's module cache, so Probot, Octokit, the SDK and
       // the simulator's GraphQL schema (a second of CPU to build) load once per worker, not once
       // per file. So a test file mocks no module and leaves no global state behind (test/setup.ts
-      // resets nock after each test; a file that changes PATH puts it back in afterAll).
+      // resets nock after each test; test/scripts/test-layers.test.ts checks the rest).
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {
         extends: true,

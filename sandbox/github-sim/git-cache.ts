@@ -38,6 +38,11 @@ export function remembered<T>(gitDir: string, key: string, compute: () => Promis
   return answer;
 }
 
+/** Drops one kept answer. */
+export function forget(gitDir: string, key: string): void {
+  repositories.get(gitDir)?.delete(key);
+}
+
 /** Drops what is kept for the repositories under `dir` (the simulator removes them on close). */
 export function forgetRepositoriesUnder(dir: string): void {
   for (const gitDir of repositories.keys()) if (gitDir.startsWith(dir)) repositories.delete(gitDir);

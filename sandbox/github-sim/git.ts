@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
-import { isObjectId, readBranchTip, readShortBranchName, remembered } from "./git-cache.ts";
+import { forget, isObjectId, readBranchTip, readShortBranchName, remembered } from "./git-cache.ts";
 
 // Every git call goes through execFile with an argument array: no shell, no quoting issues.
 
@@ -120,8 +120,12 @@ async function askGitForCommit(gitDir: string, ref: string): Promise<string | nu
 
 export async function resolveCommit(gitDir: string, ref: string): Promise<string | null> {
   if (ref.startsWith("-")) return null;
-  // An object id names the same object forever: whether it is a commit is asked once.
-  if (isObjectId(ref)) return remembered(gitDir, `commit ${ref}`, () => askGitForCommit(gitDir, ref));
+  // An object id names the same object forever; one not there yet may be pushed later, so only a find is kept.
+  if (isObjectId(ref)) {
+    const found = await remembered(gitDir, `commit ${ref}`, () => askGitForCommit(gitDir, ref));
+    if (found === null) forget(gitDir, `commit ${ref}`);
+    return found;
+  }
   const tip = await readShortBranchName(gitDir, ref);
   return tip === undefined ? askGitForCommit(gitDir, ref) : resolveCommit(gitDir, tip);
 }

@@ -68,19 +68,37 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     issue: Issue,
     from: Status,
     labels: Step,
-    texts: { readonly headline: string; readonly why: string },
+    texts: { readonly headline: string; readonly why: string; readonly statusSeenAt?: string | null },
   ): Promise<void> {
     if ("refused" in labels) return;
-    if (!(await gateway.removeLabel(issue.number, statusLabel(from)))) {
+    const claimed = statusLabel(from);
+    if (!(await gateway.removeLabel(issue.number, claimed))) {
       reports.push(report(issue, "skipped", "another sweep took it first"));
       return;
     }
-    const delivery = `stale-${ctx.run.id}-${issue.number}`;
-    const state = withDelivery((await readStatusRecord(gateway, issue.number)).state, delivery);
-    await writeStatus(gateway, issue.number, { headline: texts.headline }, state);
-    // Only the labels: the status comment above holds this sweep's delivery.
-    await applyEffects({ gateway, issue, mask: (text) => text }, labels.effects);
-    await dispatch(issue, delivery, texts.why);
+    try {
+      const record = await readStatusRecord(gateway, issue.number);
+      // Another sweep handled it between this sweep's read and its claim: its status comment moved.
+      if (texts.statusSeenAt !== undefined && (record.comment?.updatedAt ?? null) !== texts.statusSeenAt) {
+        await gateway.setLabels(issue.number, [...issue.labels]);
+        reports.push(report(issue, "skipped", "another sweep dispatched it first"));
+        return;
+      }
+      const delivery = `stale-${ctx.run.id}-${issue.number}`;
+      await writeStatus(
+        gateway,
+        issue.number,
+        { headline: texts.headline },
+        withDelivery(record.state, delivery),
+      );
+      // Only the labels: the status comment above holds this sweep's delivery.
+      await applyEffects({ gateway, issue, mask: (text) => text }, labels.effects);
+      await dispatch(issue, delivery, texts.why);
+    } catch (error) {
+      // A task claimed and then lost would carry no status, and nothing sweeps an issue without one.
+      await gateway.setLabels(issue.number, [...issue.labels]).catch(() => undefined);
+      throw error;
+    }
   }
 
   async function requeue(
@@ -136,6 +154,7 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     await claimAndDispatch(issue, "queued", queued, {
       headline: `Dispatched by the stale sweep: ${why}.`,
       why,
+      statusSeenAt: record.comment?.updatedAt ?? null,
     });
   }
 
