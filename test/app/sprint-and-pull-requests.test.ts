@@ -18,6 +18,17 @@ async function milestone(title: string, description = ""): Promise<number> {
   return data.number;
 }
 
+/** Locus's labels, as the app creates them on installation: GraphQL sets labels by id. */
+async function createLocusLabels(): Promise<void> {
+  for (const name of ["locus:queued", "agent:managed"])
+    await h
+      .as("alice")
+      .rest.issues.createLabel({ owner, repo, name, color: "0e8a16" })
+      .catch((error: { status?: number }) => {
+        if (error.status !== 422) throw error;
+      });
+}
+
 /** A branch `locus/issue-<N>` with one commit, as the Action would push it, and its PR. */
 async function locusPullRequest(issue: number, base = "main"): Promise<number> {
   const git = (...args: string[]) =>
@@ -65,14 +76,7 @@ describe("sprints", () => {
     const failed = await newIssue(h, "failed", { milestone: m, labels: ["locus:failed"] });
     // Seeded without its webhook, so no order was given when it joined the milestone.
     const { number: late } = await h.repo.issue({ title: "late", milestone: m }, { as: "alice" });
-    // Locus's labels, as the app creates them on installation: GraphQL sets labels by id.
-    for (const name of ["locus:queued", "agent:managed"])
-      await h
-        .as("alice")
-        .rest.issues.createLabel({ owner, repo, name, color: "0e8a16" })
-        .catch((error: { status?: number }) => {
-          if (error.status !== 422) throw error;
-        });
+    await createLocusLabels();
     const since = h.sim.requestLog.length;
     await h
       .as("alice")
@@ -110,13 +114,7 @@ describe("sprints", () => {
     const issues: number[] = [];
     for (let i = 0; i < 60; i++)
       issues.push((await h.repo.issue({ title: `task ${i}`, milestone: m }, { as: "alice" })).number);
-    for (const name of ["locus:queued", "agent:managed"])
-      await h
-        .as("alice")
-        .rest.issues.createLabel({ owner, repo, name, color: "0e8a16" })
-        .catch((error: { status?: number }) => {
-          if (error.status !== 422) throw error;
-        });
+    await createLocusLabels();
     const since = h.sim.requestLog.length;
     await h
       .as("alice")
