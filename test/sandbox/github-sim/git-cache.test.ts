@@ -95,11 +95,21 @@ describe("short names and every branch", () => {
     expect(await readShortBranchName(gitDir, "main")).toBe(tip);
     expect(await readShortBranchName(gitDir, "HEAD")).toBeUndefined();
     expect(await readShortBranchName(gitDir, tip.slice(0, 7))).toBeUndefined();
-    await git(gitDir, ["tag", "main", tip]);
+    // A tag named like the branch, on another commit: git takes the tag (gitrevisions), and so must the simulator.
+    const tree = (await git(gitDir, ["rev-parse", `${tip}^{tree}`])).trim();
+    const env = {
+      GIT_AUTHOR_NAME: "Ada",
+      GIT_AUTHOR_EMAIL: "a@x",
+      GIT_COMMITTER_NAME: "Ada",
+      GIT_COMMITTER_EMAIL: "a@x",
+    };
+    const tagged = (await git(gitDir, ["commit-tree", tree, "-p", tip, "-m", "tagged"], { env })).trim();
+    await git(gitDir, ["tag", "main", tagged]);
     expect(await readShortBranchName(gitDir, "main")).toBeUndefined();
+    expect(await resolveCommit(gitDir, "main")).toBe(tagged);
     await git(gitDir, ["pack-refs", "--all"]);
     expect(await readShortBranchName(gitDir, "main")).toBeUndefined();
-    expect(await resolveCommit(gitDir, "main")).toBe(tip);
+    expect(await resolveCommit(gitDir, "main")).toBe(tagged);
   });
 
   it("lists every branch, nested or packed, as git does", async () => {
