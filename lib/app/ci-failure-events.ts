@@ -50,8 +50,9 @@ async function writerCommentedSince(
   since: string | undefined,
 ): Promise<boolean> {
   if (since === undefined) return false;
-  // GitHub keeps a comment's time in whole seconds, so one made in the same second as the round,
-  // after it, reads as earlier: the round's second counts as after it (at worst one more round).
+  // GitHub gives a comment's time, and takes `since`, in whole seconds (YYYY-MM-DDTHH:MM:SSZ:
+  // docs.github.com/rest/issues/comments#list-issue-comments), so one made in the same second as the
+  // round, after it, reads as earlier: the round's second counts as after it (at worst one more round).
   const from = new Date(Math.floor(Date.parse(since) / 1000) * 1000).toISOString().replace(".000Z", "Z");
   const comments = await ctx.gateway.listIssueComments(pr, { since: from });
   for (const comment of comments) {
