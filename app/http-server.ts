@@ -4,7 +4,9 @@
  * over the cap (413), and senders too slow to finish a request (408, Node's
  * own request timeout). Probot's middleware then verifies the signature and
  * hands the event to the app. `POST /locus/token` is the token exchange
- * (app/token-route.ts), answered 404 when the server has none.
+ * (app/token-route.ts), answered 404 when the server has none. Webhooks are
+ * taken at the webhook path and at `/`, the URL Probot's setup flow registers
+ * the app with.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createNodeMiddleware, type ApplicationFunction, type Probot } from "probot";
@@ -65,6 +67,7 @@ export async function createLocusServer(options: LocusServerOptions): Promise<Se
         options.tokenRoute(request, response);
         return;
       }
+      if (request.method === "POST" && request.url === "/") request.url = webhookPath;
       if (!guard(request, response)) return;
       void middleware(request, response, () => {
         if (!response.headersSent) response.writeHead(404, { "content-type": "text/plain" }).end("Not found");

@@ -3,12 +3,14 @@
  * and audience, the reusable Locus workflows a job may run, and the
  * per-repository rate limit. `npm start` reads it from the environment
  * (LOCUS_APP_URL, LOCUS_OIDC_AUDIENCE, LOCUS_OIDC_ISSUER,
- * LOCUS_REUSABLE_WORKFLOWS); the sandbox passes the simulator's issuer.
+ * LOCUS_REUSABLE_WORKFLOWS); the issuer defaults to the one of the GitHub that
+ * GHE_HOST names. The sandbox passes the simulator's issuer.
  */
 import type { Probot } from "probot";
 import type { Log } from "../lib/github/index.ts";
 import { DEFAULT_REUSABLE_WORKFLOWS } from "../lib/token-exchange/claim-rules.ts";
-import { createOidcVerifier, GITHUB_ACTIONS_ISSUER } from "../lib/token-exchange/oidc-verifier.ts";
+import { actionsIssuerFor } from "../lib/token-exchange/actions-issuer.ts";
+import { createOidcVerifier } from "../lib/token-exchange/oidc-verifier.ts";
 import { createExchangeRateLimiter } from "../lib/token-exchange/rate-limit.ts";
 import { probotExchangeGitHub } from "./token-exchange-github.ts";
 import { createTokenRoute, type ExchangeEvent, type TokenRoute } from "./token-route.ts";
@@ -35,7 +37,8 @@ export function tokenExchangeConfigFromEnv(
     .map((path) => path.trim())
     .filter(Boolean);
   return {
-    issuer: env["LOCUS_OIDC_ISSUER"] || GITHUB_ACTIONS_ISSUER,
+    issuer:
+      env["LOCUS_OIDC_ISSUER"] || actionsIssuerFor({ host: env["GHE_HOST"], protocol: env["GHE_PROTOCOL"] }),
     audience,
     ...(reusable && reusable.length > 0 ? { reusableWorkflows: reusable } : {}),
   };

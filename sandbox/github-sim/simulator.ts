@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAppKeys, mintUserToken } from "./app-auth.ts";
 import { loadAppManifest } from "./app-manifest.ts";
+import { createAppManifestFlow } from "./app-manifest-flow.ts";
 import type { SimCore, SimUrls } from "./core.ts";
 import { createCiController, mayMoveHeads } from "./ci-runs.ts";
 import type { CiController, CiOptions } from "./ci-runs.ts";
@@ -163,8 +164,14 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     log: requestLog,
     observe: options.observe,
   });
+  const manifests = createAppManifestFlow({
+    store,
+    webhooks,
+    privateKeyPem: keys.privateKeyPem,
+    webUrl: () => urls.web,
+  });
   const server = createServer((request, response) => {
-    if (!oidc.handle(request, response)) api(request, response);
+    if (!oidc.handle(request, response) && !manifests.handle(request, response)) api(request, response);
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -32,6 +32,8 @@ export interface WebhookOptions {
 export interface WebhookQueue {
   readonly deliveries: readonly WebhookDelivery[];
   url: string | undefined;
+  /** Signs each delivery; the app manifest flow sets it when it registers the app. */
+  secret: string | undefined;
   enqueue: (event: string, payload: Record<string, unknown>, targetId: number) => WebhookDelivery;
   /** Sends `original`'s event again: same body and GUID, a new attempt marked as a redelivery. */
   redeliver: (original: WebhookDelivery) => WebhookDelivery;
@@ -80,6 +82,7 @@ export function createWebhookQueue(options: WebhookOptions): WebhookQueue {
   const queue: WebhookQueue = {
     deliveries,
     url: options.url,
+    secret: options.secret,
     enqueue(event, payload, targetId) {
       const body = JSON.stringify(payload);
       const id = randomUUID();
@@ -92,9 +95,9 @@ export function createWebhookQueue(options: WebhookOptions): WebhookQueue {
         "x-github-hook-installation-target-type": "integration",
         "x-github-hook-installation-target-id": String(targetId),
       };
-      if (options.secret !== undefined) {
-        headers["x-hub-signature-256"] = signPayload(options.secret, body);
-        headers["x-hub-signature"] = `sha1=${createHmac("sha1", options.secret).update(body).digest("hex")}`;
+      if (queue.secret !== undefined) {
+        headers["x-hub-signature-256"] = signPayload(queue.secret, body);
+        headers["x-hub-signature"] = `sha1=${createHmac("sha1", queue.secret).update(body).digest("hex")}`;
       }
       const action = typeof payload.action === "string" ? payload.action : null;
       return push({

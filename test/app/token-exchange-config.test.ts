@@ -30,6 +30,25 @@ describe("tokenExchangeConfigFromEnv", () => {
     });
   });
 
+  it("takes the issuer of the Enterprise Server that GHE_HOST names", () => {
+    expect(
+      tokenExchangeConfigFromEnv({
+        LOCUS_APP_URL: "https://locus.example.com",
+        GHE_HOST: "ghes.example.com",
+      }),
+    ).toEqual({
+      issuer: "https://ghes.example.com/_services/token",
+      audience: "https://locus.example.com",
+    });
+    expect(
+      tokenExchangeConfigFromEnv({
+        LOCUS_APP_URL: "http://locus.test",
+        GHE_HOST: "ghes.test:8080",
+        GHE_PROTOCOL: "http",
+      })?.issuer,
+    ).toBe("http://ghes.test:8080/_services/token");
+  });
+
   it("honours an audience, an Enterprise Server issuer and reusable workflows", () => {
     expect(
       tokenExchangeConfigFromEnv({
