@@ -73,7 +73,8 @@ function parseManifest(text: string): Manifest | string {
     return "The manifest needs name, url, hook_attributes.url and redirect_url.";
   }
   const permissions: Record<string, "read" | "write"> = { metadata: "read" };
-  for (const [scope, level] of Object.entries((manifest.default_permissions ?? {}) as object)) {
+  const asked = (manifest.default_permissions ?? {}) as Record<string, unknown>;
+  for (const [scope, level] of Object.entries(asked)) {
     if (level !== "read" && level !== "write") return `default_permissions.${scope} must be read or write.`;
     permissions[scope] = level;
   }
