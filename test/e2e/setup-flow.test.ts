@@ -11,8 +11,9 @@
  *
  * The app's public URL is a small proxy the test owns, as a reverse proxy in
  * front of a real server would be, so it stays the same across restarts while
- * the server listens on a new port each time. The app runs in another process,
- * so the test waits for GitHub's state to change, checking after each settle.
+ * the server listens on a new port each time. The app works in another
+ * process, so the test checks GitHub's state again after each request that is
+ * not its own, until what it waits for holds.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -50,6 +51,9 @@ const settings: RepositoryActionsSettings & {
   secrets: Record<string, string>;
 } = { vars: {}, secrets: {} };
 const children = new Set<ChildProcess>();
+/** Requests the test itself sends carry this header; the simulator's observer counts only the others. */
+const PROBE = "x-setup-flow-probe";
+const activity: { requests: number; wake?: () => void } = { requests: 0 };
 
 /** The app's public address: forwards every request to wherever the server listens now. */
 const front: { server?: Server; url: string; backend: number } = { url: "", backend: 0 };
@@ -129,20 +133,20 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Settles the simulator until `done` holds; the app's work runs in its own process meanwhile. */
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  for (let round = 0; round < 600; round++) {
+/** Waits until `done` holds, checking after the simulator settles and again after each request by someone else. */
+async function until(done: () => Promise<boolean>): Promise<void> {
+  for (;;) {
+    const seen = activity.requests;
     await sim.settle();
     if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (activity.requests === seen) await new Promise<void>((resolve) => (activity.wake = resolve));
   }
-  throw new Error(`never happened: ${what}`);
 }
 
 async function api(method: string, path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${sim.apiUrl}${path}`, {
     method,
-    headers: { authorization: `token ${sim.as("alice")}`, "content-type": "application/json" },
+    headers: { authorization: `token ${sim.as("alice")}`, "content-type": "application/json", [PROBE]: "1" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -203,6 +207,11 @@ beforeAll(async () => {
         ? `${ACTION}/.github/workflows/locus.yml@refs/tags/v1`
         : undefined,
     ci: { execute: nodeTestCi() },
+    observe: (exchange) => {
+      if (exchange.requestHeaders[PROBE]) return;
+      activity.requests++;
+      activity.wake?.();
+    },
   });
   late.runner = createActionRunner({
     bundle: await actionBundle(workDir),
@@ -304,7 +313,7 @@ describe("the README's install from zero: setup flow, .env, npm start, a label, 
 
     // Step 4: installing sends the webhook to the registered URL; the app creates the labels.
     sim.seed.installation(OWNER, { webhooks: true });
-    await until("the labels exist", async () => {
+    await until(async () => {
       const labels = (await api("GET", `/repos/${OWNER}/${REPO}/labels?per_page=100`)) as Array<{
         name: string;
       }>;
@@ -318,7 +327,7 @@ describe("the README's install from zero: setup flow, .env, npm start, a label, 
     await api("POST", `/repos/${OWNER}/${REPO}/issues/${issue.number}/labels`, { labels: ["locus:queued"] });
     type Pull = { user: { login: string }; head: { ref: string } };
     let pulls: Pull[] = [];
-    await until("Locus opened a pull request", async () => {
+    await until(async () => {
       pulls = (await api("GET", `/repos/${OWNER}/${REPO}/pulls`)) as Pull[];
       return pulls.length > 0;
     });
