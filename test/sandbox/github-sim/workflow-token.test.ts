@@ -320,7 +320,7 @@ describe("the permissions a job's token gets", () => {
 });
 
 describe("the README's caller workflow", () => {
-  it("gives its job a token that reads the CI runs and job logs fix-ci needs (exchanged tokens never carry actions)", () => {
+  it("gives its job a token that reads the CI runs and job logs fix-ci needs (exchanged tokens never carry actions: write)", () => {
     const repo = { owner: "acme", name: "widgets" } as Repo;
     const token = {
       kind: "workflow",
