@@ -39,7 +39,30 @@ export function statusOf(error: unknown): number | undefined {
   return typeof status === "number" ? status : undefined;
 }
 
-// Which installation permission a route needs, so a 403 can name it.
+/**
+ * The permissions GitHub said would have let the call through, from its
+ * `x-accepted-github-permissions` header: sets separated by `;`, the
+ * permissions of one set by `,`, each `name=access`; quoted as `"name: access"`.
+ * https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api#resource-not-accessible
+ */
+function acceptedPermissions(headers: Record<string, unknown> | undefined): string | undefined {
+  const value = headers?.["x-accepted-github-permissions"];
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const sets = value
+    .split(";")
+    .map((set) =>
+      set
+        .split(",")
+        .map((permission) => permission.trim().split("="))
+        .filter(([name, access]) => name && access)
+        .map(([name, access]) => `"${name}: ${access}"`)
+        .join(" and "),
+    )
+    .filter((set) => set !== "");
+  return sets.length > 0 ? sets.join(" or ") : undefined;
+}
+
+// Which installation permission a route needs, when GitHub did not say, so a 403 can name it.
 function permissionFor(route: string): string {
   if (/\/pulls\b/.test(route)) return "pull_requests";
   if (/\/actions\//.test(route)) return "actions";
@@ -101,7 +124,8 @@ export function toGitHubError(error: unknown, route: string): GitHubError {
   } else if (status === 403 && ACTIONS_MAY_NOT_OPEN_PRS.test(detail)) {
     message = `GitHub refused ${where}: ${detail} The workflow's GITHUB_TOKEN may not open or approve pull requests in this repository: turn on Settings → Actions → General → "Allow GitHub Actions to create and approve pull requests", or run the reusable workflow with app-url so Locus opens pull requests as the app (they then start your CI too). Then re-run.`;
   } else if (status === 403) {
-    message = `GitHub refused ${where}: ${detail}. The token lacks the "${permissionFor(route)}: ${write ? "write" : "read"}" permission: grant it to the GitHub App (or the workflow's permissions block) and re-run.`;
+    const needed = acceptedPermissions(headers) ?? `"${permissionFor(route)}: ${write ? "write" : "read"}"`;
+    message = `GitHub refused ${where}: ${detail}. The token lacks the ${needed} permission: grant it to the GitHub App (its settings page, Permissions & events, then accept the change on the installation), or add it to the workflow's \`permissions:\` when the run uses GITHUB_TOKEN, and re-run.`;
   } else if (status === 404) {
     message = `GitHub found nothing at ${where}: ${detail}. The repository, number or name does not exist, or the token cannot see it (install the app on this repository).`;
   } else if (status === 409 || status === 422) {

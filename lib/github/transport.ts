@@ -33,10 +33,24 @@ function hasNextPage(link: unknown): boolean {
   return typeof link === "string" && /rel="next"/.test(link);
 }
 
+// What an installation token needs for the fields Locus reads that GitHub guards beyond the repository.
+const GUARDED_FIELDS: Readonly<Record<string, string>> = { run: 'the "actions: read"' };
+
 function graphqlError(error: unknown, operation: string, route: string): GitHubError {
   const errors = (error as { errors?: unknown }).errors;
   if (statusOf(error) === undefined && Array.isArray(errors)) {
     const text = errors.map((e: { message?: unknown }) => String(e.message)).join("; ");
+    const forbidden = (errors as { type?: unknown; path?: unknown }[]).find((e) => e.type === "FORBIDDEN");
+    if (forbidden) {
+      const field = Array.isArray(forbidden.path) ? String(forbidden.path[0]) : "";
+      const needed = GUARDED_FIELDS[field] ?? "a";
+      return new GitHubError(
+        `GitHub's GraphQL API refused ${operation}${field ? ` (${field})` : ""}: ${text}. The token lacks ${needed} permission: grant it to the GitHub App (its settings page, Permissions & events, then accept the change on the installation), or add it to the workflow's \`permissions:\` when the run uses GITHUB_TOKEN, and re-run.`,
+        200,
+        route,
+        { cause: error },
+      );
+    }
     return new GitHubError(
       `GitHub's GraphQL API refused ${operation}: ${text}. Check that the repository and numbers exist and that the token can read issues.`,
       200,

@@ -4,7 +4,7 @@
  * review-thread reply) takes the publish token, which is first asked for when
  * the first such write happens: in every mode, after the agent has stopped.
  * Workflow runs (the stale sweep's dispatches and run listings) take the
- * workflow's own `GITHUB_TOKEN`, since exchanged tokens never carry `actions`.
+ * workflow's own `GITHUB_TOKEN`, since exchanged tokens never carry `actions: write`.
  * Everything else — reads, labels, comments, the live status edits — takes
  * the agent token.
  */

@@ -123,7 +123,7 @@ export async function executeGraphql(
     schema,
     document,
     rootValue: {
-      ...rootValue({ core, viewer, bucket, cost }),
+      ...rootValue({ core, viewer, bucket, cost, token: actor.token }),
       ...nodeRoot({ core, viewer, bucket }),
       ...mutationRoot({ core, viewer, bucket }),
       ...issueUpdateRoot({ core, viewer, bucket }),

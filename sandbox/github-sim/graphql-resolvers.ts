@@ -2,7 +2,17 @@ import { GraphQLError } from "graphql";
 import type { SimCore } from "./core.ts";
 import { closingIssues } from "./closing-keywords.ts";
 import { branchSha, readPath } from "./git.ts";
-import type { ContentEdit, Issue, IssueComment, Milestone, Repo, ReviewComment, User } from "./model.ts";
+import { resourceNode } from "./graphql-resource.ts";
+import type {
+  ContentEdit,
+  Issue,
+  IssueComment,
+  Milestone,
+  Repo,
+  ReviewComment,
+  TokenRecord,
+  User,
+} from "./model.ts";
 import type { Bucket } from "./rate-limit.ts";
 import { timelineItems } from "./graphql-timeline.ts";
 import { authorAssociation, nodeId } from "./serialize-user.ts";
@@ -17,6 +27,8 @@ export interface GraphqlContext {
   bucket: Bucket;
   /** The request's cost by GitHub's formula (graphql-cost.ts); 1 when not given. */
   cost?: number;
+  /** The token the request came with; null for an app's JWT. */
+  token?: TokenRecord | null;
 }
 
 type Args = Record<string, unknown>;
@@ -478,35 +490,11 @@ function ordered(issues: Issue[], orderBy: unknown): Issue[] {
   return order.direction === "DESC" ? sorted.reverse() : sorted;
 }
 
-// `resource(url:)` for the one kind Locus looks up by URL: a workflow run, whose creation time
-// GitHub sets and whoever dispatched it cannot choose.
-function resourceNode(core: SimCore, viewer: User, url: string): Record<string, unknown> | null {
-  const prefix = `${core.urls.web}/`;
-  if (!url.startsWith(prefix)) return null;
-  const match = /^([^/]+)\/([^/]+)\/actions\/runs\/(\d+)$/.exec(url.slice(prefix.length));
-  if (!match) return null;
-  const repo = findRepo(core.store, match[1] ?? "", match[2] ?? "");
-  if (!repo || permissionOf(core.store, repo, viewer.login) === "none") return null;
-  const run = repo.runs.find((candidate) => candidate.id === Number(match[3]));
-  if (!run) return null;
-  return {
-    __typename: "WorkflowRun",
-    id: nodeId("WFR", run.id),
-    databaseId: run.id,
-    runNumber: run.runNumber,
-    event: run.event,
-    createdAt: run.createdAt,
-    updatedAt: run.updatedAt,
-    url,
-    resourcePath: `/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
-  };
-}
-
 export function rootValue(context: GraphqlContext): Record<string, unknown> {
   const { core, viewer, bucket } = context;
   const cost = context.cost ?? 1;
   return {
-    resource: (args: Args) => resourceNode(core, viewer, String(args.url)),
+    resource: (args: Args) => resourceNode(core, viewer, context.token ?? null, String(args.url)),
     repository: (args: Args) => {
       const repo = findRepo(core.store, String(args.owner), String(args.name));
       if (!repo || permissionOf(core.store, repo, viewer.login) === "none") {

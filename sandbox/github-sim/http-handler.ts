@@ -6,8 +6,8 @@ import type { Actor, RequestContext, RouteAuth, RouteResult, SimCore } from "./c
 import type { FaultAction, FaultRegistry } from "./faults.ts";
 import { rateLimitedAnswer } from "./graphql-budget.ts";
 import { executeGraphql, graphqlOperationName, mutationFields, requestCost } from "./graphql-endpoint.ts";
-import type { TokenRecord } from "./model.ts";
-import { allows, mutationRequirement, notAccessible, routeRequirement } from "./token-permissions.ts";
+import { routePermission } from "./permission-table.ts";
+import { acceptedHeader, allows, mutationRequirement, notAccessible } from "./token-permissions.ts";
 import {
   HttpError,
   badCredentials,
@@ -232,7 +232,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
         );
         return;
       }
-      const refused = refusedMutation(actor.token, requestBody);
+      const refused = refusedMutation(deps, actor, requestBody);
       if (refused) {
         deps.limiter.consume(rateKey(actor), resource, 1);
         finish(
@@ -255,8 +255,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     template = match.route.template;
     const actor = authenticate(deps, req, match.route.auth);
     login = actor.user.login;
-    const needed = routeRequirement(method, template);
-    if (needed && !allows(actor.token, needed)) throw notAccessible(needed);
+    if (match.route.auth !== "jwt") checkTokenPermission(deps, actor, method, template);
     const repo = template.startsWith("/repos/{owner}/{repo}")
       ? findRepo(deps.core.store, match.params.owner ?? "", match.params.repo ?? "")
       : undefined;
@@ -309,10 +308,16 @@ function checkRate(deps: HandlerDeps, actor: Actor, resource: RateResource) {
 // (https://docs.github.com/rest/authentication/permissions-required-for-github-apps); GitHub then
 // refuses the whole document with a FORBIDDEN error. That error's shape is what GitHub answers (its
 // GraphQL docs do not spell it out: https://docs.github.com/graphql/overview/about-the-graphql-api).
-function refusedMutation(token: TokenRecord | null, body: unknown): Record<string, unknown> | null {
+function refusedMutation(deps: HandlerDeps, actor: Actor, body: unknown): Record<string, unknown> | null {
   for (const field of mutationFields(body)) {
     const needed = mutationRequirement(field);
-    if (needed && !allows(token, needed)) {
+    if (needed && !allows(actor.token, needed)) {
+      deps.core.store.permissionViolations.push({
+        kind: "refused",
+        route: `graphql ${field}`,
+        login: actor.user.login,
+        needed: acceptedHeader(needed),
+      });
       return {
         data: null,
         errors: [{ type: "FORBIDDEN", path: [field], message: "Resource not accessible by integration" }],
@@ -320,6 +325,33 @@ function refusedMutation(token: TokenRecord | null, body: unknown): Record<strin
     }
   }
   return null;
+}
+
+/**
+ * An installation or workflow token may call a route only where GitHub's
+ * published data lists it and with a permission that covers it; a person's
+ * token has only its repository role. Either refusal is also recorded for
+ * the tests (store.permissionViolations), so a route GitHub does not list
+ * cannot pass unseen.
+ */
+function checkTokenPermission(deps: HandlerDeps, actor: Actor, method: string, template: string): void {
+  if (!actor.token?.permissions) return;
+  const permission = routePermission(method, template);
+  if (permission.kind === "free") return;
+  const route = `${method} ${template}`;
+  const violations = deps.core.store.permissionViolations;
+  if (permission.kind === "unlisted") {
+    violations.push({ kind: "unlisted", route, login: actor.user.login, needed: "" });
+    throw notAccessible([]);
+  }
+  if (allows(actor.token, permission.needed)) return;
+  violations.push({
+    kind: "refused",
+    route,
+    login: actor.user.login,
+    needed: acceptedHeader(permission.needed),
+  });
+  throw notAccessible(permission.needed);
 }
 
 function authenticate(deps: HandlerDeps, req: IncomingMessage, mode: RouteAuth): Actor {

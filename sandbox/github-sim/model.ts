@@ -240,12 +240,27 @@ export interface AppInfo {
   events: readonly string[];
 }
 
+/**
+ * A call an installation token made that GitHub would refuse for its
+ * permissions: a route GitHub's permission data does not list ("unlisted"),
+ * or one the token's permissions do not cover ("refused", `needed` as in
+ * `x-accepted-github-permissions`). Tests of Locus assert there are none.
+ */
+export interface PermissionViolation {
+  kind: "unlisted" | "refused";
+  /** `METHOD /route/{template}`, or `graphql <field>`. */
+  route: string;
+  login: string;
+  needed: string;
+}
+
 export interface Store {
   app: AppInfo;
   users: Map<string, User>;
   repos: Map<string, Repo>;
   installations: Map<number, Installation>;
   tokens: Map<string, TokenRecord>;
+  permissionViolations: PermissionViolation[];
   now: () => Date;
   nextId: () => number;
 }

@@ -25,6 +25,7 @@ export function createStore(options: StoreOptions): Store {
     repos: new Map(),
     installations: new Map(),
     tokens: new Map(),
+    permissionViolations: [],
     now: options.now,
     nextId: () => ++id,
   };

@@ -3,7 +3,8 @@
  * GraphQL mutation against the token's permissions (the app's grant, or the
  * narrower set asked for when the token was created) and answers 403
  * "Resource not accessible by integration", naming what it needed in
- * `x-accepted-github-permissions`.
+ * `x-accepted-github-permissions`. Which permission a REST route needs comes
+ * from GitHub's published data (permission-table.ts); GraphQL's are here.
  * https://docs.github.com/rest/authentication/permissions-required-for-github-apps
  * https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app
  */
@@ -31,26 +32,6 @@ function one(name: string, access: Access): Requirement {
   return [{ name, access }];
 }
 
-/** The permission a REST route needs, by GitHub's table; null for routes any token may call. */
-export function routeRequirement(method: string, template: string): Requirement | null {
-  const access: Access = method === "GET" || method === "HEAD" ? "read" : "write";
-  const path = template.replace(/^\/repos\/\{owner\}\/\{repo\}/, "");
-  if (path === template) return null; // not a repository route: /user, /rate_limit, /installation/…
-  if (path.startsWith("/actions/")) return one("actions", access);
-  // Merging writes the base branch: GitHub asks for contents, not pull_requests.
-  if (path === "/pulls/{pull_number}/merge" && access === "write") return one("contents", "write");
-  if (path.startsWith("/pulls")) return one("pull_requests", access);
-  // An issue number may be a pull request's: its labels, comments and reactions take either permission.
-  if (path.startsWith("/issues/{issue_number}/") || path.startsWith("/issues/comments"))
-    return [
-      { name: "issues", access },
-      { name: "pull_requests", access },
-    ];
-  if (/^\/(issues|labels|milestones)\b/.test(path)) return one("issues", access);
-  if (/^\/(contents|git|branches|commits|compare|merges)\b/.test(path)) return one("contents", access);
-  return one("metadata", "read");
-}
-
 /** GraphQL mutations Locus sends, and what GitHub checks for each. */
 const MUTATIONS: Readonly<Record<string, Requirement>> = {
   addComment: [
@@ -71,6 +52,13 @@ export function mutationRequirement(field: string): Requirement | null {
   return MUTATIONS[field] ?? null;
 }
 
+/**
+ * What `resource(url:)` needs to resolve a workflow run: the run is an
+ * Actions resource, which an installation token reads with `actions: read`
+ * as its REST twin (GET /repos/{owner}/{repo}/actions/runs/{run_id}) does.
+ */
+export const WORKFLOW_RUN_READ: Requirement = one("actions", "read");
+
 export function allows(token: TokenRecord | null, needed: Requirement): boolean {
   if (!token?.permissions) return true; // a person's token: only the repository role applies
   const held = token.permissions;
@@ -85,6 +73,6 @@ export function notAccessible(needed: Requirement): HttpError {
   return new HttpError(
     403,
     { message: "Resource not accessible by integration", documentation_url: DOCS, status: "403" },
-    { "x-accepted-github-permissions": acceptedHeader(needed) },
+    needed.length > 0 ? { "x-accepted-github-permissions": acceptedHeader(needed) } : {},
   );
 }

@@ -3,7 +3,9 @@
  * fake: a Locus PR whose `node --test` CI run failed gets a fix commit that
  * makes the next run green, with the failed step's log tail and the
  * annotations in the agent's prompt; a failure the agent judges unrelated
- * is reported and nothing is committed. The fix leaves out scratch files its
+ * is reported and nothing is committed. On a private repository it needs no
+ * more than the exchange's phase tokens hold (`checks: read`, `actions: read`),
+ * and the simulator records no call GitHub would refuse. The fix leaves out scratch files its
  * commands made, and saved work on the wip branch that the round did not
  * continue is neither deleted nor saved over.
  */
@@ -11,7 +13,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { phasePermissions } from "../../lib/token-exchange/phases.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
@@ -124,6 +128,41 @@ describe("mode fix-ci", () => {
 
     const green = await runCi(branch);
     expect(green.conclusion).toBe("success");
+  }, 120_000);
+
+  it("fixes CI on a private repository with no more than the exchange's phase tokens may do", async () => {
+    const { pr, branch } = await locusPullRequest("Greet informally, privately");
+    const failed = await runCi(branch);
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
+      ),
+      reply(call("finish", { summary: "The test now expects Hi." })),
+    ]);
+    // GitHub asks `checks: read` for check runs, annotations and suites; on a private repository nothing
+    // else lets a token read them. The publish phase's permissions include the agent phase's.
+    const installation = [...h.sim.store.installations.values()][0];
+    if (!installation) throw new Error("the harness installed no app");
+    const phaseToken = mintInstallationToken(h.sim.store, installation.id, {
+      metadata: "read",
+      ...phasePermissions("publish"),
+    }).token;
+    h.repo.repo.isPrivate = true;
+    const violationsBefore = h.sim.store.permissionViolations.length;
+    try {
+      await h.api.dispatchWorkflow("locus.yml", "main", { mode: "fix-ci", pr: String(pr) });
+      const [created] = await h.api.listWorkflowRuns("locus.yml");
+      const run = await h.run(
+        { mode: "fix-ci", pr: String(pr), command: `run ${failed.id}`, "github-token": phaseToken },
+        { GITHUB_RUN_ID: String(created?.id) },
+      );
+
+      expect(h.sim.store.permissionViolations.slice(violationsBefore)).toEqual([]);
+      expect(run.outputs["status"]).toBe("succeeded");
+      expect((await runCi(branch)).conclusion).toBe("success");
+    } finally {
+      h.repo.repo.isPrivate = false;
+    }
   }, 120_000);
 
   it("fixes CI with provider acp, whose agent is not handed the unrelated-failure report as its answer", async () => {

@@ -2,7 +2,7 @@
  * The stale sweep through the token exchange: its scheduled run trades its
  * OIDC token for an agent token (labels, status comments), dispatches the
  * retry with the workflow's own GITHUB_TOKEN (the simulator's, with the
- * stale workflow's `permissions:`; exchanged tokens never carry `actions`),
+ * stale workflow's `permissions:`; exchanged tokens never carry `actions: write`),
  * and the retry — started by `github-actions[bot]`, not Locus — gets its
  * tokens because the delivery in its run name is the one the sweep recorded
  * in the issue's status comment. It ends in a pull request by Locus.

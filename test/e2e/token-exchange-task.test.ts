@@ -3,7 +3,8 @@
  * the runs' `github-token` is worthless: the bundled Action gets every token
  * it uses from the app's token exchange (its OIDC token from the simulator's
  * issuer, through the runner's ACTIONS_ID_TOKEN_REQUEST_* variables), and the
- * pull request comes back opened by Locus's own identity.
+ * pull request comes back opened by Locus's own identity, with no call GitHub
+ * would refuse for its permissions (the simulator records those).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeEvent } from "../../app/token-route.ts";
@@ -65,5 +66,9 @@ describe("a task whose tokens all come from the exchange", () => {
     // GitHub saw requests, and none of them carried the workflow's own (unusable) token.
     expect(authorizations.size).toBeGreaterThan(0);
     expect(authorizations.has(UNUSABLE)).toBe(false);
+  });
+
+  it("called no route GitHub's permission data leaves out, and none its phase token may not", () => {
+    expect(world.sim.store.permissionViolations).toEqual([]);
   });
 });

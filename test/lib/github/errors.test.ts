@@ -37,6 +37,52 @@ describe("GitHubError", () => {
     expect(error.message).toContain(`${API}${R}/issues/3/labels`);
   });
 
+  it("403 names the permission GitHub says it accepts, and where to grant it", async () => {
+    const { gateway } = testGateway();
+    nock(API)
+      .get(`${R}/check-runs/7/annotations`)
+      .query(true)
+      .reply(
+        403,
+        { message: "Resource not accessible by integration" },
+        { "x-accepted-github-permissions": "checks=read" },
+      );
+    nock(API)
+      .post(`${R}/issues/3/comments`)
+      .reply(
+        403,
+        { message: "Resource not accessible by integration" },
+        { "x-accepted-github-permissions": "issues=write; pull_requests=write" },
+      );
+
+    const checks = await failure(gateway.ci.annotations(7, 10));
+    const comment = await failure(gateway.createComment(3, "hi"));
+
+    expect(checks.message).toContain('lacks the "checks: read" permission');
+    expect(checks.message).toContain("grant it to the GitHub App (its settings page, Permissions & events");
+    expect(checks.message).toContain("the workflow's `permissions:`");
+    expect(comment.message).toContain('lacks the "issues: write" or "pull_requests: write" permission');
+  });
+
+  it("a FORBIDDEN workflow run in the task read names actions: read", async () => {
+    const { gateway } = testGateway();
+    nock(API)
+      .post("/graphql")
+      .reply(200, {
+        data: null,
+        errors: [{ type: "FORBIDDEN", path: ["run"], message: "Resource not accessible by integration" }],
+      });
+
+    const error = await failure(
+      gateway.readTask(3, { managedLabel: "agent:managed", runUrl: "https://github.com/o/r/actions/runs/1" }),
+    );
+
+    expect(error.message).toContain(
+      '(run): Resource not accessible by integration. The token lacks the "actions: read" permission',
+    );
+    expect(error.message).toContain("grant it to the GitHub App");
+  });
+
   it("403 when GitHub Actions may not open pull requests names the repository setting, not a permission", async () => {
     const { gateway } = testGateway();
     nock(API)

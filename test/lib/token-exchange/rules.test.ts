@@ -155,10 +155,10 @@ describe("checkPhase", () => {
 });
 
 describe("phases", () => {
-  it("never grant workflows or actions, and only publish writes contents", () => {
+  it("never grant workflows or actions: write, read checks and the run in both, and only publish writes contents", () => {
     for (const phase of ["agent", "publish"] as const) {
       expect(Object.keys(phasePermissions(phase))).not.toContain("workflows");
-      expect(Object.keys(phasePermissions(phase))).not.toContain("actions");
+      expect(phasePermissions(phase)).toMatchObject({ checks: "read", actions: "read" });
     }
     expect(phasePermissions("agent").contents).toBe("read");
     expect(phasePermissions("publish").contents).toBe("write");

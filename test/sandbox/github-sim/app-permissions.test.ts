@@ -17,7 +17,12 @@ afterEach(() => t.close());
 
 async function start(): Promise<{ app: Client; installationId: number; seeded: RepoSeeder }> {
   t = await startTestSim();
-  const seeded = await t.sim.seed.repo("acme/widgets", { files: { "a.txt": "one\n" } });
+  const seeded = await t.sim.seed.repo("acme/widgets", {
+    files: {
+      "a.txt": "one\n",
+      ".github/workflows/locus.yml": "name: Locus\non: workflow_dispatch\njobs: {}\n",
+    },
+  });
   const installationId = t.sim.seed.installation("acme").id;
   return { app: t.client(appJwt(t.sim.app.id, t.sim.appPrivateKey ?? "")), installationId, seeded };
 }
@@ -130,5 +135,54 @@ describe("a narrowed token", () => {
 
     await expect(answer).rejects.toMatchObject({ errors: [{ type: "FORBIDDEN", path: ["addComment"] }] });
     expect(t.sim.store.repos.get("acme/widgets")?.comments).toHaveLength(0);
+  });
+});
+
+describe("what GitHub would refuse", () => {
+  it("is recorded for the tests: a refused permission with what it needed, and a route GitHub does not list", async () => {
+    const { app, installationId, seeded } = await start();
+    await seeded.issue({ title: "Task" });
+    const reader = t.client((await tokenWith(app, installationId, { issues: "read" })).token);
+    expect(t.sim.store.permissionViolations).toEqual([]);
+
+    await statusOf(reader.rest.issues.createComment({ ...repo, issue_number: 1, body: "hi" }));
+    // GET /user answers a person's token; GitHub's data lists it for no installation permission.
+    const user = await reader.request("GET /user").catch((error: unknown) => error as { status: number });
+
+    expect(user).toMatchObject({ status: 403 });
+    expect(t.sim.store.permissionViolations).toEqual([
+      {
+        kind: "refused",
+        route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+        login: t.sim.app.botLogin,
+        needed: "issues=write; pull_requests=write",
+      },
+      { kind: "unlisted", route: "GET /user", login: t.sim.app.botLogin, needed: "" },
+    ]);
+  });
+
+  it("leaves a workflow run's resource(url:) null with FORBIDDEN without actions: read, and resolves it with", async () => {
+    const { app, installationId } = await start();
+    const { token: full } = await tokenWith(app, installationId);
+    await t.client(full).request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
+      ...repo,
+      workflow_id: "locus.yml",
+      ref: "main",
+      inputs: {},
+    });
+    const { data: runs } = await t.client(full).request("GET /repos/{owner}/{repo}/actions/runs", repo);
+    const url = runs.workflow_runs[0]?.html_url;
+    const query = `query($runUrl: URI!) { run: resource(url: $runUrl) { __typename ... on WorkflowRun { createdAt } } }`;
+    const withoutActions = t.client((await tokenWith(app, installationId, { issues: "write" })).token);
+    const withActions = t.client((await tokenWith(app, installationId, { actions: "read" })).token);
+
+    await expect(withoutActions.graphql(query, { runUrl: url })).rejects.toMatchObject({
+      errors: [{ type: "FORBIDDEN", path: ["run"], message: "Resource not accessible by integration" }],
+      data: { run: null },
+    });
+    expect(t.sim.store.permissionViolations).toMatchObject([{ kind: "refused", needed: "actions=read" }]);
+    await expect(withActions.graphql(query, { runUrl: url })).resolves.toMatchObject({
+      run: { __typename: "WorkflowRun" },
+    });
   });
 });

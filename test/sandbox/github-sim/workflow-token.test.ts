@@ -13,7 +13,8 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunnerRequest } from "../../../sandbox/github-sim/index.ts";
 import type { Repo, TokenRecord } from "../../../sandbox/github-sim/model.ts";
-import { allows, routeRequirement } from "../../../sandbox/github-sim/token-permissions.ts";
+import { routePermission } from "../../../sandbox/github-sim/permission-table.ts";
+import { allows } from "../../../sandbox/github-sim/token-permissions.ts";
 import { calledWorkflows, readmeCallerWorkflow } from "../../../sandbox/world/caller-workflow.ts";
 import { jobPermissions } from "../../../sandbox/github-sim/workflow-token.ts";
 import { pushBranch, startTestSim, type TestSim } from "./harness.ts";
@@ -319,7 +320,7 @@ describe("the permissions a job's token gets", () => {
 });
 
 describe("the README's caller workflow", () => {
-  it("gives its job a token that reads the CI runs and job logs fix-ci needs (exchanged tokens never carry actions)", () => {
+  it("gives its job a token that reads the CI runs and job logs fix-ci needs (exchanged tokens never carry actions: write)", () => {
     const repo = { owner: "acme", name: "widgets" } as Repo;
     const token = {
       kind: "workflow",
@@ -331,7 +332,8 @@ describe("the README's caller workflow", () => {
       "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
       "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
     ]) {
-      expect(allows(token, routeRequirement("GET", route) ?? []), route).toBe(true);
+      const permission = routePermission("GET", route);
+      expect(permission.kind === "listed" && allows(token, permission.needed), route).toBe(true);
     }
     expect(token.permissions).not.toHaveProperty("pull_requests");
   });
