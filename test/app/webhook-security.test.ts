@@ -54,8 +54,9 @@ afterAll(async () => {
 async function deliver(
   payload: Record<string, unknown>,
   headers: Record<string, string | undefined>,
+  url: string = h.webhookUrl,
 ): Promise<number> {
-  const response = await fetch(h.webhookUrl, {
+  const response = await fetch(url, {
     method: "POST",
     headers: Object.fromEntries(
       Object.entries({
@@ -103,6 +104,21 @@ describe("webhook signatures", () => {
     const status = await deliver(payload, { "x-hub-signature-256": sign(WEBHOOK_SECRET, payload) });
     expect(status).toBe(200);
     expect(appCalls(h, before)).toContain("POST /repos/octo/demo/issues/1/comments");
+  });
+
+  it("takes deliveries at /, where Probot's setup flow registers the app, with the same check", async () => {
+    const root = new URL("/", h.webhookUrl).toString();
+    const fresh = commentExample("/locus help") as { comment: { id: number } } & Record<string, unknown>;
+    fresh.comment.id += 1_000;
+    const forged = sign("not-the-secret-0123456789", fresh);
+    const before = h.sim.requestLog.length;
+    expect(await deliver(fresh, { "x-hub-signature-256": forged }, root)).toBe(400);
+    expect(h.sim.requestLog.length).toBe(before);
+    expect(await deliver(fresh, { "x-hub-signature-256": sign(WEBHOOK_SECRET, fresh) }, root)).toBe(200);
+    // The app acknowledges the command with a reaction on that comment.
+    expect(appCalls(h, before)).toContain(
+      `POST /repos/octo/demo/issues/comments/${fresh.comment.id}/reactions`,
+    );
   });
 
   it("dispatches nothing twice when GitHub redelivers the same delivery", async () => {
