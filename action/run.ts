@@ -14,6 +14,7 @@ import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
 import { selfLogins } from "../lib/action/self-logins.ts";
+import { reportPermissionRefusal } from "../lib/action/permission-refusal-report.ts";
 import { runMode } from "../lib/action/run-mode.ts";
 import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
@@ -77,6 +78,8 @@ export async function run(): Promise<void> {
   process.on("SIGINT", onSignal);
   let mask = createSecretMask([]);
   let sandbox: Sandbox | undefined;
+  // Once there is a gateway: tells the issue or PR of a run GitHub stopped by refusing a permission.
+  let reportRefusal: ((error: unknown) => Promise<void>) | undefined;
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     core.setSecret(inputs["github-token"]);
@@ -126,6 +129,8 @@ export async function run(): Promise<void> {
       log,
       ownLogins: selfLogins({ config }),
     });
+    reportRefusal = (error) =>
+      reportPermissionRefusal({ gateway, log, mask: (text) => mask(text) }, request, error);
     const refusal = await refuseRequester(gateway, env.actor, config);
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
@@ -199,6 +204,7 @@ export async function run(): Promise<void> {
       );
     }
   } catch (error) {
+    await reportRefusal?.(error);
     core.setFailed(mask(error instanceof Error ? error.message : String(error)));
   } finally {
     await sandbox?.close();

@@ -7,17 +7,20 @@ export class GitHubError extends Error {
   readonly route: string;
   /** GitHub's own message, when it answered one. */
   readonly detail: string | undefined;
+  /** GitHub refused the token a permission (REST 403, GraphQL FORBIDDEN); the message names it. */
+  readonly permissionRefused: boolean;
 
   constructor(
     message: string,
     status: number,
     route: string,
-    options?: { cause?: unknown; detail?: string },
+    options?: { cause?: unknown; detail?: string; permissionRefused?: boolean },
   ) {
     super(message, options);
     this.status = status;
     this.route = route;
     this.detail = options?.detail;
+    this.permissionRefused = options?.permissionRefused ?? false;
   }
 }
 
@@ -135,7 +138,8 @@ export function toGitHubError(error: unknown, route: string): GitHubError {
   } else {
     message = `GitHub answered ${status} to ${where}: ${detail}.`;
   }
-  return new GitHubError(message, status, route, { cause: error, detail });
+  const permissionRefused = status === 403 && !rateLimited && !ACTIONS_MAY_NOT_OPEN_PRS.test(detail);
+  return new GitHubError(message, status, route, { cause: error, detail, permissionRefused });
 }
 
 /** The message of the error plugin-throttling throws for a GraphQL RATE_LIMITED answer it has stopped retrying. */

@@ -48,7 +48,7 @@ function graphqlError(error: unknown, operation: string, route: string): GitHubE
         `GitHub's GraphQL API refused ${operation}${field ? ` (${field})` : ""}: ${text}. The token lacks ${needed} permission: grant it to the GitHub App (its settings page, Permissions & events, then accept the change on the installation), or add it to the workflow's \`permissions:\` when the run uses GITHUB_TOKEN, and re-run.`,
         200,
         route,
-        { cause: error },
+        { cause: error, permissionRefused: true },
       );
     }
     return new GitHubError(

@@ -25,8 +25,8 @@ export type PublishedPermissions = Readonly<
   Record<string, { readonly title: string; readonly permissions: readonly PublishedEntry[] }>
 >;
 
-/** The GitHub versions whose data is vendored. */
-export const PERMISSION_VERSIONS = ["fpt-2022-11-28"] as const;
+/** The GitHub versions whose data is vendored: github.com, and the newest GitHub Enterprise Server. */
+export const PERMISSION_VERSIONS = ["fpt-2022-11-28", "ghes-3.21-2022-11-28"] as const;
 export type PermissionVersion = (typeof PERMISSION_VERSIONS)[number];
 
 export type RoutePermission =

@@ -1,6 +1,7 @@
 /**
  * The README's last fallback: the Action on the workflow's own GITHUB_TOKEN,
- * from a workflow granting `contents`, `issues` and `pull-requests: write`.
+ * from a workflow granting `contents`, `issues` and `pull-requests: write`,
+ * `checks: read` and `actions: read` (the run's creation time).
  * On a repository that has not allowed GitHub Actions to create pull
  * requests (GitHub's default), GitHub refuses the PR: Locus reports it on the
  * issue, saying which setting to turn on or to use `app-url` instead, keeps
@@ -20,7 +21,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
     ...PROJECT_FILES,
-    [WORKFLOW]: `on: workflow_dispatch\npermissions:\n  contents: write\n  issues: write\n  pull-requests: write\njobs:\n  locus:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: locus-dev/locus@v1\n`,
+    [WORKFLOW]: `on: workflow_dispatch\npermissions:\n  contents: write\n  issues: write\n  pull-requests: write\n  checks: read\n  actions: read\njobs:\n  locus:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: locus-dev/locus@v1\n`,
   });
 }, 60_000);
 

@@ -122,7 +122,13 @@ describe("the token exchange grants", () => {
     const repoId = h.sim.store.repos.get("octo/demo")?.id;
     expect(minted[0]?.requestBody).toEqual({
       repository_ids: [repoId],
-      permissions: { issues: "write", pull_requests: "read", contents: "read" },
+      permissions: {
+        issues: "write",
+        pull_requests: "read",
+        contents: "read",
+        checks: "read",
+        actions: "read",
+      },
     });
   });
 
@@ -140,8 +146,8 @@ describe("the token exchange grants", () => {
 
     expect([publish.status, agent.status]).toEqual([200, 200]);
     expect(minted.map((m) => (m.requestBody as { permissions: unknown }).permissions)).toEqual([
-      { contents: "write", issues: "write", pull_requests: "write" },
-      { issues: "write", pull_requests: "read", contents: "read" },
+      { contents: "write", issues: "write", pull_requests: "write", checks: "read", actions: "read" },
+      { issues: "write", pull_requests: "read", contents: "read", checks: "read", actions: "read" },
     ]);
   });
 

@@ -62,6 +62,7 @@ describe("GitHubError", () => {
     expect(checks.message).toContain("grant it to the GitHub App (its settings page, Permissions & events");
     expect(checks.message).toContain("the workflow's `permissions:`");
     expect(comment.message).toContain('lacks the "issues: write" or "pull_requests: write" permission');
+    expect([checks.permissionRefused, comment.permissionRefused]).toEqual([true, true]);
   });
 
   it("a FORBIDDEN workflow run in the task read names actions: read", async () => {
@@ -81,6 +82,7 @@ describe("GitHubError", () => {
       '(run): Resource not accessible by integration. The token lacks the "actions: read" permission',
     );
     expect(error.message).toContain("grant it to the GitHub App");
+    expect(error.permissionRefused).toBe(true);
   });
 
   it("403 when GitHub Actions may not open pull requests names the repository setting, not a permission", async () => {
@@ -97,6 +99,7 @@ describe("GitHubError", () => {
     expect(error.message).toContain("Allow GitHub Actions to create and approve pull requests");
     expect(error.message).toContain("app-url");
     expect(error.message).not.toContain("lacks the");
+    expect(error.permissionRefused).toBe(false);
   });
 
   it("403 on a workflow dispatch names the actions permission", async () => {

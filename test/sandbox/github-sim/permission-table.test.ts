@@ -11,29 +11,31 @@ import {
   PERMISSION_VERSIONS,
   loadPermissionTable,
   routePermission,
+  type PermissionVersion,
 } from "../../../sandbox/github-sim/permission-table.ts";
 import { routes } from "../../../sandbox/github-sim/routes.ts";
 
 const R = "/repos/{owner}/{repo}";
 
-function needed(method: string, template: string): string[] {
-  const permission = routePermission(method, template);
+function needed(method: string, template: string, version?: PermissionVersion): string[] {
+  const permission = routePermission(method, template, version);
   if (permission.kind !== "listed") throw new Error(`${method} ${template} is ${permission.kind}`);
   return permission.needed.map(({ name, access }) => `${name}:${access}`).sort();
 }
 
 describe("the REST permission table from GitHub's data", () => {
-  it("asks checks: read for check runs, their annotations and check suites", () => {
-    for (const template of [
-      `${R}/check-runs/{check_run_id}`,
-      `${R}/check-runs/{check_run_id}/annotations`,
-      `${R}/check-suites/{check_suite_id}`,
-      `${R}/check-suites/{check_suite_id}/check-runs`,
-      `${R}/commits/{ref}/check-runs`,
-      `${R}/commits/{ref}/check-suites`,
-    ]) {
-      expect(needed("GET", template), template).toEqual(["checks:read"]);
-    }
+  it("asks checks: read for check runs, their annotations and check suites, on github.com and GHES", () => {
+    for (const version of PERMISSION_VERSIONS)
+      for (const template of [
+        `${R}/check-runs/{check_run_id}`,
+        `${R}/check-runs/{check_run_id}/annotations`,
+        `${R}/check-suites/{check_suite_id}`,
+        `${R}/check-suites/{check_suite_id}/check-runs`,
+        `${R}/commits/{ref}/check-runs`,
+        `${R}/commits/{ref}/check-suites`,
+      ]) {
+        expect(needed("GET", template, version), `${version} ${template}`).toEqual(["checks:read"]);
+      }
   });
 
   it("asks contents: write to merge a pull request, and pull_requests to open or edit one", () => {
