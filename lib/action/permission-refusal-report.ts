@@ -14,7 +14,7 @@ import type { ActionLog } from "./context.ts";
 import type { ModeRequest } from "./mode-request.ts";
 
 /** The issue or pull request a run was started for; none for a sprint's milestone or the stale sweep. */
-export function reportTarget(request: ModeRequest): number | undefined {
+function reportTarget(request: ModeRequest): number | undefined {
   switch (request.mode) {
     case "issue":
       return request.issues[0];
