@@ -142,7 +142,8 @@ export async function run(): Promise<void> {
 
     const gitEnv = scrubEnvironment(process.env);
     const identity = { name: config.commit.name, email: config.commit.email };
-    const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
+    // Every worktree git command runs in the sandbox; the host runs git only in Locus's own repository.
+    const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv, sandbox });
     // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
     const remoteUrl = await plainGit.remoteUrl();
     const trustedCommit = await plainGit.revParse("HEAD");
@@ -151,11 +152,11 @@ export async function run(): Promise<void> {
       identity,
       env: gitEnv,
       remoteUrl,
+      sandbox,
+      repositoryPath: join(env.worktreeRoot, "locus-repository"),
       auth: credentials.gitAuth(remoteUrl),
       onConfigReverted: (paths) =>
-        log.warn(
-          `Git files changed during the run were restored before Locus used its credentials: ${paths.join(", ")}`,
-        ),
+        log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),
     });
 
     const ctx: ActionContext = {

@@ -83,6 +83,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         worktree: wrap.cwd,
         ...gitMounts(wrap.cwd),
         ...(wrap.readable ? { readable: wrap.readable } : {}),
+        ...(wrap.writable ? { writable: wrap.writable } : {}),
         proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET },
         unsetEnv: LOGIN_VARIABLES.filter((name) => !(name in env)),
         ...(wrap.startIn === "neutral" ? { chdir: HOME } : {}),
