@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
 import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
-import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
+import { scrubEnvironment, secretValues } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
@@ -154,6 +154,8 @@ export async function run(): Promise<void> {
       remoteUrl,
       sandbox,
       repositoryPath: join(env.worktreeRoot, "locus-repository"),
+      // The inputs' and exchanged tokens, and every secret-named variable's value (a CLI provider's key).
+      secrets: () => [...secrets, ...secretValues(process.env)],
       auth: credentials.gitAuth(remoteUrl),
       onConfigReverted: (paths) =>
         log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),

@@ -7,6 +7,7 @@
 import type { ConfigGuard } from "./config-guard.ts";
 import type { ExecGit } from "./exec-git.ts";
 import type { LocusRepository } from "./locus-repository.ts";
+import type { SecretHit } from "../secrets/secrets-in-diff.ts";
 import type { PushAuth } from "./push-auth.ts";
 import type { GitSandbox } from "./sandboxed-git.ts";
 
@@ -35,6 +36,8 @@ export interface GitClientOptions {
    * the sandbox, such as a directory under the runner's temp. A fresh temp directory when absent.
    */
   readonly repositoryPath?: string;
+  /** The run's secret values, read at each commit (tokens exchanged later join them). */
+  readonly secrets?: () => readonly string[];
   readonly exec?: ExecGit;
   /** Told which git files were changed behind Locus's back (and have been reverted). */
   readonly onConfigReverted?: (paths: readonly string[]) => void;
@@ -45,6 +48,12 @@ export interface GitClientOptions {
 }
 
 export type RemoteAccess = "read" | "write";
+
+/** Whether anything is staged, and the files left out because they would commit a secret. */
+export interface StageResult {
+  readonly staged: boolean;
+  readonly withheld: readonly SecretHit[];
+}
 export type CommittedFile =
   { readonly kind: "file"; readonly text: string } | { readonly kind: "symlink" } | null;
 
@@ -83,12 +92,10 @@ export interface GitClient {
   /** Points `branch` at `startPoint` and checks it out, discarding local changes. */
   checkoutBranch(branch: string, startPoint: string): Promise<void>;
   /**
-   * Stages every change but `leaveOut` (paths kept out of the commit), nested repositories and
-   * submodules; whether anything is staged.
+   * Stages every change but `leaveOut` (paths kept out of the commit), nested repositories,
+   * submodules and files that add a secret (the run's or a known token format; `withheld`).
    */
-  stageAll(leaveOut?: readonly string[]): Promise<boolean>;
-  /** The staged changes as a patch, without context lines (what the next commit would add). */
-  stagedDiff(): Promise<string>;
+  stageAll(leaveOut?: readonly string[]): Promise<StageResult>;
   /** Untracked files that no ignore rule covers, relative to the worktree. */
   untrackedFiles(): Promise<string[]>;
   commit(message: string): Promise<string>;

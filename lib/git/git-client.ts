@@ -15,6 +15,7 @@ import { createGitRunner } from "./git-runner.ts";
 import { openLocusRepository, type LocusRepository } from "./locus-repository.ts";
 import { NO_AUTH } from "./push-auth.ts";
 import { assertRefName, assertRepoPath } from "./ref-names.ts";
+import { secretsInDiff } from "../secrets/secrets-in-diff.ts";
 
 export type * from "./git-client-types.ts";
 
@@ -59,6 +60,13 @@ export function createGitClient(options: GitClientOptions): GitClient {
       .map((entry) => entry.split("\t")[1] ?? "");
     const untracked = (await git(["ls-files", "--others", "--exclude-standard", "-z"])).stdout.split("\0");
     return [...gitlinks, ...untracked.filter((path) => path.endsWith("/")).map((path) => path.slice(0, -1))];
+  }
+
+  /** Takes paths out of the index again, in bounded batches; `--` keeps a path from being read as an option. */
+  async function unstage(paths: readonly string[]): Promise<void> {
+    for (let at = 0; at < paths.length; at += 100) {
+      await git(["reset", "--quiet", "--", ...paths.slice(at, at + 100)]);
+    }
   }
 
   /** The run's new commits, written by the sandboxed git as a bundle and copied into Locus's repository. */
@@ -135,25 +143,21 @@ export function createGitClient(options: GitClientOptions): GitClient {
       // Excluded up front: even a pathspec-less `add` asks each of them for its status.
       const nested = (await nestedRepositories()).map((path) => `:(exclude,literal)${path}`);
       await git(["add", "--all", "--", ".", ...nested]);
-      // Unstaged again in bounded batches; `--` keeps a path from being read as an option.
-      for (let at = 0; at < leaveOut.length; at += 100) {
-        await git(["reset", "--quiet", "--", ...leaveOut.slice(at, at + 100)]);
-      }
+      await unstage(leaveOut);
+      // Checked before every commit: what the diff adds never carries a secret out.
+      const diff = await git([
+        "diff",
+        "--cached",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--text",
+        "-U0",
+      ]);
+      const withheld = secretsInDiff(diff.stdout, options.secrets?.() ?? []);
+      await unstage([...new Set(withheld.map((hit) => hit.path))]);
       const staged = await git(["diff", "--cached", "--quiet"], { allowFailure: true });
-      return staged.exitCode === 1;
-    },
-    async stagedDiff() {
-      return (
-        await git([
-          "diff",
-          "--cached",
-          "--no-color",
-          "--no-ext-diff",
-          "--no-textconv",
-          "--text",
-          "--unified=0",
-        ])
-      ).stdout;
+      return { staged: staged.exitCode === 1, withheld };
     },
     async commit(message) {
       await git(["commit", "--no-verify", "--no-gpg-sign", "--quiet", "-m", message]);
