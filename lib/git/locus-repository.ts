@@ -7,7 +7,7 @@
  * or `file` only (plain http only to a loopback remote, a local GitHub such as the simulator).
  * Nothing in here reads a file the agent wrote except the bundle, and that only as data.
  */
-import { stat } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { execGit, type ExecGit } from "./exec-git.ts";
 import type { PushResult, RemoteAccess } from "./git-client-types.ts";
 import { NO_AUTH, type PushAuth } from "./push-auth.ts";
@@ -74,7 +74,7 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
   ];
   const git = async (
     args: readonly string[],
-    extra: { remote?: RemoteAccess; allowFailure?: boolean; cwd?: string } = {},
+    extra: { remote?: RemoteAccess; allowFailure?: boolean } = {},
   ) => {
     const credentials =
       extra.remote === undefined
@@ -83,13 +83,14 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
           ? await options.auth(extra.remote)
           : options.auth;
     return exec([...SAFE, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
-      cwd: extra.cwd ?? options.path,
+      cwd: options.path,
       // Set last: the credentials' own variables cannot turn global or system config back on.
       env: { ...credentials.env, ...env },
       allowFailure: extra.allowFailure,
     });
   };
-  await git(["init", "--quiet", "--bare", "--template=", options.path], { cwd: "/" });
+  await mkdir(options.path, { recursive: true });
+  await git(["init", "--quiet", "--bare", "--template=", "."]);
   const remoteRef = (branch: string) => `refs/remotes/${options.remote}/${branch}`;
   // One ref per import: worktrees push in parallel.
   let imports = 0;
