@@ -6,7 +6,6 @@
  */
 import type { ConfigGuard } from "./config-guard.ts";
 import type { ExecGit } from "./exec-git.ts";
-import type { LocusRepository } from "./locus-repository.ts";
 import type { SecretHit } from "../secrets/secrets-in-diff.ts";
 import type { PushAuth } from "./push-auth.ts";
 import type { GitSandbox } from "./sandboxed-git.ts";
@@ -44,7 +43,6 @@ export interface GitClientOptions {
   /** Shared by a client and the clients of its worktrees; made by the first client. */
   readonly guard?: ConfigGuard;
   readonly gitDir?: string | undefined;
-  readonly locusRepository?: () => Promise<LocusRepository>;
 }
 
 export type RemoteAccess = "read" | "write";

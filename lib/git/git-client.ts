@@ -21,12 +21,15 @@ export type * from "./git-client-types.ts";
 
 const GITLINK = /^160000 [0-9a-f]+ \d\t/;
 
-export function createGitClient(options: GitClientOptions): GitClient {
+/** Locus's repository, shared by a client and the clients of its worktrees; opened on first use. */
+type SharedRepository = () => Promise<LocusRepository>;
+
+export function createGitClient(options: GitClientOptions, shared?: SharedRepository): GitClient {
   const { git, guard, gitDir } = createGitRunner(options);
   const remote = options.remote ?? "origin";
   let opened: Promise<LocusRepository> | undefined;
   const locusRepository =
-    options.locusRepository ??
+    shared ??
     (() =>
       (opened ??= (async () =>
         openLocusRepository({
@@ -85,7 +88,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
 
   const client: GitClient = {
     cwd: options.cwd,
-    at: (cwd) => createGitClient({ ...options, cwd, guard, gitDir, locusRepository }),
+    at: (cwd) => createGitClient({ ...options, cwd, guard, gitDir }, locusRepository),
     async remoteUrl() {
       return (await git(["remote", "get-url", remote])).stdout.trim();
     },

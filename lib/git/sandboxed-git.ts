@@ -17,6 +17,8 @@ export function sandboxedGit(sandbox: GitSandbox): ExecGit {
       env: options.env,
       // The committer and the config switches the runner set (never a credential: there is none).
       keep: Object.keys(options.env).filter((name) => name.startsWith("GIT_")),
+      // Locus's git over a worktree never reaches the network: the remote is Locus's repository's business.
+      offline: true,
       ...(options.mounts?.writable ? { writable: options.mounts.writable } : {}),
       ...(options.mounts?.readable ? { readable: options.mounts.readable } : {}),
     });

@@ -69,7 +69,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
     allowedHosts: options.allow,
     async wrap(file: string, args: readonly string[], wrap: WrapOptions): Promise<WrappedCommand> {
       const dirs = await privateFor(wrap.cwd);
-      const command = bridgeCommand(relay, PROXY_SOCKET, file, args);
+      const command = wrap.offline ? [file, ...args] : bridgeCommand(relay, PROXY_SOCKET, file, args);
       const env = sandboxEnvironment(wrap.env, {
         home: HOME,
         tmp: TMP,

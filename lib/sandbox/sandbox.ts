@@ -22,6 +22,8 @@ export interface WrapOptions {
    * (the repository's git directory, a transfer directory), never for the agent's commands.
    */
   readonly writable?: readonly string[];
+  /** No relay to the egress proxy (it costs a start and a wait): for a command that needs no network. */
+  readonly offline?: boolean;
   /**
    * Where the process starts: the worktree (commands the agent runs), or a directory of no
    * repository (`neutral`) for a program that holds credentials, such as an ACP agent or an MCP
