@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
 import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
-import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
+import { scrubEnvironment, secretValues } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
@@ -147,7 +147,8 @@ export async function run(): Promise<void> {
 
     const gitEnv = scrubEnvironment(process.env);
     const identity = { name: config.commit.name, email: config.commit.email };
-    const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
+    // Every worktree git command runs in the sandbox; the host runs git only in Locus's own repository.
+    const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv, sandbox });
     // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
     const remoteUrl = await plainGit.remoteUrl();
     const trustedCommit = await plainGit.revParse("HEAD");
@@ -156,11 +157,13 @@ export async function run(): Promise<void> {
       identity,
       env: gitEnv,
       remoteUrl,
+      sandbox,
+      repositoryPath: join(env.worktreeRoot, "locus-repository"),
+      // The inputs' and exchanged tokens, and every secret-named variable's value (a CLI provider's key).
+      secrets: () => [...secrets, ...secretValues(process.env)],
       auth: credentials.gitAuth(remoteUrl),
       onConfigReverted: (paths) =>
-        log.warn(
-          `Git files changed during the run were restored before Locus used its credentials: ${paths.join(", ")}`,
-        ),
+        log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),
     });
 
     const ctx: ActionContext = {

@@ -47,7 +47,8 @@ export interface SaveCheckpointInput {
 /** Commits what is in the worktree and pushes it to the wip branch; answers the branch, or undefined when there was nothing. */
 export async function saveCheckpoint(input: SaveCheckpointInput): Promise<string | undefined> {
   const { worktree } = input;
-  if (await worktree.stageAll(input.leaveOut ?? [])) {
+  // A file withheld for a secret stays out here too; the delivery that follows names it.
+  if ((await worktree.stageAll(input.leaveOut ?? [])).staged) {
     await worktree.commit(checkpointMessage(input.issue, input.reason, input.summary));
   }
   const head = await worktree.revParse("HEAD");

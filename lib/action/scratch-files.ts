@@ -6,6 +6,7 @@
  * pollute the pull request. A directory the repository already tracks files
  * in is the project's own, so its new files are kept. Pure.
  */
+import type { SecretHit } from "../secrets/secrets-in-diff.ts";
 
 const SCRATCH_DIRS = new Set([
   "tmp",
@@ -56,6 +57,14 @@ export function scratchFiles(
     left.push(path);
   }
   return left;
+}
+
+/** The line a summary gets when files were left out because they would have committed a secret. */
+export function withheldNote(hits: readonly SecretHit[]): string {
+  if (hits.length === 0) return "";
+  const shown = hits.slice(0, 20).map((hit) => `\`${hit.path.replace(/`/g, "'")}\` (${hit.what})`);
+  const more = hits.length > 20 ? ` and ${hits.length - 20} more` : "";
+  return `Left out of the commit because they would have published a secret: ${shown.join(", ")}${more}.`;
 }
 
 /** The line a pull request's summary gets when files were left out. */

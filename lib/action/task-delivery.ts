@@ -9,7 +9,7 @@ import type { GitClient } from "../git/git-client.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
-import { leftOutNote } from "./scratch-files.ts";
+import { leftOutNote, withheldNote } from "./scratch-files.ts";
 import { failTask } from "./task-failure.ts";
 import type { TaskOutcome } from "./task-plan.ts";
 import { advance, reportHead, scratchIn, spentSoFar, type TaskSession } from "./task-session.ts";
@@ -25,11 +25,14 @@ export async function deliverTask(
   const branch = issueBranch(issue.number);
   if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
   const leftOut = await scratchIn(worktree, finished);
-  if (await worktree.stageAll(leftOut)) await worktree.commit(taskCommitMessage(issue));
+  const stage = await worktree.stageAll(leftOut);
+  if (stage.staged) await worktree.commit(taskCommitMessage(issue));
   // The summary says what stayed out, so nobody wonders where a generated file went.
   const result = {
     ...finished,
-    summary: [finished.summary, leftOutNote(leftOut)].filter(Boolean).join("\n\n"),
+    summary: [finished.summary, leftOutNote(leftOut), withheldNote(stage.withheld)]
+      .filter(Boolean)
+      .join("\n\n"),
   };
   s.result = result;
   if (!(await worktree.differs(plan.parentRef, "HEAD"))) {

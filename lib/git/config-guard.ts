@@ -6,8 +6,8 @@
  * would follow it. So the files are recorded before the agent runs and, before every command
  * that carries a credential, compared with that record: any change is reverted and reported.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { gitDirsOf } from "./git-dirs.ts";
 
 export interface ConfigGuard {
@@ -44,7 +44,8 @@ export function createConfigGuard(onReverted: (paths: readonly string[]) => void
     restore() {
       const reverted: string[] = [];
       for (const [path, content] of recorded) {
-        if (read(path) === content) continue;
+        // A worktree removed since it was recorded has nothing left to steer.
+        if (read(path) === content || !existsSync(dirname(path))) continue;
         if (content === null) rmSync(path, { force: true, recursive: true });
         else writeFileSync(path, content);
         reverted.push(path);

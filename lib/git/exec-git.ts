@@ -7,19 +7,37 @@ export interface GitExecResult {
   readonly exitCode: number;
 }
 
-export type ExecGit = (
-  args: readonly string[],
-  options: { cwd: string; env: Readonly<Record<string, string>>; allowFailure?: boolean },
-) => Promise<GitExecResult>;
+/** Host directories one sandboxed git command needs beyond the worktree (ignored on the host). */
+export interface GitMounts {
+  readonly writable?: readonly string[];
+  readonly readable?: readonly string[];
+}
+
+export interface GitExecOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly allowFailure?: boolean | undefined;
+  readonly mounts?: GitMounts | undefined;
+}
+
+export type ExecGit = (args: readonly string[], options: GitExecOptions) => Promise<GitExecResult>;
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
-/** Runs git with an argument array (no shell), failing unless `allowFailure`. */
-export const execGit: ExecGit = (args, options) =>
-  new Promise((resolve, reject) => {
+/**
+ * Runs `file` with an argument array (no shell), failing unless `allowFailure`; a failure is
+ * reported as the git command `gitArgs`, whatever wrapper `file` is.
+ */
+export function execProgram(
+  file: string,
+  argv: readonly string[],
+  gitArgs: readonly string[],
+  options: GitExecOptions,
+): Promise<GitExecResult> {
+  return new Promise((resolve, reject) => {
     execFile(
-      "git",
-      [...args],
+      file,
+      [...argv],
       { cwd: options.cwd, env: options.env, encoding: "utf8", maxBuffer: MAX_OUTPUT },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
@@ -27,7 +45,11 @@ export const execGit: ExecGit = (args, options) =>
           resolve({ stdout, stderr, exitCode: code ?? 0 });
           return;
         }
-        reject(new GitError(args, code, stderr || (error?.message ?? "")));
+        reject(new GitError(gitArgs, code, stderr || (error?.message ?? "")));
       },
     );
   });
+}
+
+/** Runs git on the host: only for Locus's own repository, or where no sandbox is given (tests). */
+export const execGit: ExecGit = (args, options) => execProgram("git", args, args, options);

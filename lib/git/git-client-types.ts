@@ -6,7 +6,9 @@
  */
 import type { ConfigGuard } from "./config-guard.ts";
 import type { ExecGit } from "./exec-git.ts";
+import type { SecretHit } from "../secrets/secrets-in-diff.ts";
 import type { PushAuth } from "./push-auth.ts";
+import type { GitSandbox } from "./sandboxed-git.ts";
 
 export interface GitIdentity {
   readonly name: string;
@@ -26,14 +28,30 @@ export interface GitClientOptions {
    * than the remote's name, whose URL the repository's config could have changed since.
    */
   readonly remoteUrl?: string;
+  /** Where every worktree git command runs; without one, git runs on the host (tests, `sandbox.mode: off`). */
+  readonly sandbox?: GitSandbox;
+  /**
+   * The directory of Locus's own repository (locus-repository.ts), made on first use: hidden from
+   * the sandbox, such as a directory under the runner's temp. A fresh temp directory when absent.
+   */
+  readonly repositoryPath?: string;
+  /** The run's secret values, read at each commit (tokens exchanged later join them). */
+  readonly secrets?: () => readonly string[];
   readonly exec?: ExecGit;
   /** Told which git files were changed behind Locus's back (and have been reverted). */
   readonly onConfigReverted?: (paths: readonly string[]) => void;
   /** Shared by a client and the clients of its worktrees; made by the first client. */
   readonly guard?: ConfigGuard;
+  readonly gitDir?: string | undefined;
 }
 
 export type RemoteAccess = "read" | "write";
+
+/** Whether anything is staged, and the files left out because they would commit a secret. */
+export interface StageResult {
+  readonly staged: boolean;
+  readonly withheld: readonly SecretHit[];
+}
 export type CommittedFile =
   { readonly kind: "file"; readonly text: string } | { readonly kind: "symlink" } | null;
 
@@ -71,9 +89,11 @@ export interface GitClient {
   worktreeRemove(path: string): Promise<void>;
   /** Points `branch` at `startPoint` and checks it out, discarding local changes. */
   checkoutBranch(branch: string, startPoint: string): Promise<void>;
-  /** Stages everything and answers whether anything is staged. */
-  /** Stages every change but `leaveOut` (untracked paths kept out of the commit); whether anything is staged. */
-  stageAll(leaveOut?: readonly string[]): Promise<boolean>;
+  /**
+   * Stages every change but `leaveOut` (paths kept out of the commit), nested repositories,
+   * submodules and files that add a secret (the run's or a known token format; `withheld`).
+   */
+  stageAll(leaveOut?: readonly string[]): Promise<StageResult>;
   /** Untracked files that no ignore rule covers, relative to the worktree. */
   untrackedFiles(): Promise<string[]>;
   commit(message: string): Promise<string>;
@@ -97,8 +117,11 @@ export interface GitClient {
   committedFile(commit: string, path: string): Promise<CommittedFile>;
   recentLog(count: number): Promise<string>;
   rebase(onto: string): Promise<RebaseResult>;
-  /** `HEAD` to `branch` on the remote; `expect` is a force-with-lease on the value last seen ("" = must not exist). */
-  push(branch: string, options?: { expect?: string; source?: string }): Promise<PushResult>;
+  /**
+   * `HEAD` to `branch` on the remote, through Locus's own repository (its commits checked there
+   * first); `expect` is a force-with-lease on the value last seen ("" = must not exist).
+   */
+  push(branch: string, options?: { expect?: string }): Promise<PushResult>;
   deleteRemoteBranch(branch: string, expect: string): Promise<void>;
   /** `git rebase --onto <onto> <upstream>` of the checked-out branch, stopping at a conflict (diff3 markers). */
   rebaseOnto(onto: string, upstream: string): Promise<RebaseStep>;

@@ -1,21 +1,44 @@
 /**
  * Git behind a small interface, one client per working directory (the
- * checkout or a worktree). Arguments are arrays (no shell), names are
- * validated, prompts are off, and hooks are disabled: the agent can write
- * files under `.git/hooks`, and Locus must not run them with a token in the
- * environment. Credentials are added only to commands that reach the remote, and
- * those read no config the agent could have written: global and system config
- * off, the repository's config checked against its state before the agent ran
- * (config-guard.ts), the remote named by its URL, only `https` and `file` allowed.
+ * checkout or a worktree). Arguments are arrays (no shell) and names are
+ * validated. Every command over a worktree runs inside the run's sandbox
+ * without a credential (git-runner.ts); only objects cross to the host, into
+ * Locus's own repository, which checks them and talks to the remote
+ * (locus-repository.ts). So nothing the agent wrote (a nested repository's
+ * filter, a hook, a config) ever runs where the credentials are.
  */
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
 import { createGitRunner } from "./git-runner.ts";
+import { openLocusRepository, type LocusRepository } from "./locus-repository.ts";
+import { NO_AUTH } from "./push-auth.ts";
 import { assertRefName, assertRepoPath } from "./ref-names.ts";
+import { secretsInDiff } from "../secrets/secrets-in-diff.ts";
 
 export type * from "./git-client-types.ts";
 
-export function createGitClient(options: GitClientOptions): GitClient {
-  const { git, remote, target, guard } = createGitRunner(options);
+const GITLINK = /^160000 [0-9a-f]+ \d\t/;
+
+/** Locus's repository, shared by a client and the clients of its worktrees; opened on first use. */
+type SharedRepository = () => Promise<LocusRepository>;
+
+export function createGitClient(options: GitClientOptions, shared?: SharedRepository): GitClient {
+  const { git, guard, gitDir } = createGitRunner(options);
+  const remote = options.remote ?? "origin";
+  let opened: Promise<LocusRepository> | undefined;
+  const locusRepository =
+    shared ??
+    (() =>
+      (opened ??= (async () =>
+        openLocusRepository({
+          path: options.repositoryPath ?? (await mkdtemp(join(tmpdir(), "locus-repository-"))),
+          url: options.remoteUrl ?? (await git(["remote", "get-url", remote])).stdout.trim(),
+          remote,
+          auth: options.auth ?? NO_AUTH,
+          searchPath: options.env["PATH"] ?? "",
+        }))()));
 
   async function rebaseStep(args: readonly string[]): Promise<RebaseStep> {
     const result = await git(["-c", "merge.conflictStyle=diff3", ...args], { allowFailure: true });
@@ -32,9 +55,40 @@ export function createGitClient(options: GitClientOptions): GitClient {
     return { state: "conflict", files, commit: { sha, message } };
   }
 
+  /** Submodules and untracked nested repositories: git would look inside them (and run their config). */
+  async function nestedRepositories(): Promise<string[]> {
+    const tracked = (await git(["ls-files", "--stage", "-z"])).stdout.split("\0");
+    const gitlinks = tracked
+      .filter((entry) => GITLINK.test(entry))
+      .map((entry) => entry.split("\t")[1] ?? "");
+    const untracked = (await git(["ls-files", "--others", "--exclude-standard", "-z"])).stdout.split("\0");
+    return [...gitlinks, ...untracked.filter((path) => path.endsWith("/")).map((path) => path.slice(0, -1))];
+  }
+
+  /** Takes paths out of the index again, in bounded batches; `--` keeps a path from being read as an option. */
+  async function unstage(paths: readonly string[]): Promise<void> {
+    for (let at = 0; at < paths.length; at += 100) {
+      await git(["reset", "--quiet", "--", ...paths.slice(at, at + 100)]);
+    }
+  }
+
+  /** The run's new commits, written by the sandboxed git as a bundle and copied into Locus's repository. */
+  async function importCommits(repo: LocusRepository, tip: string, haves: readonly string[]) {
+    const transfer = await mkdtemp(join(tmpdir(), "locus-bundle-"));
+    try {
+      const bundle = join(transfer, "commits.bundle");
+      await git(["bundle", "create", "--quiet", bundle, "--ignore-missing", "HEAD", "--not", ...haves], {
+        mounts: { writable: [transfer] },
+      });
+      return await repo.importBundle(bundle, tip, haves);
+    } finally {
+      await rm(transfer, { recursive: true, force: true });
+    }
+  }
+
   const client: GitClient = {
     cwd: options.cwd,
-    at: (cwd) => createGitClient({ ...options, cwd, guard }),
+    at: (cwd) => createGitClient({ ...options, cwd, guard, gitDir }, locusRepository),
     async remoteUrl() {
       return (await git(["remote", "get-url", remote])).stdout.trim();
     },
@@ -44,7 +98,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
         assertRefName(pattern.replace(/\*/g, "x"));
         return `refs/heads/${pattern}`;
       });
-      const { stdout } = await git(["ls-remote", "--heads", target, ...refs], { remote: "read" });
+      const stdout = await (await locusRepository()).lsRemote(refs);
       const found = new Map<string, string>();
       for (const line of stdout.split("\n")) {
         const [sha, ref] = line.split("\t");
@@ -54,10 +108,13 @@ export function createGitClient(options: GitClientOptions): GitClient {
     },
     async fetchBranches(branches) {
       if (branches.length === 0) return;
-      const specs = branches.map(
-        (branch) => `+refs/heads/${assertRefName(branch)}:refs/remotes/${remote}/${branch}`,
-      );
-      await git(["fetch", "--no-tags", "--no-write-fetch-head", target, ...specs], { remote: "read" });
+      const repo = await locusRepository();
+      await repo.fetch(branches.map(assertRefName));
+      // From Locus's repository into the worktree's, by the sandboxed git (the repository only readable).
+      const specs = branches.map((branch) => `+${client.remoteRef(branch)}:${client.remoteRef(branch)}`);
+      await git(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", repo.path, ...specs], {
+        mounts: { readable: [repo.path] },
+      });
     },
     remoteRef: (branch) => `refs/remotes/${remote}/${assertRefName(branch)}`,
     async revParse(ref) {
@@ -67,26 +124,43 @@ export function createGitClient(options: GitClientOptions): GitClient {
       return result.exitCode === 0 ? result.stdout.trim() : null;
     },
     async worktreeAdd(path, branch, startPoint) {
-      await git(["worktree", "remove", "--force", path], { allowFailure: true });
-      await git(["worktree", "prune"]);
-      await git(["worktree", "add", "--force", "-B", assertRefName(branch), path, startPoint]);
+      // The directory of every worktree is in sight, so that `prune` keeps the others.
+      const mounts = { writable: [dirname(path)] };
+      await mkdir(dirname(path), { recursive: true });
+      await git(["worktree", "remove", "--force", path], { allowFailure: true, mounts });
+      await git(["worktree", "prune"], { mounts });
+      await git(["worktree", "add", "--force", "-B", assertRefName(branch), path, startPoint], { mounts });
       return client.at(path);
     },
     async worktreeRemove(path) {
-      await git(["worktree", "remove", "--force", path], { allowFailure: true });
+      await git(["worktree", "remove", "--force", path], {
+        allowFailure: true,
+        mounts: { writable: [dirname(path)] },
+      });
     },
     async checkoutBranch(branch, startPoint) {
       await git(["checkout", "--force", "-B", assertRefName(branch), startPoint]);
       await git(["clean", "-ffdq"]);
     },
     async stageAll(leaveOut = []) {
-      await git(["add", "--all"]);
-      // Unstaged again in bounded batches; `--` keeps a path from being read as an option.
-      for (let at = 0; at < leaveOut.length; at += 100) {
-        await git(["reset", "--quiet", "--", ...leaveOut.slice(at, at + 100)]);
-      }
+      // Excluded up front: even a pathspec-less `add` asks each of them for its status.
+      const nested = (await nestedRepositories()).map((path) => `:(exclude,literal)${path}`);
+      await git(["add", "--all", "--", ".", ...nested]);
+      await unstage(leaveOut);
+      // Checked before every commit: what the diff adds never carries a secret out.
+      const diff = await git([
+        "diff",
+        "--cached",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--text",
+        "-U0",
+      ]);
+      const withheld = secretsInDiff(diff.stdout, options.secrets?.() ?? []);
+      await unstage([...new Set(withheld.map((hit) => hit.path))]);
       const staged = await git(["diff", "--cached", "--quiet"], { allowFailure: true });
-      return staged.exitCode === 1;
+      return { staged: staged.exitCode === 1, withheld };
     },
     async commit(message) {
       await git(["commit", "--no-verify", "--no-gpg-sign", "--quiet", "-m", message]);
@@ -162,34 +236,27 @@ export function createGitClient(options: GitClientOptions): GitClient {
       return { ok: false, conflicts: unmerged.stdout.split("\n").filter(Boolean) };
     },
     async push(branch, pushOptions = {}) {
-      const ref = `refs/heads/${assertRefName(branch)}`;
-      const remoteTarget = target;
-      const lease =
-        pushOptions.expect === undefined ? [] : [`--force-with-lease=${ref}:${pushOptions.expect}`];
-      const result = await git(
-        [
-          "push",
-          "--porcelain",
-          "--no-verify",
-          ...lease,
-          remoteTarget,
-          `${pushOptions.source ?? "HEAD"}:${ref}`,
-        ],
-        { remote: "write", allowFailure: true },
-      );
-      if (result.exitCode === 0) return { ok: true };
-      const text = `${result.stdout}\n${result.stderr}`;
-      return {
-        ok: false,
-        rejected: /\[rejected\]|stale info|non-fast-forward|fetch first/.test(text),
-        message: text.trim(),
-      };
+      assertRefName(branch);
+      const repo = await locusRepository();
+      const tip = (await git(["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
+      const haves = await repo.haves();
+      const refused = (await repo.has(tip))
+        ? await repo.refused(tip, haves)
+        : await importCommits(repo, tip, haves);
+      if (refused.length > 0) {
+        return {
+          ok: false,
+          rejected: false,
+          message: `Locus refused to push these commits: ${refused.join("; ")}`,
+        };
+      }
+      return repo.push(tip, branch, pushOptions.expect);
     },
     rebaseOnto(onto, upstream) {
       return rebaseStep(["rebase", "--no-autosquash", "--onto", onto, upstream]);
     },
     async rebaseContinue() {
-      await git(["add", "--all"]);
+      await client.stageAll();
       return rebaseStep(["-c", "core.editor=true", "rebase", "--continue"]);
     },
     async rebaseAbort() {
@@ -203,11 +270,7 @@ export function createGitClient(options: GitClientOptions): GitClient {
       return (await git(["log", `-${count}`, "--format=%h %s", range], { allowFailure: true })).stdout.trim();
     },
     async deleteRemoteBranch(branch, expect) {
-      const ref = `refs/heads/${assertRefName(branch)}`;
-      await git(["push", "--no-verify", `--force-with-lease=${ref}:${expect}`, target, `:${ref}`], {
-        remote: "write",
-        allowFailure: true,
-      });
+      await (await locusRepository()).deleteBranch(assertRefName(branch), expect);
     },
   };
   return client;

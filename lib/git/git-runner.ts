@@ -1,100 +1,80 @@
 /**
- * How every git command of a client runs: with prompts, hooks and fsmonitor
- * off, system config ignored, the committer set, and (for commands that reach
- * the remote) only https, file or loopback http allowed, credentials added last
- * and the repository's config restored to what the guard recorded. Apart
- * from the client's methods because this is the security boundary around git,
- * read on its own.
+ * How every git command over a worktree runs: inside the run's sandbox when there is one
+ * (sandboxed-git.ts), with prompts, hooks, fsmonitor and submodule recursion off, global and
+ * system config ignored, the committer set, and the repository's config restored to what the
+ * guard recorded before the agent ran. None of these commands carries a credential or reaches
+ * the remote: that is Locus's own repository's job (locus-repository.ts). Apart from the
+ * client's methods because this is the boundary around git, read on its own.
  */
 import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
-import { execGit, type GitExecResult } from "./exec-git.ts";
-import type { GitClientOptions, RemoteAccess } from "./git-client-types.ts";
-import { NO_AUTH } from "./push-auth.ts";
+import { execGit, type GitExecResult, type GitMounts } from "./exec-git.ts";
+import type { GitClientOptions } from "./git-client-types.ts";
+import { gitDirsOf } from "./git-dirs.ts";
+import { sandboxedGit } from "./sandboxed-git.ts";
 
-/** One git command of a client, and where its remote commands go. */
+/** One git command of a client. */
 export interface GitRunner {
   readonly git: (
     args: readonly string[],
-    extra?: { remote?: RemoteAccess; allowFailure?: boolean },
+    extra?: { allowFailure?: boolean; mounts?: GitMounts },
   ) => Promise<GitExecResult>;
-  /** The remote's name (for refs under `refs/remotes/`). */
-  readonly remote: string;
-  /** The remote's URL read before the agent ran, or its name when none was given. */
-  readonly target: string;
   readonly guard: ConfigGuard;
+  /** The repository's shared git directory, as found when the first client was made. */
+  readonly gitDir: string | undefined;
 }
 
+// No hooks, no fsmonitor program and no descent into nested repositories for any command: the
+// agent can write the worktree, and a "submodule" there is a repository with its own config.
+const SAFE = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "submodule.recurse=false",
+  "-c",
+  "diff.ignoreSubmodules=all",
+  "-c",
+  "status.submoduleSummary=false",
+  "-c",
+  "advice.detachedHead=false",
+  // Locus's own commands leave the config as the guard recorded it (no tracking sections).
+  "-c",
+  "branch.autoSetupMerge=false",
+];
+
 export function createGitRunner(options: GitClientOptions): GitRunner {
-  const exec = options.exec ?? execGit;
-  const remote = options.remote ?? "origin";
-  const auth = options.auth ?? NO_AUTH;
-  const baseEnv: Record<string, string> = {};
+  const exec = options.exec ?? (options.sandbox ? sandboxedGit(options.sandbox) : execGit);
+  const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.env)) {
-    if (value !== undefined && !name.startsWith("GIT_")) baseEnv[name] = value;
+    if (value !== undefined && !name.startsWith("GIT_")) env[name] = value;
   }
-  Object.assign(baseEnv, {
+  Object.assign(env, {
     GIT_TERMINAL_PROMPT: "0",
     GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_AUTHOR_NAME: options.identity.name,
     GIT_AUTHOR_EMAIL: options.identity.email,
     GIT_COMMITTER_NAME: options.identity.name,
     GIT_COMMITTER_EMAIL: options.identity.email,
   });
-  const target = options.remoteUrl ?? remote;
   const guard = options.guard ?? createConfigGuard(options.onConfigReverted ?? (() => undefined));
   guard.protect(options.cwd);
-  // No hooks and no fsmonitor program for any command: the agent can write the worktree.
-  const SAFE = [
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "advice.detachedHead=false",
-    // Locus's own commands leave the config as the guard recorded it (no tracking sections).
-    "-c",
-    "branch.autoSetupMerge=false",
-  ];
-  // Only https and local paths for the remote: no ext::, ssh (core.sshCommand), git:// or others;
-  // plain http only to a loopback remote read before the agent ran (a local GitHub such as the simulator).
-  const REMOTE_SAFE = [
-    "-c",
-    "protocol.allow=never",
-    "-c",
-    "protocol.https.allow=always",
-    "-c",
-    "protocol.file.allow=always",
-    ...(plainHttpLoopback(target) ? ["-c", "protocol.http.allow=always"] : []),
-    "-c",
-    "core.sshCommand=false",
-    "-c",
-    "credential.helper=",
-  ];
+  // Recorded before the agent ran (the first client), never re-read from a `.git` file it could rewrite.
+  const gitDir = options.gitDir ?? gitDirsOf(options.cwd)?.common;
 
-  async function git(args: readonly string[], extra: { remote?: RemoteAccess; allowFailure?: boolean } = {}) {
-    const credentials =
-      extra.remote === undefined ? undefined : typeof auth === "function" ? await auth(extra.remote) : auth;
-    if (extra.remote) guard.restore();
-    return exec([...SAFE, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
+  async function git(args: readonly string[], extra: { allowFailure?: boolean; mounts?: GitMounts } = {}) {
+    guard.restore();
+    return exec([...SAFE, ...args], {
       cwd: options.cwd,
-      // Global config off too for the commands that carry a credential (set last: auth cannot undo it).
-      env: credentials
-        ? { ...baseEnv, ...credentials.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" }
-        : baseEnv,
+      env,
       allowFailure: extra.allowFailure,
+      mounts: {
+        writable: [...(gitDir ? [gitDir] : []), ...(extra.mounts?.writable ?? [])],
+        readable: extra.mounts?.readable ?? [],
+      },
     });
   }
 
-  return { git, remote, target, guard };
-}
-
-/** A remote on this machine over plain http (GitHub Enterprise on loopback, or the simulator). */
-function plainHttpLoopback(url: string): boolean {
-  if (!url.startsWith("http://")) return false;
-  try {
-    const { hostname } = new URL(url);
-    return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
-  } catch {
-    return false;
-  }
+  return { git, guard, gitDir };
 }

@@ -69,7 +69,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
     allowedHosts: options.allow,
     async wrap(file: string, args: readonly string[], wrap: WrapOptions): Promise<WrappedCommand> {
       const dirs = await privateFor(wrap.cwd);
-      const command = bridgeCommand(relay, PROXY_SOCKET, file, args);
+      const command = wrap.offline ? [file, ...args] : bridgeCommand(relay, PROXY_SOCKET, file, args);
       const env = sandboxEnvironment(wrap.env, {
         home: HOME,
         tmp: TMP,
@@ -83,6 +83,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         worktree: wrap.cwd,
         ...gitMounts(wrap.cwd),
         ...(wrap.readable ? { readable: wrap.readable } : {}),
+        ...(wrap.writable ? { writable: wrap.writable } : {}),
         proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET },
         unsetEnv: LOGIN_VARIABLES.filter((name) => !(name in env)),
         ...(wrap.startIn === "neutral" ? { chdir: HOME } : {}),

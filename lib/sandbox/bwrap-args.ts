@@ -32,6 +32,8 @@ export interface BwrapPlan {
   readonly readOnlyGit: readonly string[];
   /** Host paths bound read-only for this one command. */
   readonly readable?: readonly string[];
+  /** Host paths bound read-write for this one command (Locus's own git), over the read-only git mounts. */
+  readonly writable?: readonly string[];
   /** The egress proxy's Unix socket, bound into the sandbox. */
   readonly proxySocket?: Mount;
   /** Variables removed inside, whatever the spawner added to the allowlisted environment. */
@@ -60,6 +62,7 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   args.push("--bind", plan.worktree, plan.worktree);
   for (const dir of plan.readOnlyGit) args.push("--ro-bind", dir, dir);
   for (const path of plan.readable ?? []) args.push("--ro-bind", path, path);
+  for (const path of plan.writable ?? []) args.push("--bind", path, path);
   if (plan.proxySocket) args.push("--bind", plan.proxySocket.source, plan.proxySocket.dest);
   for (const name of plan.unsetEnv ?? []) args.push("--unsetenv", name);
   args.push("--chdir", plan.chdir ?? plan.worktree, "--", ...command);

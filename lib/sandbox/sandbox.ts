@@ -18,6 +18,13 @@ export interface WrapOptions {
   /** Host files or directories the process must read (a schema file Locus wrote for a CLI). */
   readonly readable?: readonly string[];
   /**
+   * Host directories the process may write besides the worktree: only for Locus's own git
+   * (the repository's git directory, a transfer directory), never for the agent's commands.
+   */
+  readonly writable?: readonly string[];
+  /** No relay to the egress proxy (it costs a start and a wait): for a command that needs no network. */
+  readonly offline?: boolean;
+  /**
    * Where the process starts: the worktree (commands the agent runs), or a directory of no
    * repository (`neutral`) for a program that holds credentials, such as an ACP agent or an MCP
    * server. Launchers like `npx`, `uvx` or `python -m` read config and code from the directory

@@ -330,9 +330,7 @@ describe("sandbox.mode off", () => {
     expect(await h.show(`locus/issue-${issue}`, "poisoned.txt")).toBe("1\n");
     expect(await h.show(`locus/issue-${issue}`, "note.txt")).toBe("hi\n");
     expect(existsSync(leak())).toBe(false);
-    expect(run.stdout).toContain(
-      "Git files changed during the run were restored before Locus used its credentials",
-    );
+    expect(run.stdout).toContain("Git files changed during the run were restored before Locus ran git");
     const config = await readFile(join(await lastWorkspace(), ".git", "config"), "utf8");
     expect(config).not.toMatch(/ext::|sshCommand|fsmonitor|insteadOf/);
     expect(leaked(everything)).toEqual([]);

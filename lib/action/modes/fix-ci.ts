@@ -24,7 +24,7 @@ import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { roundCanStart } from "../../task/lifecycle.ts";
 import { saveCheckpoint } from "../checkpoint.ts";
-import { leftOutNote, scratchFiles } from "../scratch-files.ts";
+import { leftOutNote, scratchFiles, withheldNote } from "../scratch-files.ts";
 import type { ActionContext } from "../context.ts";
 import { readLocusPullRequest } from "../locus-pull-request.ts";
 import { startPullRequestRound } from "../pull-request-round.ts";
@@ -186,7 +186,8 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
       "deliver",
     );
   }
-  if (!(await worktree.stageAll(leftOut))) {
+  const stage = await worktree.stageAll(leftOut);
+  if (!stage.staged) {
     await comment({ kind: "unchanged", summary: measured.summary });
     await git.worktreeRemove(path);
     return finish(
@@ -213,7 +214,9 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     kind: "fixed",
     sha,
     files,
-    summary: [measured.summary, leftOutNote(leftOut)].filter(Boolean).join("\n\n"),
+    summary: [measured.summary, leftOutNote(leftOut), withheldNote(stage.withheld)]
+      .filter(Boolean)
+      .join("\n\n"),
   });
   await git.worktreeRemove(path);
   return finish(

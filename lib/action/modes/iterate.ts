@@ -25,7 +25,7 @@ import { safeToPublish } from "../../render/safe-text.ts";
 import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
 import { roundCanStart } from "../../task/lifecycle.ts";
 import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
-import { scratchFiles } from "../scratch-files.ts";
+import { scratchFiles, withheldNote } from "../scratch-files.ts";
 import { threadReplies } from "../thread-replies.ts";
 import type { ActionContext } from "../context.ts";
 import { readLocusPullRequest } from "../locus-pull-request.ts";
@@ -192,7 +192,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     result.filesChanged,
     await worktree.listFiles(),
   );
-  if (!(await worktree.stageAll(leftOut))) {
+  const stage = await worktree.stageAll(leftOut);
+  if (!stage.staged) {
     await gateway.createComment(
       prNumber,
       ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${safeToPublish(result.summary)}`),
@@ -217,7 +218,9 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
 
   const short = pushed.sha.slice(0, 7);
-  let headline = `Pushed fixes for the review feedback on PR #${prNumber}.`;
+  let headline = [`Pushed fixes for the review feedback on PR #${prNumber}.`, withheldNote(stage.withheld)]
+    .filter(Boolean)
+    .join(" ");
   try {
     await gateway.answerReviewFeedback(
       threadReplies(feedback.threads, result.threads, short, ctx.config.iterate.resolveThreads).map(

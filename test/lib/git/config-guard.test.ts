@@ -89,7 +89,7 @@ describe("Locus's own git cannot be steered by the repository's config", () => {
     const before = await readFile(join(dir, "work", ".git", "config"), "utf8");
     await poison(wt.cwd, join(dir, "work", ".git"));
 
-    expect(await wt.stageAll()).toBe(true);
+    expect((await wt.stageAll()).staged).toBe(true);
     await wt.commit("feat: b (#1)");
     expect(await wt.push("locus/issue-1", { expect: "" })).toEqual({ ok: true });
 

@@ -71,7 +71,7 @@ describe("git client", () => {
     await git.fetchBranches(["main"]);
     const wt = await git.worktreeAdd(join(dir, "wt"), "locus/issue-1", git.remoteRef("main"));
     await writeFile(join(wt.cwd, "b.txt"), "two\n");
-    expect(await wt.stageAll()).toBe(true);
+    expect((await wt.stageAll()).staged).toBe(true);
     await wt.commit("feat: b (#1)");
     expect(await wt.push("locus/issue-1", { expect: "" })).toEqual({ ok: true });
     const author = await sh(join(dir, "remote.git"), ["log", "-1", "--format=%an <%ae>", "locus/issue-1"]);

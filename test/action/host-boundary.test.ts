@@ -1,0 +1,195 @@
+/**
+ * Nothing the agent wrote runs outside the sandbox, through the bundled Action. The attack: the
+ * agent makes a nested repository in the worktree whose own config has a `filter.x.clean` and
+ * whose `.gitattributes` says `* filter=x`, and leaves a file in it dirty. A host git that looks
+ * inside it (a plain `git add --all` asks a "submodule" for its status) runs the filter as the
+ * runner's user: here it would dump its environment and write a marker outside the sandbox. Every
+ * child process the Action starts is recorded (test/action/record-processes.ts): on the host there
+ * may only be bubblewrap and git in Locus's own repository.
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import type { RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
+import { describeWithSandbox } from "../lib/sandbox/sandbox-available.ts";
+import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import type { StartedProcess } from "./record-processes.ts";
+
+let h: Harness;
+let runs = 0;
+
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const marker = () => join(h.dir, "filter-ran");
+const envDump = () => join(h.dir, "filter-env");
+
+/** One shell line: the nested repository with the filter, committed, then a file left dirty. */
+function plantNestedRepository(): string {
+  const filter = `sh -c 'env > ${envDump()}; echo ran > ${marker()}; cat'`;
+  return [
+    "mkdir -p vendor/lib && cd vendor/lib && git init -q",
+    // Written to the file: the shell policy refuses `git config`.
+    `printf '[filter "x"]\\n\\tclean = %s\\n' "${filter}" >> .git/config`,
+    "echo '* filter=x' > .gitattributes && echo dirty > f.txt",
+    "git -c user.name=a -c user.email=a@b add . >/dev/null 2>&1",
+    "git -c user.name=a -c user.email=a@b commit -qm n >/dev/null 2>&1",
+    "echo dirtier > f.txt; echo planted",
+  ].join("; ");
+}
+
+interface Recorded {
+  readonly run: ActionRun;
+  readonly planted: boolean;
+  readonly started: StartedProcess[];
+}
+
+/** Runs the Action with every child process it starts recorded; answers the run and the processes. */
+async function recordedRun(inputs: Record<string, string>): Promise<Recorded> {
+  runs += 1;
+  const log = join(h.dir, `processes-${runs}.jsonl`);
+  await writeFile(log, "");
+  const from = h.fake.requests.length;
+  const run = await h.run(inputs, {
+    NODE_OPTIONS: `--import=${join(import.meta.dirname, "record-processes.ts")}`,
+    LOCUS_TEST_PROCESS_LOG: log,
+  });
+  const lines = (await readFile(log, "utf8")).split("\n").filter(Boolean);
+  // The attack was in place: the agent's shell said so in a tool result the model saw.
+  const planted = JSON.stringify(h.fake.requests.slice(from).map((request) => request.body)).includes(
+    "planted",
+  );
+  return { run, planted, started: lines.map((line) => JSON.parse(line) as StartedProcess) };
+}
+
+/** The processes that are neither the sandbox nor git in Locus's own repository. */
+function outsideTheRule(started: readonly StartedProcess[], runnerTemp: string): StartedProcess[] {
+  const own = join(runnerTemp, "locus-repository");
+  return started.filter((p) => {
+    if (basename(p.file) === "bwrap") return false;
+    const inOwnRepository = basename(p.file) === "git" && p.cwd === own;
+    // Its arguments name Locus's repository, a bundle in the host's temp, or the remote: no worktree.
+    const namesAWorktree = p.args.some((arg) => arg.includes("workspace") || arg.includes("locus-worktrees"));
+    return !inOwnRepository || namesAWorktree;
+  });
+}
+
+function runnerTempOf(run: number): string {
+  return join(h.dir, `run-${run}`, "temp");
+}
+
+const shell = (command: string) => call("run_shell", { command });
+
+describeWithSandbox("the nested-repository filter, sandboxed", () => {
+  let result: Recorded;
+  let issue: number;
+  let harnessRun: number;
+
+  beforeAll(async () => {
+    issue = (await h.api.createIssue({ title: "Nested", body: "x", labels: ["locus:queued"] })).number;
+    h.fake.setScript([
+      reply(call("write_file", { path: "note.txt", content: "hi\n" }), shell(plantNestedRepository())),
+      reply(call("finish", { summary: "Done." })),
+    ]);
+    result = await recordedRun({ mode: "issue", issue: String(issue) });
+    harnessRun = runs;
+  }, 120_000);
+
+  it("delivers the work without the nested repository, and the filter never runs on the host", async () => {
+    expect(result.planted).toBe(true);
+    expect(result.run.outputs["status"]).toBe("succeeded");
+    expect(await h.show(`locus/issue-${issue}`, "note.txt")).toBe("hi\n");
+    const tree = await h.git(["ls-tree", "-r", "--name-only", `origin/locus/issue-${issue}`]);
+    expect(tree).not.toContain("vendor/lib");
+    expect(existsSync(marker())).toBe(false);
+    expect(existsSync(envDump())).toBe(false);
+  });
+
+  it("starts no program on the host but bubblewrap and git in Locus's own repository", () => {
+    const { started } = result;
+    expect(outsideTheRule(started, runnerTempOf(harnessRun))).toEqual([]);
+    // Not vacuous: Locus's git did run, sandboxed, and the push went from its own repository.
+    const sandboxedGit = started.filter((p) => basename(p.file) === "bwrap" && p.args.includes("git"));
+    expect(sandboxedGit.some((p) => p.args.includes("add"))).toBe(true);
+    const hostGit = started.filter((p) => basename(p.file) === "git");
+    expect(hostGit.some((p) => p.args.includes("push"))).toBe(true);
+  });
+});
+
+describeWithSandbox("the nested-repository filter in a sprint's second task", () => {
+  it("never runs on the host: the first task's nested repository is not recorded for the second to descend into", async () => {
+    const milestone = await h.api.createMilestone({ title: "Nested sprint" });
+    const first = await h.api.createIssue({
+      title: "Task one",
+      labels: ["locus:queued", "order:1"],
+      milestone: milestone.number,
+    });
+    const second = await h.api.createIssue({
+      title: "Task two",
+      labels: ["locus:queued", "order:2"],
+      milestone: milestone.number,
+    });
+    const turn = (request: RecordedRequest) => {
+      const text = JSON.stringify(request.body);
+      const one = /## Task: #\d+ Task one/.test(text);
+      if (text.includes("tool_result")) return reply(call("finish", { summary: "Done." }));
+      return one
+        ? reply(call("write_file", { path: "one.txt", content: "1\n" }), shell(plantNestedRepository()))
+        : reply(
+            call("write_file", { path: "two.txt", content: "2\n" }),
+            shell("echo dirtiest > vendor/lib/f.txt"),
+          );
+    };
+    h.fake.setScript([turn, turn, turn, turn]);
+
+    const { run, planted, started } = await recordedRun({
+      mode: "sprint",
+      milestone: String(milestone.number),
+    });
+
+    expect(planted).toBe(true);
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(await h.show(`locus/issue-${second.number}`, "two.txt")).toBe("2\n");
+    for (const n of [first.number, second.number]) {
+      expect(await h.git(["ls-tree", "-r", "--name-only", `origin/locus/issue-${n}`])).not.toContain(
+        "vendor/lib",
+      );
+    }
+    expect(existsSync(marker())).toBe(false);
+    expect(outsideTheRule(started, runnerTempOf(runs))).toEqual([]);
+  }, 180_000);
+});
+
+describe("the nested-repository filter with sandbox.mode off", () => {
+  it("never runs: Locus's git, on the host here, does not look inside nested repositories", async () => {
+    await writeFile(join(h.scratch, "off.yml"), "version: 3\nsandbox:\n  mode: off\n");
+    await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
+    await h.git(["add", "off.yml"]);
+    await h.git(["commit", "--quiet", "-m", "config: sandbox off"]);
+    await h.git(["push", "--quiet", "origin", "main:main"]);
+    const issue = (await h.api.createIssue({ title: "Off", body: "x", labels: ["locus:queued"] })).number;
+    h.fake.setScript([
+      reply(call("write_file", { path: "off.txt", content: "off\n" }), shell(plantNestedRepository())),
+      reply(call("finish", { summary: "Done." })),
+    ]);
+
+    const { run, planted } = await recordedRun({
+      mode: "issue",
+      issue: String(issue),
+      "config-path": "off.yml",
+    });
+
+    expect(planted).toBe(true);
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(await h.show(`locus/issue-${issue}`, "off.txt")).toBe("off\n");
+    expect(existsSync(marker())).toBe(false);
+    expect(existsSync(envDump())).toBe(false);
+  }, 120_000);
+});
