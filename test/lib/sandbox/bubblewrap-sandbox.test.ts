@@ -214,7 +214,7 @@ describeWithSandbox("the bubblewrap sandbox around run_shell", () => {
     expect(canaryHits).toBe(before);
     expect(sandbox.refused()).toEqual([
       { host: "example.com", count: 2 },
-      { host: "127.0.0.1", count: 1 },
+      { host: `127.0.0.1:${canaryPort}`, count: 1 },
     ]);
   });
 });
