@@ -14,6 +14,7 @@ import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
 import { selfLogins } from "../lib/action/self-logins.ts";
+import { catchRunFaults } from "../lib/action/run-fault.ts";
 import { runMode } from "../lib/action/run-mode.ts";
 import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
@@ -76,6 +77,9 @@ export async function run(): Promise<void> {
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   let mask = createSecretMask([]);
+  // An error nothing caught (a socket's callback, a stray rejection) stops the run through its
+  // tasks' failure path instead of ending the process with the issue left in progress.
+  const faults = catchRunFaults(process, abort, (fault) => log.error(mask(fault.message)));
   let sandbox: Sandbox | undefined;
   try {
     const inputs = parseInputs((name) => core.getInput(name));
@@ -192,16 +196,19 @@ export async function run(): Promise<void> {
         : result;
       await core.summary.addRaw(mask(renderJobSummary(request.mode, summarised, report, env.runUrl))).write();
     }
-    const faults = result.tasks.filter((task) => task.fault);
-    if (faults.length > 0) {
+    const failed = result.tasks.filter((task) => task.fault);
+    if (failed.length > 0) {
       core.setFailed(
-        mask(`Locus failed on ${faults.map((task) => `#${task.issue}: ${task.reason}`).join("; ")}`),
+        mask(`Locus failed on ${failed.map((task) => `#${task.issue}: ${task.reason}`).join("; ")}`),
       );
+    } else if (faults.caught()) {
+      core.setFailed(mask(faults.caught()?.message ?? ""));
     }
   } catch (error) {
     core.setFailed(mask(error instanceof Error ? error.message : String(error)));
   } finally {
     await sandbox?.close();
+    faults.stop();
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
   }
