@@ -11,7 +11,7 @@ import { startEgressProxy, type EgressProxy } from "./egress-proxy.ts";
 import { BRIDGE_URL, bridgeCommand } from "./proxy-bridge.ts";
 import type { Sandbox, WrappedCommand, WrapOptions } from "./sandbox.ts";
 import { sandboxEnvironment } from "./sandbox-environment.ts";
-import { gitMounts, hostMounts } from "./sandbox-mounts.ts";
+import { gitMounts, hostMounts, startDirectory } from "./sandbox-mounts.ts";
 
 export interface BubblewrapOptions {
   readonly bwrap: string;
@@ -85,7 +85,11 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         ...(wrap.readable ? { readable: wrap.readable } : {}),
         proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET },
         unsetEnv: LOGIN_VARIABLES.filter((name) => !(name in env)),
-        ...(wrap.startIn === "neutral" ? { chdir: HOME } : {}),
+        ...(wrap.startIn === "neutral"
+          ? { chdir: HOME }
+          : wrap.chdir
+            ? { chdir: startDirectory(wrap.cwd, wrap.chdir) }
+            : {}),
       };
       return { file: options.bwrap, args: bwrapArgs(plan, command), env, cwd: wrap.cwd };
     },

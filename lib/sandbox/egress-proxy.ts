@@ -106,7 +106,7 @@ export async function startEgressProxy(socketPath: string, allow: readonly strin
       return;
     }
     sockets.add(upstream);
-    upstream.on("connect", () => {
+    upstream.once("connect", () => {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client).pipe(upstream);

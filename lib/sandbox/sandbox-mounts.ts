@@ -6,7 +6,7 @@
  * directories of the worktree, which the agent may read but not write.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, resolve, sep } from "node:path";
 import { gitDirsOf } from "../git/git-dirs.ts";
 
 const SYSTEM_DIRS = ["/usr", "/etc", "/opt", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -20,6 +20,13 @@ export interface HostMounts {
 
 export function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/** `chdir` (WrapOptions) as an absolute path under the worktree; anything that leads out is refused. */
+export function startDirectory(worktree: string, chdir: string): string {
+  const dir = resolve(worktree, chdir);
+  if (!isInside(dir, resolve(worktree))) throw new Error(`${chdir} is outside the worktree ${worktree}`);
+  return dir;
 }
 
 function real(path: string): string | undefined {

@@ -24,6 +24,13 @@ export interface WrapOptions {
    * they start in, so started in the worktree the repository would choose what runs with them.
    */
   readonly startIn?: "worktree" | "neutral";
+  /**
+   * A directory inside `cwd` to start in instead of `cwd` itself (an ACP terminal's requested
+   * directory, checked by the caller). It only says where the command starts: what the sandbox
+   * binds is always worked out from `cwd`, never from anything found in this directory, so the
+   * directory a caller names cannot choose which host paths the process sees.
+   */
+  readonly chdir?: string;
 }
 
 export interface WrappedCommand {

@@ -6,6 +6,7 @@
 import { tmpdir } from "node:os";
 import { scrubEnvironment } from "../agent/tools/environment.ts";
 import type { Sandbox } from "./sandbox.ts";
+import { startDirectory } from "./sandbox-mounts.ts";
 
 export function unsandboxed(): Sandbox {
   return {
@@ -18,7 +19,12 @@ export function unsandboxed(): Sandbox {
         if (value !== undefined) env[name] = value;
       }
       // A credential-holding program starts outside the repository here too (see WrapOptions.startIn).
-      const cwd = options.startIn === "neutral" ? tmpdir() : options.cwd;
+      const cwd =
+        options.startIn === "neutral"
+          ? tmpdir()
+          : options.chdir
+            ? startDirectory(options.cwd, options.chdir)
+            : options.cwd;
       return Promise.resolve({ file, args: [...args], env, cwd });
     },
     refused: () => [],

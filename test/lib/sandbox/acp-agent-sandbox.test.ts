@@ -64,8 +64,8 @@ beforeAll(async () => {
   canaryPort = (canary.address() as { port: number }).port;
   sandbox = await createSandbox({
     mode: "required",
-    // The loopback canary is allowed through the proxy: the proxy is then the only way to it.
-    allow: ["127.0.0.1"],
+    // The loopback canary's port is allowed through the proxy: the proxy is then the only way to it.
+    allow: [`127.0.0.1:${canaryPort}`],
     env: { PATH: path, HOME: home, RUNNER_TEMP: join(base, "work", "_temp") },
   });
   off = await createSandbox({ mode: "off", allow: [], env: {} });
