@@ -25,6 +25,7 @@ import { createRunSandbox } from "../lib/sandbox/run-sandbox.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
+import { takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
 import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
@@ -69,6 +70,8 @@ function setOutputs(result: ModeResult): void {
 }
 
 export async function run(): Promise<void> {
+  // First of all: the OIDC request token leaves the environment and lives only in the exchange client.
+  const idTokenRequest = takeIdTokenRequest(process.env);
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     log.warn(`Received ${signal}: stopping the agent and saving its work.`);
@@ -113,6 +116,7 @@ export async function run(): Promise<void> {
       githubToken: inputs["github-token"],
       appUrl: inputs["app-url"],
       log,
+      idTokenRequest,
       onToken: (token) => {
         core.setSecret(token);
         secrets.push(token);
