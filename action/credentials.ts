@@ -11,7 +11,7 @@ import type { Log } from "../lib/github/index.ts";
 import type { RemoteAccess } from "../lib/git/git-client.ts";
 import { pushAuthFor, type PushAuth } from "../lib/git/push-auth.ts";
 import { createExchangeClient } from "../lib/token-exchange/exchange-client.ts";
-import { runnerIdToken } from "../lib/token-exchange/id-token.ts";
+import { runnerIdToken, type IdTokenRequest } from "../lib/token-exchange/id-token.ts";
 import { credentialFor } from "../lib/token-exchange/request-credential.ts";
 
 export interface ActionCredentials {
@@ -25,10 +25,12 @@ export function actionCredentials(options: {
   log: Log;
   /** Told of every token the exchange hands out (and of each OIDC token), to mask it. */
   onToken: (token: string) => void;
+  /** The runner's OIDC request, taken out of the environment when the Action started. */
+  idTokenRequest: IdTokenRequest | undefined;
 }): ActionCredentials {
   const { githubToken, appUrl } = options;
   if (!appUrl) return { api: githubToken, gitAuth: (url) => pushAuthFor(url, githubToken) };
-  const idToken = runnerIdToken(process.env);
+  const idToken = runnerIdToken(options.idTokenRequest);
   const tokens = createExchangeClient({
     appUrl,
     idToken: async (audience) => {

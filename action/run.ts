@@ -15,6 +15,7 @@ import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
 import { selfLogins } from "../lib/action/self-logins.ts";
 import { reportPermissionRefusal } from "../lib/action/permission-refusal-report.ts";
+import { catchRunFaults } from "../lib/action/run-fault.ts";
 import { runMode } from "../lib/action/run-mode.ts";
 import { createSecretMask } from "../lib/action/secret-mask.ts";
 import { overallStatus, type ModeResult } from "../lib/action/task-report.ts";
@@ -25,6 +26,7 @@ import { createRunSandbox } from "../lib/sandbox/run-sandbox.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
+import { takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
 import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
@@ -69,6 +71,8 @@ function setOutputs(result: ModeResult): void {
 }
 
 export async function run(): Promise<void> {
+  // First of all: the OIDC request token leaves the environment and lives only in the exchange client.
+  const idTokenRequest = takeIdTokenRequest(process.env);
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     log.warn(`Received ${signal}: stopping the agent and saving its work.`);
@@ -77,6 +81,9 @@ export async function run(): Promise<void> {
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   let mask = createSecretMask([]);
+  // An error nothing caught (a socket's callback, a stray rejection) stops the run through its
+  // tasks' failure path instead of ending the process with the issue left in progress.
+  const faults = catchRunFaults(process, abort, (fault) => log.error(mask(fault.message)));
   let sandbox: Sandbox | undefined;
   // Once there is a gateway: tells the issue or PR of a run GitHub stopped by refusing a permission.
   let reportRefusal: ((error: unknown) => Promise<void>) | undefined;
@@ -112,6 +119,7 @@ export async function run(): Promise<void> {
       githubToken: inputs["github-token"],
       appUrl: inputs["app-url"],
       log,
+      idTokenRequest,
       onToken: (token) => {
         core.setSecret(token);
         secrets.push(token);
@@ -200,17 +208,20 @@ export async function run(): Promise<void> {
         : result;
       await core.summary.addRaw(mask(renderJobSummary(request.mode, summarised, report, env.runUrl))).write();
     }
-    const faults = result.tasks.filter((task) => task.fault);
-    if (faults.length > 0) {
+    const failed = result.tasks.filter((task) => task.fault);
+    if (failed.length > 0) {
       core.setFailed(
-        mask(`Locus failed on ${faults.map((task) => `#${task.issue}: ${task.reason}`).join("; ")}`),
+        mask(`Locus failed on ${failed.map((task) => `#${task.issue}: ${task.reason}`).join("; ")}`),
       );
+    } else if (faults.caught()) {
+      core.setFailed(mask(faults.caught()?.message ?? ""));
     }
   } catch (error) {
     await reportRefusal?.(error);
     core.setFailed(mask(error instanceof Error ? error.message : String(error)));
   } finally {
     await sandbox?.close();
+    faults.stop();
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
   }

@@ -11,6 +11,7 @@ import type { Log } from "../lib/github/index.ts";
 import { DEFAULT_REUSABLE_WORKFLOWS } from "../lib/token-exchange/claim-rules.ts";
 import { actionsIssuerFor } from "../lib/token-exchange/actions-issuer.ts";
 import { createOidcVerifier } from "../lib/token-exchange/oidc-verifier.ts";
+import { createMintLedger } from "../lib/token-exchange/mint-ledger.ts";
 import { createExchangeRateLimiter } from "../lib/token-exchange/rate-limit.ts";
 import { probotExchangeGitHub } from "./token-exchange-github.ts";
 import { createTokenRoute, type ExchangeEvent, type TokenRoute } from "./token-route.ts";
@@ -65,6 +66,7 @@ export function createTokenExchangeRoute(
       windowMs: config.rateLimit?.windowMs ?? 10 * 60_000,
       now: () => now().getTime(),
     }),
+    ledger: createMintLedger({ now: () => now().getTime() }),
     reusableWorkflows: config.reusableWorkflows ?? DEFAULT_REUSABLE_WORKFLOWS,
   };
   return createTokenRoute({ deps, log, ...(config?.onExchange ? { onExchange: config.onExchange } : {}) });

@@ -6,6 +6,7 @@
  */
 import type { Step } from "../task/lifecycle.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
+import { runFaultOf } from "./run-fault.ts";
 import type { TaskOutcome } from "./task-plan.ts";
 import {
   advance,
@@ -35,8 +36,11 @@ export async function failTask(
   options: FailOptions = {},
 ): Promise<TaskOutcome> {
   const { ctx, issue, worktree, start, result } = s;
-  const { fault, conflicts } = options;
-  const masked = ctx.mask(reason);
+  const { conflicts } = options;
+  // An error nothing caught stopped the run (run-fault.ts): that, not "cancelled", is why it failed.
+  const runFault = runFaultOf(ctx.signal);
+  const fault = options.fault ?? runFault !== undefined;
+  const masked = ctx.mask(runFault?.message ?? reason);
   let checkpoint: string | undefined;
   if (worktree && start) {
     try {

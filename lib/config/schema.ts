@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { agentSchema } from "./agent-schema.ts";
+import { parseHostRule } from "../sandbox/host-patterns.ts";
 import { nonEmpty } from "./schema-primitives.ts";
 
 export { DEFAULT_ACP_ENV, PROVIDERS } from "./agent-schema.ts";
@@ -162,10 +163,15 @@ export const configSchema = z
         network: z
           .looseObject({
             allow: z
-              .array(nonEmpty)
+              .array(
+                nonEmpty.refine(
+                  (rule) => parseHostRule(rule) !== undefined,
+                  "expected `host` or `host:port` (a host name, `*.domain`, `*` or an IP address; port 1-65535)",
+                ),
+              )
               .optional()
               .describe(
-                "Host patterns the sandbox may reach through its proxy (`registry.npmjs.org`, `*.example.com`, `*`). Default: the package registries of the ecosystems found in the repository.",
+                "Hosts the sandbox may reach through its proxy, as `host` or `host:port` (`registry.npmjs.org`, `*.example.com`, `*`, `git.example.com:8443`); without a port, 443 and 80. Default: the package registries of the ecosystems found in the repository.",
               ),
           })
           .prefault({})

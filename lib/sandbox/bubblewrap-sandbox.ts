@@ -10,8 +10,8 @@ import { bwrapArgs } from "./bwrap-args.ts";
 import { startEgressProxy, type EgressProxy } from "./egress-proxy.ts";
 import { BRIDGE_URL, bridgeCommand } from "./proxy-bridge.ts";
 import type { Sandbox, WrappedCommand, WrapOptions } from "./sandbox.ts";
-import { sandboxEnvironment } from "./sandbox-environment.ts";
-import { gitMounts, hostMounts } from "./sandbox-mounts.ts";
+import { ownConfigOnly, sandboxEnvironment } from "./sandbox-environment.ts";
+import { gitMounts, hostMounts, startDirectory } from "./sandbox-mounts.ts";
 
 export interface BubblewrapOptions {
   readonly bwrap: string;
@@ -49,6 +49,16 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
   const relay = { node, ...(options.socat ? { socat: options.socat } : {}) };
   const privateDirs = new Map<string, Promise<{ tmp: string; home: string }>>();
 
+  let programs = 0;
+  /** A credential-holding program's own directories, fresh for each command (removed at close). */
+  async function freshDirs(): Promise<{ tmp: string; home: string }> {
+    const base = join(root, `p${programs++}`);
+    const made = { tmp: join(base, "tmp"), home: join(base, "home") };
+    await mkdir(made.tmp, { recursive: true });
+    await mkdir(made.home, { recursive: true });
+    return made;
+  }
+
   function privateFor(cwd: string): Promise<{ tmp: string; home: string }> {
     let dirs = privateDirs.get(cwd);
     if (dirs === undefined) {
@@ -68,7 +78,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
     kind: "bubblewrap",
     allowedHosts: options.allow,
     async wrap(file: string, args: readonly string[], wrap: WrapOptions): Promise<WrappedCommand> {
-      const dirs = await privateFor(wrap.cwd);
+      const dirs = wrap.holdsCredentials ? await freshDirs() : await privateFor(wrap.cwd);
       const command = wrap.offline ? [file, ...args] : bridgeCommand(relay, PROXY_SOCKET, file, args);
       const env = sandboxEnvironment(wrap.env, {
         home: HOME,
@@ -76,6 +86,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         proxyUrl: BRIDGE_URL,
         ...(wrap.keep ? { keep: wrap.keep } : {}),
       });
+      if (wrap.holdsCredentials) Object.assign(env, ownConfigOnly(HOME));
       const plan = {
         ...host,
         tmp: { source: dirs.tmp, dest: TMP },
@@ -86,7 +97,11 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
         ...(wrap.writable ? { writable: wrap.writable } : {}),
         proxySocket: { source: proxy.socketPath, dest: PROXY_SOCKET },
         unsetEnv: LOGIN_VARIABLES.filter((name) => !(name in env)),
-        ...(wrap.startIn === "neutral" ? { chdir: HOME } : {}),
+        ...(wrap.startIn === "neutral"
+          ? { chdir: HOME }
+          : wrap.chdir
+            ? { chdir: startDirectory(wrap.cwd, wrap.chdir) }
+            : {}),
       };
       return { file: options.bwrap, args: bwrapArgs(plan, command), env, cwd: wrap.cwd };
     },

@@ -21,6 +21,8 @@ export interface BwrapPlan {
   readonly readOnly: readonly string[];
   /** Directories inside those that must stay out of sight, covered by an empty tmpfs. */
   readonly masked?: readonly string[];
+  /** Directories inside a masked one bound again on top of the mask, read-only (the node running Locus). */
+  readonly unmasked?: readonly string[];
   /** Top-level links of a merged-/usr system (`/bin → usr/bin`). */
   readonly symlinks: readonly { readonly target: string; readonly path: string }[];
   /** The private temp directory (mounted at `/tmp`) and home. */
@@ -57,6 +59,7 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   args.push("--bind", plan.home.source, plan.home.dest);
   for (const dir of plan.readOnly) args.push("--ro-bind", dir, dir);
   for (const dir of plan.masked ?? []) args.push("--tmpfs", dir);
+  for (const dir of plan.unmasked ?? []) args.push("--ro-bind", dir, dir);
   for (const link of plan.symlinks) args.push("--symlink", link.target, link.path);
   args.push("--proc", "/proc", "--dev", "/dev");
   args.push("--bind", plan.worktree, plan.worktree);

@@ -81,10 +81,16 @@ export async function createRunSandbox(options: RunSandboxOptions): Promise<Sand
   return createSandbox({ mode: options.mode, allow, env: options.env });
 }
 
+/**
+ * The allowlist rule for a moved model API: its host, and its port when the URL names one, so a
+ * gateway on the runner's loopback (`http://127.0.0.1:8080`) allows exactly that port and never
+ * the machine's other services.
+ */
 function modelHost(url: string | undefined): string | undefined {
   if (!url) return undefined;
   try {
-    return new URL(url).hostname;
+    const parsed = new URL(url);
+    return parsed.port === "" ? parsed.hostname : `${parsed.hostname}:${parsed.port}`;
   } catch {
     return undefined;
   }

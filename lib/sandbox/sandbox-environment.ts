@@ -71,3 +71,19 @@ export function sandboxEnvironment(
   }
   return out;
 }
+
+/**
+ * What a credential-holding program's environment adds (WrapOptions.holdsCredentials): its
+ * launchers read no user or global config but what its own fresh home holds. npm's user config
+ * is nothing and its global one a path that cannot exist (npm refuses the same file for both);
+ * git's global config is nothing; tools that follow XDG look in the fresh home.
+ */
+export function ownConfigOnly(home: string): Record<string, string> {
+  return {
+    npm_config_userconfig: "/dev/null",
+    npm_config_globalconfig: "/dev/null/npmrc",
+    XDG_CONFIG_HOME: `${home}/.config`,
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+}

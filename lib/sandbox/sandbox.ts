@@ -31,6 +31,20 @@ export interface WrapOptions {
    * they start in, so started in the worktree the repository would choose what runs with them.
    */
   readonly startIn?: "worktree" | "neutral";
+  /**
+   * A program that holds credentials (an MCP server, a CLI or ACP agent): it gets a home and temp
+   * directory of its own, made fresh for this one command and written by no other process (not
+   * the agent's shell, whose home a test could plant `~/.npmrc` in), and its tools read no user
+   * or global config file from anywhere else (sandbox-environment.ts).
+   */
+  readonly holdsCredentials?: boolean;
+  /**
+   * A directory inside `cwd` to start in instead of `cwd` itself (an ACP terminal's requested
+   * directory, checked by the caller). It only says where the command starts: what the sandbox
+   * binds is always worked out from `cwd`, never from anything found in this directory, so the
+   * directory a caller names cannot choose which host paths the process sees.
+   */
+  readonly chdir?: string;
 }
 
 export interface WrappedCommand {

@@ -17,6 +17,10 @@ export const actionsClaimsSchema = z.object({
   workflow_ref: z.string(),
   job_workflow_ref: z.string(),
   run_id: numericString,
+  run_attempt: numericString,
+  /** The token's own id: each OIDC token is traded once (mint-ledger.ts). */
+  jti: z.string().min(1),
+  exp: z.number(),
   event_name: z.string(),
   ref: z.string(),
   sha: z.string(),

@@ -8,6 +8,7 @@ import type { ActionsClaims } from "./claims.ts";
 import { checkWorkflowClaims } from "./claim-rules.ts";
 import type { OidcVerifier } from "./oidc-verifier.ts";
 import { isPhase, phasePermissions, type Phase, type PhasePermissions } from "./phases.ts";
+import type { MintLedger } from "./mint-ledger.ts";
 import type { ExchangeRateLimiter } from "./rate-limit.ts";
 import { refuse } from "./refusal.ts";
 import {
@@ -46,6 +47,8 @@ export interface ExchangeDeps {
   readonly verifier: OidcVerifier;
   readonly github: ExchangeGitHub;
   readonly limiter: ExchangeRateLimiter;
+  /** Each OIDC token traded once, each phase minted once per run attempt. */
+  readonly ledger: MintLedger;
   readonly reusableWorkflows: readonly string[];
 }
 
@@ -75,6 +78,7 @@ export async function exchangeToken(
   const phase = parsePhase(body);
   const claims = await deps.verifier.verify(token);
   onClaims(claims);
+  deps.ledger.useIdToken(claims.jti, claims.exp);
   const [owner = "", repo = ""] = claims.repository.split("/");
   if (!deps.limiter.take(claims.repository.toLowerCase())) {
     refuse("rate-limited", `too many token requests for ${claims.repository}; try again in a few minutes`);
@@ -97,6 +101,14 @@ export async function exchangeToken(
     checkDeliveryRecord(run, verdict.delivery, record, botLogin);
   }
   if (run) checkPhase(phase, kind, run);
-  const minted = await deps.github.mint(installation, Number(facts.id), phasePermissions(phase));
+  const reservation = deps.ledger.reserve({ runId: claims.run_id, runAttempt: claims.run_attempt, phase });
+  let minted: MintedToken;
+  try {
+    minted = await deps.github.mint(installation, Number(facts.id), phasePermissions(phase));
+  } catch (error) {
+    reservation.failed();
+    throw error;
+  }
+  reservation.minted(minted.expiresAt);
   return { ...minted, phase, repository: claims.repository, claims };
 }

@@ -18,6 +18,7 @@ export type RefusalCode =
   | "unknown-run"
   | "wrong-phase"
   | "rate-limited"
+  | "already-minted"
   | "not-configured";
 
 const STATUS: Record<RefusalCode, number> = {
@@ -35,6 +36,7 @@ const STATUS: Record<RefusalCode, number> = {
   "unknown-run": 403,
   "wrong-phase": 403,
   "rate-limited": 429,
+  "already-minted": 409,
   "not-configured": 503,
 };
 

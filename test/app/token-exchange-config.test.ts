@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { tokenExchangeConfigFromEnv } from "../../app/token-exchange.ts";
 import { createTokenRoute, type TokenRoute } from "../../app/token-route.ts";
 import type { ActionsClaims } from "../../lib/token-exchange/claims.ts";
+import { createMintLedger } from "../../lib/token-exchange/mint-ledger.ts";
 import type { ExchangeGitHub } from "../../lib/token-exchange/exchange.ts";
 import { createExchangeRateLimiter } from "../../lib/token-exchange/rate-limit.ts";
 
@@ -90,6 +91,9 @@ describe("the token route", () => {
       workflow_ref: "acme/app/.github/workflows/evil.yml@refs/heads/main",
       job_workflow_ref: "acme/app/.github/workflows/evil.yml@refs/heads/main",
       run_id: "7",
+      run_attempt: "1",
+      jti: "a1",
+      exp: 1_800_000_000,
       event_name: "workflow_dispatch",
       ref: "refs/heads/main",
       sha: "abc",
@@ -109,6 +113,7 @@ describe("the token route", () => {
         verifier: { verify: () => Promise.resolve(claims) },
         github,
         limiter: createExchangeRateLimiter({ limit: 5, windowMs: 1000, now: () => 0 }),
+        ledger: createMintLedger({ now: () => 0 }),
         reusableWorkflows: [],
       },
       log: { ...quiet, warn: (message) => warnings.push(message) },

@@ -156,7 +156,7 @@ describe("the token exchange grants", () => {
     const claims = h.sim.oidc.claimsFor(runId, h.appUrl);
     expect(claims.event_name).toBe("schedule");
     expect((await exchange(await h.sim.oidc.sign(claims))).status).toBe(200);
-    const publish = await exchange(await h.sim.oidc.sign(claims), { phase: "publish" });
+    const publish = await exchange(await idToken(runId), { phase: "publish" });
     expect([publish.status, publish.body.error]).toEqual([403, "wrong-phase"]);
   });
 
@@ -203,7 +203,23 @@ describe("the token exchange grants", () => {
     const runId = await locusRun();
     expect((await exchange(await idToken(runId))).status).toBe(200);
     await h.sim.oidc.rotateKey();
-    expect((await exchange(await idToken(runId))).status).toBe(200);
+    expect((await exchange(await idToken(runId), { phase: "publish" })).status).toBe(200);
+  });
+
+  it("a phase again only when the run's token is within ten minutes of expiring (a long run's renewal)", async () => {
+    const runId = await locusRun();
+    const first = await exchange(await idToken(runId), { phase: "publish" });
+    expect(first.status).toBe(200);
+    const expiresAt = Date.parse(String(first.body.expires_at));
+    // An OIDC token issued at the app's clock, as the runner would hand out then.
+    const issuedNow = async () => {
+      const seconds = Math.floor(clock.getTime() / 1000);
+      return idToken(runId, { iat: seconds, nbf: seconds, exp: seconds + 300 });
+    };
+    clock = new Date(expiresAt - 11 * 60_000);
+    expect((await exchange(await issuedNow(), { phase: "publish" })).status).toBe(409);
+    clock = new Date(expiresAt - 9 * 60_000);
+    expect((await exchange(await issuedNow(), { phase: "publish" })).status).toBe(200);
   });
 });
 
@@ -343,17 +359,37 @@ describe("the token exchange refuses, minting nothing,", () => {
   });
 
   it("more exchanges for one repository than the limit, until the window passes", async () => {
-    const runId = await locusRun();
-    const token = await idToken(runId);
+    // Each from a run of its own: a run gets each phase once.
+    const fresh = async () => exchange(await idToken(await locusRun()));
     let granted = 0;
-    let answer = await exchange(token);
+    let answer = await fresh();
     while (answer.status === 200 && granted < 100) {
       granted += 1;
-      answer = await exchange(token);
+      answer = await fresh();
     }
     expect([answer.status, answer.body.error]).toEqual([429, "rate-limited"]);
     expect(granted).toBeLessThanOrEqual(40);
     clock = new Date(clock.getTime() + 61_000);
-    expect((await exchange(await idToken(runId))).status).toBe(200);
+    expect((await fresh()).status).toBe(200);
+  });
+
+  it("a second token for a phase the run already holds: whoever asks second, Locus or a thief", async () => {
+    const runId = await locusRun();
+    expect((await exchange(await idToken(runId), { phase: "publish" })).status).toBe(200);
+    minted.length = 0;
+    expect(await refused(await idToken(runId), { phase: "publish" })).toEqual({
+      status: 409,
+      error: "already-minted",
+    });
+    // A re-run is a new attempt, which starts with no token.
+    const rerun = await exchange(await idToken(runId, { run_attempt: "2" }), { phase: "publish" });
+    expect(rerun.status).toBe(200);
+  });
+
+  it("the same OIDC token traded twice, even for another phase", async () => {
+    const token = await idToken(await locusRun());
+    expect((await exchange(token, { phase: "agent" })).status).toBe(200);
+    minted.length = 0;
+    expect(await refused(token, { phase: "publish" })).toEqual({ status: 409, error: "already-minted" });
   });
 });

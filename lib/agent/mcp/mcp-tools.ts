@@ -74,6 +74,7 @@ async function serverCommand(server: McpServerSettings, options: McpConnectOptio
     keep: server.env,
     readable: programFiles(found.path),
     startIn: "neutral",
+    holdsCredentials: true,
   });
 }
 

@@ -5,7 +5,7 @@
  * go through the same atomic, hook-aware change as `write_file`. A refusal is a JSON-RPC error
  * whose message says why, which the agent reads like a tool error.
  */
-import { realpath } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ToolContext, ToolResult } from "../tool.ts";
@@ -97,6 +97,19 @@ export async function writeForAgent(
   );
   if (result.isError) throw new AcpRefusal(result.content);
   return result;
+}
+
+/**
+ * Where a terminal the agent asks for starts: an existing directory inside the worktree (never
+ * in `.git`, never through a link that leads out), as a path under `cwd`. Resolved once, here;
+ * the sandbox binds `cwd` whatever this is and only changes into it, so a path swapped for a
+ * link after this check leads nowhere the sandbox does not already show.
+ */
+export async function terminalDirectory(cwd: string, requested: string): Promise<string> {
+  const resolved = await resolve(cwd, requested);
+  const stats = resolved.exists ? await stat(resolved.absolute).catch(() => undefined) : undefined;
+  if (!stats?.isDirectory()) throw new AcpRefusal(`${requested} is not a directory in the worktree.`);
+  return path.join(cwd, resolved.relative);
 }
 
 /** Whether a path an agent names (in a tool call's locations) is one it may use. */

@@ -82,5 +82,6 @@ export function confinedAgent(
     // The MCP servers it starts run in its sandbox, so their programs are readable there too.
     readable: [executable, ...serverPrograms(agent.servers)].flatMap((program) => programFiles(program)),
     startIn: "neutral",
+    holdsCredentials: true,
   });
 }

@@ -7,7 +7,6 @@
  * refuses the terminal with the hook's output, an after-command hook's output ends the terminal's.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { decideShellCommand } from "../../config/shell-policy.ts";
 import type { ToolContext } from "../tool.ts";
@@ -15,7 +14,7 @@ import { blockedByHook, runCommandHooks } from "../tools/command-hooks.ts";
 import { shellQuote } from "../tools/hook-commands.ts";
 import { scrubEnvironment } from "../tools/environment.ts";
 import { runProcess, type ProcessOutcome } from "../tools/process.ts";
-import { AcpRefusal, insideWorktree } from "./acp-files.ts";
+import { AcpRefusal, terminalDirectory } from "./acp-files.ts";
 
 /**
  * Variables that would run code the shell policy never sees (bash's startup file, a preloaded
@@ -103,8 +102,14 @@ export function createAcpTerminals(
             : `"${decision.matched}" matches none of the repository's allowed shell patterns`,
         );
       }
-      if (request.cwd && !(await insideWorktree(context.cwd, request.cwd)))
-        refuse(`the directory ${request.cwd} is outside the worktree`);
+      // The worktree is what the sandbox binds; the requested directory is only where it starts.
+      let chdir: string | undefined;
+      if (request.cwd) {
+        const requested = request.cwd;
+        chdir = await terminalDirectory(context.cwd, requested).catch(() =>
+          refuse(`the directory ${requested} is not a directory inside the worktree`),
+        );
+      }
       const before = await runCommandHooks("before-command", subject, context);
       if (before.failed) {
         options.onRefused(judged, "a before-command hook refused it");
@@ -124,7 +129,8 @@ export function createAcpTerminals(
         ...(request.outputByteLimit == null ? {} : { outputByteLimit: request.outputByteLimit }),
         done: runProcess({
           command,
-          cwd: request.cwd ? path.resolve(context.cwd, request.cwd) : context.cwd,
+          cwd: context.cwd,
+          ...(chdir === undefined ? {} : { chdir }),
           // Whatever the agent asks for, no secret reaches the command.
           env: scrubEnvironment({ ...context.env, ...extra }),
           timeoutMs: context.shell.timeoutSeconds * 1000,

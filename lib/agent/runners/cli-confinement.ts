@@ -32,5 +32,7 @@ export async function confinedCli(
     env,
     keep: Object.keys(env).filter(isSecretName),
     readable: [...programFiles(real), ...(schemaDir ? [schemaDir] : [])],
+    // Its own home: one the agent's commands in an earlier task or run_shell never wrote.
+    holdsCredentials: true,
   });
 }

@@ -23,6 +23,8 @@ export interface ProcessOptions {
   readonly signal: AbortSignal;
   /** Runs the shell inside this sandbox, with the sandbox's environment. */
   readonly sandbox?: Sandbox;
+  /** A directory inside `cwd` to start in (WrapOptions.chdir); the sandbox still binds `cwd`. */
+  readonly chdir?: string;
 }
 
 export interface ProcessOutcome {
@@ -39,9 +41,10 @@ export interface ProcessOutcome {
 export async function runProcess(options: ProcessOptions): Promise<ProcessOutcome> {
   // `exec 2>&1` first: one stream keeps stdout and stderr in the order they were written.
   const shell = ["-c", `exec 2>&1; ${options.command}`];
+  const chdir = options.chdir === undefined ? {} : { chdir: options.chdir };
   const command = options.sandbox
-    ? await options.sandbox.wrap("bash", shell, { cwd: options.cwd, env: options.env })
-    : { file: "bash", args: shell, env: options.env, cwd: options.cwd };
+    ? await options.sandbox.wrap("bash", shell, { cwd: options.cwd, env: options.env, ...chdir })
+    : { file: "bash", args: shell, env: options.env, cwd: options.chdir ?? options.cwd };
   return new Promise((resolve) => {
     const collector = createOutputCollector();
     const child = spawn(command.file, [...command.args], {

@@ -410,3 +410,19 @@ describe("loadConfig stability", () => {
     );
   });
 });
+
+describe("sandbox.network.allow", () => {
+  it("takes host or host:port rules and names a port out of range or a URL as the error", () => {
+    const good = loadConfig(
+      'version: 3\nsandbox:\n  network:\n    allow: ["registry.npmjs.org", "git.example.com:8443"]\n',
+    );
+    expect(good.ok && good.config.sandbox.network.allow).toEqual([
+      "registry.npmjs.org",
+      "git.example.com:8443",
+    ]);
+    for (const bad of ["registry.npmjs.org:99999", "https://registry.npmjs.org", "host:0"]) {
+      const errors = expectErrors(loadConfig(`version: 3\nsandbox:\n  network:\n    allow: ["${bad}"]\n`));
+      expect(errors[0]?.message, bad).toContain("expected `host` or `host:port`");
+    }
+  });
+});

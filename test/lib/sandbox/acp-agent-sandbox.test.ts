@@ -15,6 +15,8 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import type { AgentEvent } from "../../../lib/agent/events.ts";
 import { connectMcpServers } from "../../../lib/agent/mcp/mcp-tools.ts";
 import { createRunner } from "../../../lib/agent/create-runner.ts";
+import type { ToolContext } from "../../../lib/agent/tool.ts";
+import { runShellTool } from "../../../lib/agent/tools/run-shell.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
 import { installFixture } from "./fixtures/install-fixture.ts";
@@ -64,8 +66,8 @@ beforeAll(async () => {
   canaryPort = (canary.address() as { port: number }).port;
   sandbox = await createSandbox({
     mode: "required",
-    // The loopback canary is allowed through the proxy: the proxy is then the only way to it.
-    allow: ["127.0.0.1"],
+    // The loopback canary's port is allowed through the proxy: the proxy is then the only way to it.
+    allow: [`127.0.0.1:${canaryPort}`],
     env: { PATH: path, HOME: home, RUNNER_TEMP: join(base, "work", "_temp") },
   });
   off = await createSandbox({ mode: "off", allow: [], env: {} });
@@ -136,6 +138,21 @@ async function runProbeServer(withSandbox: Sandbox): Promise<Record<string, stri
   }
 }
 
+/** What a test the agent runs plants for the next `npx`-launched program that shares its home. */
+const PLANT_NPMRC = `printf 'script-shell=/tmp/evil.sh\\nnode-options=--require=/tmp/evil.js\\n' > ~/.npmrc; ls ~/.npmrc`;
+
+function shellContext(withSandbox: Sandbox): ToolContext {
+  return {
+    cwd: worktree,
+    signal: new AbortController().signal,
+    shell: { allow: ["*"], deny: [], timeoutSeconds: 30 },
+    hooks: [],
+    env: actionEnv({}),
+    onQuestion: () => undefined,
+    sandbox: withSandbox,
+  };
+}
+
 /** What every probe from inside the sandbox must show. */
 function expectConfined(seen: Record<string, string>, ownName: string, ownValue: string): void {
   expect(seen["startedIn"]).toBe("/home/locus");
@@ -167,6 +184,21 @@ describeWithSandbox("the ACP agent and stdio MCP servers in the sandbox", () => 
     expectConfined(await runProbeServer(sandbox), "PROBE_TOKEN", "probe-servers-own-token");
   });
 
+  it("gives each its own fresh home: a ~/.npmrc the agent's shell planted is not there, npm reads no user config", async () => {
+    const planted = await runShellTool.run({ command: PLANT_NPMRC }, shellContext(sandbox));
+    expect(planted.content).toContain("/home/locus/.npmrc");
+
+    for (const seen of [await runAgent(sandbox), await runProbeServer(sandbox)]) {
+      expect(seen["npmrc"]).toBe("error: ENOENT");
+      const environment = JSON.parse(seen["environment"] ?? "{}") as Record<string, string>;
+      expect(environment).toMatchObject({
+        npm_config_userconfig: "/dev/null",
+        XDG_CONFIG_HOME: "/home/locus/.config",
+        GIT_CONFIG_GLOBAL: "/dev/null",
+      });
+    }
+  });
+
   it("reports a server that cannot start inside once and goes on", async () => {
     const toolset = await connectMcpServers(
       [
@@ -187,11 +219,15 @@ describeWithSandbox("the ACP agent and stdio MCP servers in the sandbox", () => 
 
   it("with sandbox.mode off runs both as before, and the ACP runner says so", async () => {
     const events: AgentEvent[] = [];
+    await runShellTool.run({ command: PLANT_NPMRC }, shellContext(off));
+    expect(await readFile(join(home, ".npmrc"), "utf8")).toContain("script-shell");
     const agent = await runAgent(off, events);
     const server = await runProbeServer(off);
 
     for (const seen of [agent, server]) {
       expect(seen["canary"]).toBe(CANARY);
+      // Unconfined, the shell's home is the runner's; the programs still have their own.
+      expect(seen["npmrc"]).toBe("error: ENOENT");
       expect(seen["direct"]).toBe(`connected: ${PORT_CANARY}`);
       // Still no secret in its own environment: the scrubbed environment of before.
       expect(seen["environment"]).not.toContain(SECRET);

@@ -22,7 +22,7 @@ describe("the model API an agent reaches from inside the sandbox", () => {
     expect(modelHosts("acp", {}, ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"])).toEqual(["api.anthropic.com"]);
     expect(
       modelHosts("acp", { ANTHROPIC_BASE_URL: "http://127.0.0.1:4100" }, ["ANTHROPIC_BASE_URL"]),
-    ).toEqual(["127.0.0.1"]);
+    ).toEqual(["127.0.0.1:4100"]);
     expect(modelHosts("acp", {}, ["GEMINI_API_KEY", "OPENAI_API_KEY"])).toEqual([
       "api.openai.com",
       "generativelanguage.googleapis.com",

@@ -214,7 +214,7 @@ describeWithSandbox("the bubblewrap sandbox around run_shell", () => {
     expect(canaryHits).toBe(before);
     expect(sandbox.refused()).toEqual([
       { host: "example.com", count: 2 },
-      { host: "127.0.0.1", count: 1 },
+      { host: `127.0.0.1:${canaryPort}`, count: 1 },
     ]);
   });
 });
@@ -243,6 +243,27 @@ describeWithSandbox("a program that holds credentials (an ACP agent, an MCP serv
     expect(out).not.toContain(".npmrc");
     expect(out).toContain("no local agent");
     expect(out).not.toContain("PLANTED");
+  });
+
+  it("gets a fresh home of its own: npm reads no ~/.npmrc the agent's shell planted, and no program sees another's", async () => {
+    const program = async (script: string) => {
+      const wrapped = await sandbox.wrap("/bin/sh", ["-c", script], {
+        cwd: worktree,
+        env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" },
+        startIn: "neutral",
+        holdsCredentials: true,
+      });
+      return execFileSync(wrapped.file, [...wrapped.args], { env: wrapped.env, cwd: wrapped.cwd }).toString();
+    };
+    await shell("printf 'node-options=--require=/tmp/evil.js\\n' > ~/.npmrc");
+    // The shell's own npm does read it: what the test tells apart.
+    expect(await shell("npm config get node-options")).toContain("/tmp/evil.js");
+
+    expect(await program("ls -A ~; npm config get node-options; echo 'node-options=--mine' > ~/.npmrc")).toBe(
+      "null\n",
+    );
+    // The next program's home is a new one: nothing the first wrote.
+    expect(await program("ls -A ~")).toBe("");
   });
 
   it("starts in the worktree for the agent's own commands, as before", async () => {

@@ -1,22 +1,67 @@
 import { describe, expect, it } from "vitest";
 import { renderJobSummary } from "../../../lib/action/job-summary.ts";
-import { defaultAllowedHosts, hostAllowed } from "../../../lib/sandbox/host-patterns.ts";
+import { defaultAllowedHosts, hostAllowed, parseHostRule } from "../../../lib/sandbox/host-patterns.ts";
 import { sandboxEnvironment } from "../../../lib/sandbox/sandbox-environment.ts";
 import { bwrapArgs } from "../../../lib/sandbox/bwrap-args.ts";
 import { hostMounts } from "../../../lib/sandbox/sandbox-mounts.ts";
 import { EMPTY_STATE, renderStatusComment, UNSANDBOXED_NOTE } from "../../../lib/status/status-comment.ts";
 
 describe("egress host patterns", () => {
+  const to = (host: string, port = 443) => ({ host, port });
+
   it("match a host exactly, subdomains with *., everything with *", () => {
-    expect(hostAllowed("registry.npmjs.org", ["registry.npmjs.org"])).toBe(true);
-    expect(hostAllowed("Registry.NPMJS.org.", ["registry.npmjs.org"])).toBe(true);
-    expect(hostAllowed("evil-registry.npmjs.org", ["registry.npmjs.org"])).toBe(false);
-    expect(hostAllowed("registry.npmjs.org.evil.com", ["registry.npmjs.org"])).toBe(false);
-    expect(hostAllowed("a.example.com", ["*.example.com"])).toBe(true);
-    expect(hostAllowed("example.com", ["*.example.com"])).toBe(false);
-    expect(hostAllowed("badexample.com", ["*.example.com"])).toBe(false);
-    expect(hostAllowed("anything.test", ["*"])).toBe(true);
-    expect(hostAllowed("127.0.0.1", [])).toBe(false);
+    expect(hostAllowed(to("registry.npmjs.org"), ["registry.npmjs.org"])).toBe(true);
+    expect(hostAllowed(to("Registry.NPMJS.org."), ["registry.npmjs.org"])).toBe(true);
+    expect(hostAllowed(to("evil-registry.npmjs.org"), ["registry.npmjs.org"])).toBe(false);
+    expect(hostAllowed(to("registry.npmjs.org.evil.com"), ["registry.npmjs.org"])).toBe(false);
+    expect(hostAllowed(to("a.example.com"), ["*.example.com"])).toBe(true);
+    expect(hostAllowed(to("example.com"), ["*.example.com"])).toBe(false);
+    expect(hostAllowed(to("badexample.com"), ["*.example.com"])).toBe(false);
+    expect(hostAllowed(to("anything.test"), ["*"])).toBe(true);
+    expect(hostAllowed(to("127.0.0.1"), [])).toBe(false);
+  });
+
+  it("allow 443 and 80 for a rule without a port, exactly the named port for host:port", () => {
+    expect(hostAllowed(to("registry.npmjs.org", 80), ["registry.npmjs.org"])).toBe(true);
+    expect(hostAllowed(to("registry.npmjs.org", 22), ["registry.npmjs.org"])).toBe(false);
+    expect(hostAllowed(to("a.example.com", 5432), ["*.example.com", "*"])).toBe(false);
+    expect(hostAllowed(to("git.example.com", 8443), ["git.example.com:8443"])).toBe(true);
+    expect(hostAllowed(to("git.example.com", 443), ["git.example.com:8443"])).toBe(false);
+    expect(hostAllowed(to("::1", 8080), ["[::1]:8080"])).toBe(true);
+  });
+
+  it("never let a wildcard stand for a loopback host; only a rule naming it with its port", () => {
+    for (const host of [
+      "127.0.0.1",
+      "127.9.9.9",
+      "localhost",
+      "api.localhost",
+      "::1",
+      "::ffff:127.0.0.1",
+      "0.0.0.0",
+    ])
+      expect(hostAllowed(to(host), ["*", "*.localhost"]), host).toBe(false);
+    expect(hostAllowed(to("127.0.0.1", 4100), ["127.0.0.1:4100"])).toBe(true);
+    expect(hostAllowed(to("127.0.0.1", 4101), ["127.0.0.1:4100"])).toBe(false);
+    expect(hostAllowed(to("127.0.0.1", 443), ["127.0.0.1:4100"])).toBe(false);
+  });
+
+  it("parse rules as host or host:port with a port in 1-65535, and nothing else", () => {
+    expect(parseHostRule("Registry.npmjs.org")).toEqual({ host: "registry.npmjs.org", ports: [443, 80] });
+    expect(parseHostRule("git.example.com:8443")).toEqual({ host: "git.example.com", ports: [8443] });
+    expect(parseHostRule("[::1]:4100")).toEqual({ host: "::1", ports: [4100] });
+    for (const bad of [
+      "host:99999",
+      "host:0",
+      "host:",
+      "host:22:1",
+      "http://host",
+      "a b",
+      "ho*st",
+      "host/x",
+      "-x.com:1e3",
+    ])
+      expect(parseHostRule(bad), bad).toBeUndefined();
   });
 
   it("default to the registries of the ecosystems at the repository's top level", () => {

@@ -1,7 +1,7 @@
 /** The Action's side of the exchange: which token serves which request, and per-phase tokens refreshed before they expire. */
 import { describe, expect, it } from "vitest";
 import { createExchangeClient } from "../../../lib/token-exchange/exchange-client.ts";
-import { runnerIdToken } from "../../../lib/token-exchange/id-token.ts";
+import { runnerIdToken, takeIdTokenRequest } from "../../../lib/token-exchange/id-token.ts";
 import { credentialFor } from "../../../lib/token-exchange/request-credential.ts";
 
 const quiet = {
@@ -95,7 +95,10 @@ describe("runnerIdToken", () => {
     let asked = "";
     let auth = "";
     const idToken = runnerIdToken(
-      { ACTIONS_ID_TOKEN_REQUEST_URL: "http://runner/token?run=1", ACTIONS_ID_TOKEN_REQUEST_TOKEN: "req" },
+      takeIdTokenRequest({
+        ACTIONS_ID_TOKEN_REQUEST_URL: "http://runner/token?run=1",
+        ACTIONS_ID_TOKEN_REQUEST_TOKEN: "req",
+      }),
       (url, init) => {
         asked = url as string;
         auth = new Headers(init?.headers).get("authorization") ?? "";
@@ -108,6 +111,16 @@ describe("runnerIdToken", () => {
   });
 
   it("tells the user to grant id-token: write when the runner offers no token", async () => {
-    await expect(runnerIdToken({})("aud")).rejects.toThrow(/id-token: write/);
+    await expect(runnerIdToken(takeIdTokenRequest({}))("aud")).rejects.toThrow(/id-token: write/);
+  });
+
+  it("is taken out of the environment it was found in", () => {
+    const env: Record<string, string | undefined> = {
+      ACTIONS_ID_TOKEN_REQUEST_URL: "http://runner/token?run=1",
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: "req",
+      PATH: "/usr/bin",
+    };
+    expect(takeIdTokenRequest(env)).toEqual({ url: "http://runner/token?run=1", token: "req" });
+    expect(env).toEqual({ PATH: "/usr/bin" });
   });
 });
