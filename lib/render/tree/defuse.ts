@@ -23,7 +23,6 @@ export const JOINER = "\u2060";
 const KEYWORD = /(?<![\p{L}\p{N}_])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?![\p{L}\p{N}_])/giu;
 /** An `@` followed by what can start a login or an organisation name. */
 const AT = /@(?=[A-Za-z0-9])/g;
-const ALPHANUMERIC = /[A-Za-z0-9]/;
 /** Stands for a node that is not text when a block's text is read as one string. */
 const SEPARATOR = "\uFFFC";
 
@@ -75,12 +74,8 @@ function joinerAfter(text: string, pieces: readonly Piece[]): Set<number> {
     if (!piece.node) continue;
     for (const match of piece.node.value.matchAll(KEYWORD)) after.add(piece.start + match.index);
   }
-  for (const match of text.matchAll(AT)) {
-    const piece = pieceAt(pieces, match.index);
-    // An `@` after a letter of the same text node is an e-mail address, which pings nobody.
-    const sameNode = piece?.node !== undefined && match.index > piece.start;
-    if (!(sameNode && ALPHANUMERIC.test(text[match.index - 1] ?? ""))) after.add(match.index);
-  }
+  // Every `@` before a name, e-mail addresses too: GFM links `a@b.com`, and the text after that link starts a new node.
+  for (const match of text.matchAll(AT)) after.add(match.index);
   return after;
 }
 

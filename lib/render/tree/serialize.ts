@@ -9,13 +9,22 @@
  */
 import type { Nodes, Parents, PhrasingContent, Root, RootContent } from "mdast";
 import { gfmToMarkdown } from "mdast-util-gfm";
-import { toMarkdown } from "mdast-util-to-markdown";
+import { toMarkdown, type Options } from "mdast-util-to-markdown";
 import { defuseBlock } from "./defuse.ts";
 import { isGitHubImage } from "./github-image.ts";
 import { text } from "./nodes.ts";
 
 const PHRASING_BLOCKS = new Set<Nodes["type"]>(["paragraph", "heading", "tableCell"]);
 const BLOCK_PARENTS = new Set<Nodes["type"]>(["root", "blockquote", "listItem", "footnoteDefinition"]);
+
+const OPTIONS: Options = {
+  extensions: [gfmToMarkdown({ tablePipeAlign: false })],
+  bullet: "-",
+  emphasis: "_",
+  rule: "-",
+  fences: true,
+  listItemIndent: "one",
+};
 
 /** What stands in a tree for a node that may not be published as it is; undefined keeps it. */
 function replacement(node: RootContent, parent: Parents): RootContent | null | undefined {
@@ -46,14 +55,7 @@ function neutralise(parent: Parents): void {
 export function toGitHubMarkdown(tree: Root): string {
   const copy = structuredClone(tree);
   neutralise(copy);
-  return toMarkdown(copy, {
-    extensions: [gfmToMarkdown({ tablePipeAlign: false })],
-    bullet: "-",
-    emphasis: "_",
-    rule: "-",
-    fences: true,
-    listItemIndent: "one",
-  }).trimEnd();
+  return toMarkdown(copy, OPTIONS).trimEnd();
 }
 
 /**

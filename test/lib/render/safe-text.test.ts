@@ -18,8 +18,8 @@ const prInput = {
 };
 
 describe("safeToPublish", () => {
-  it("defuses user and team mentions, not email addresses", () => {
-    const out = safeToPublish("Thanks @alice and @acme/core; mail a@b.com");
+  it("defuses user and team mentions, and the @ of an e-mail address (its autolink would end before a name)", () => {
+    const out = safeToPublish("Thanks @alice and @acme/core; mail a@b.com@carol");
     expect(out).toContain(`@${JOINER}alice`);
     expect(out).toContain(`@${JOINER}acme/core`);
     expect(liveMarkup(out)).toEqual(NOTHING_LIVE);
