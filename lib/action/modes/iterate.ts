@@ -21,7 +21,7 @@ import { wipBranch } from "../../naming/branches.ts";
 import { iterateCommitMessage } from "../../naming/commit.ts";
 import { hasFeedback } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
-import { safeToPublish } from "../../render/safe-text.ts";
+import { renderSummaryComment } from "../../render/summary-comment.ts";
 import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
 import { roundCanStart } from "../../task/lifecycle.ts";
 import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
@@ -195,7 +195,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   if (!(await worktree.stageAll(leftOut))) {
     await gateway.createComment(
       prNumber,
-      ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${safeToPublish(result.summary)}`),
+      ctx.mask(renderSummaryComment("Locus looked at the feedback and changed nothing:", result.summary)),
     );
     return finish(
       { ...measured, status: "no-changes", reason: "the agent made no change" },
@@ -229,7 +229,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       {
         subjectId: pr.nodeId,
         body: ctx.mask(
-          `Locus addressed the review feedback in ${short}.\n\n${safeToPublish(result.summary)}`,
+          renderSummaryComment(`Locus addressed the review feedback in ${short}.`, result.summary),
         ),
       },
     );
