@@ -22,7 +22,7 @@ export function renderPlanComment(plan: Plan): string {
   );
   return [
     hiddenMarker("plan-comment"),
-    `## Plan: ${plan.sprint}`,
+    `## Plan: ${tableCell(plan.sprint)}`,
     "",
     "| Order | Title | Priority | Type | Depends on |",
     "| ---: | --- | --- | --- | --- |",

@@ -1,10 +1,16 @@
 /** Small helpers for GitHub-flavoured markdown written by Locus. */
 import { code, plain } from "./tree/nodes.ts";
 import { toTableCellMarkdown } from "./tree/serialize.ts";
+import { untrustedInline } from "./tree/untrusted-text.ts";
 
 /** Text shown as written in a table cell, on one line: nothing in it can break the row, ping or close. */
 export function tableCell(text: string): string {
   return toTableCellMarkdown([plain(text.trim())]);
+}
+
+/** Someone else's Markdown on one line (a list item, a sentence, a cell): code spans kept, the rest text. */
+export function untrustedLine(markdown: string): string {
+  return toTableCellMarkdown(untrustedInline(markdown.replace(/\s+/g, " ").trim()));
 }
 
 /** Text shown as code in a table cell. */

@@ -2,8 +2,9 @@
  * Text someone else wrote in Markdown (the agent's summary, a model's answer,
  * a review finding) turned into tree nodes Locus can publish. Only the
  * document's outline is kept: paragraphs, headings, list items, quotes, fenced
- * code and code spans. Every other character is text, shown as written:
- * links, emphasis, images, HTML and tables appear literally, so nothing in it
+ * code, code spans and links to web addresses (whose text is text). Every
+ * other character is text, shown as written: emphasis, images, HTML and
+ * tables appear literally, so nothing in it
  * can load an image, hide text, or reach outside its text nodes. Character
  * references and backslash escapes are decoded first (`&#64;` is an `@`), so
  * what the defuser checks is what a reader sees.
@@ -26,8 +27,24 @@ const HEADING = /^ {0,3}(#{1,6})\s+(.*)$/;
 const ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(.*)$/;
 const QUOTE = /^ {0,3}> ?(.*)$/;
 
-/** Inline content of a paragraph: code spans as code, the rest as decoded text. */
+/** `[text](https://…)`: a link whose text holds no brackets, to a web address. */
+const LINK = /\[([^[\]\n]{1,500})\]\((https?:\/\/[^\s()<>]{1,2000})\)/g;
+
+/** Inline content of a paragraph: links to web addresses as links, code spans as code, the rest as decoded text. */
 export function untrustedInline(source: string): PhrasingContent[] {
+  const nodes: PhrasingContent[] = [];
+  let last = 0;
+  for (const match of source.matchAll(LINK)) {
+    if (match.index > last) nodes.push(...codeAndText(source.slice(last, match.index)));
+    nodes.push({ type: "link", url: match[2] ?? "", children: codeAndText(match[1] ?? "") });
+    last = match.index + match[0].length;
+  }
+  if (last < source.length) nodes.push(...codeAndText(source.slice(last)));
+  return nodes;
+}
+
+/** Code spans as code, the rest as decoded text. */
+function codeAndText(source: string): PhrasingContent[] {
   const nodes: PhrasingContent[] = [];
   const runs = [...source.matchAll(/`+/g)];
   // Where each backtick run of a given length occurs, so a closing run is found without rescanning.

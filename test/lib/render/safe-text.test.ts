@@ -70,6 +70,15 @@ describe("safeToPublish", () => {
     expect(liveMarkup(safeToPublish(text))).toEqual(NOTHING_LIVE);
   });
 
+  it("keeps links to web addresses as links, their text defused", () => {
+    const out = safeToPublish(
+      "See [`a.ts:3`](https://github.com/o/r/blob/s/a.ts#L3) and [fixes @x](https://e.example/y)",
+    );
+    expect(out).toContain("[`a.ts:3`](https://github.com/o/r/blob/s/a.ts#L3)");
+    expect(out).toContain(`[f${JOINER}ixes @${JOINER}x](https://e.example/y)`);
+    expect(liveMarkup(out)).toEqual(NOTHING_LIVE);
+  });
+
   it("knows GitHub's image hosts", () => {
     expect(isGitHubImage("https://github.com/acme/x/assets/1")).toBe(true);
     expect(isGitHubImage("https://raw.githubusercontent.com/a/b/c.png")).toBe(true);
