@@ -27,6 +27,7 @@ import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
 import { takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
+import { logLine } from "../lib/action/log-line.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
 import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
@@ -34,7 +35,8 @@ import { modeRequest, parseInputs } from "./inputs.ts";
 
 const log: ActionLog = {
   debug: (msg) => core.debug(msg),
-  info: (msg) => core.info(msg),
+  // `core.info` prints as is (the others escape): lines carrying repository data or agent text must not start a command.
+  info: (msg) => core.info(logLine(msg)),
   warn: (msg) => core.warning(msg),
   error: (msg) => core.error(msg),
   group: (name, fn) => core.group(name, fn),

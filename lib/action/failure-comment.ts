@@ -1,6 +1,17 @@
 /** The comment a failed task leaves: what went wrong, where the work is, the end of the log, and what to do next. */
-import { codeBlock, details } from "../render/markdown.ts";
-import { safeToPublish } from "../render/safe-text.ts";
+import {
+  blockquote,
+  code,
+  codeBlock,
+  details,
+  link,
+  paragraph,
+  root,
+  strong,
+  type Inline,
+} from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedInline, untrustedMarkdown } from "../render/tree/untrusted-text.ts";
 
 export interface FailureCommentInput {
   readonly reason: string;
@@ -14,23 +25,26 @@ export interface FailureCommentInput {
 }
 
 export function renderFailureComment(input: FailureCommentInput): string {
-  const parts = [`**Locus could not finish this task:** ${safeToPublish(input.reason)}`];
-  if (input.checkpoint) {
-    const branch = input.repositoryUrl
-      ? `[\`${input.checkpoint}\`](${input.repositoryUrl}/tree/${input.checkpoint})`
-      : `\`${input.checkpoint}\``;
-    parts.push(`The work so far is saved on ${branch}; the next attempt continues from it.`);
-  }
+  const branch: Inline | undefined = input.checkpoint
+    ? input.repositoryUrl
+      ? link(`${input.repositoryUrl}/tree/${encodeURI(input.checkpoint)}`, code(input.checkpoint))
+      : code(input.checkpoint)
+    : undefined;
   const said = input.agentSaid?.trim();
-  if (said) {
-    const quoted = safeToPublish(said.slice(0, 4_000))
-      .split("\n")
-      .map((line) => `> ${line}`)
-      .join("\n");
-    parts.push(`**What the agent said:**\n\n${quoted}`);
-  }
-  if (input.logTail.trim()) parts.push(details("Last lines of the agent log", codeBlock(input.logTail)));
-  const run = input.runUrl ? ` ([workflow run](${input.runUrl}))` : "";
-  parts.push(`Comment \`/locus run\` to try again${run}.`);
-  return parts.join("\n\n");
+  const run: Inline[] = input.runUrl ? [" (", link(input.runUrl, "workflow run"), ")"] : [];
+  return toGitHubMarkdown(
+    root(
+      paragraph(
+        strong("Locus could not finish this task:"),
+        " ",
+        ...untrustedInline(input.reason.replace(/\s+/g, " ")),
+      ),
+      branch && paragraph("The work so far is saved on ", branch, "; the next attempt continues from it."),
+      said
+        ? [paragraph(strong("What the agent said:")), blockquote(...untrustedMarkdown(said.slice(0, 4_000)))]
+        : undefined,
+      input.logTail.trim() !== "" && details("Last lines of the agent log", codeBlock(input.logTail)),
+      paragraph("Comment ", code("/locus run"), " to try again", ...run, "."),
+    ),
+  );
 }

@@ -4,7 +4,7 @@
  * over 1 MiB, so the cards stop before that, pointing to the run's log.
  * https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/workflow-commands-for-github-actions#step-isolation-and-limits
  */
-import { codeBlock, details, formatUsd, tableCell } from "../render/markdown.ts";
+import { codeBlock, codeCell, details, formatUsd, tableCell } from "../render/markdown.ts";
 import type { ModeResult, TaskReport } from "./task-report.ts";
 import type { ToolCard } from "./tool-cards.ts";
 import type { RefusedHost, SandboxKind } from "../sandbox/sandbox.ts";
@@ -27,13 +27,13 @@ function duration(ms: number): string {
 }
 
 function statusCell(task: TaskReport): string {
-  const reason = task.reason ? `: ${tableCell(task.reason).slice(0, 160)}` : "";
+  const reason = task.reason ? `: ${tableCell(task.reason.slice(0, 160))}` : "";
   return `${task.status}${reason}`;
 }
 
 function card(item: ToolCard): string {
   const head = `${item.ok ? "✓" : "✗"} ${item.summary.replace(/\s+/g, " ")} · ${duration(item.durationMs)}`;
-  return item.diff ? details(tableCell(head), codeBlock(item.diff, "diff")) : `- ${head}`;
+  return item.diff ? details(head, codeBlock(item.diff, "diff")) : `- ${tableCell(head)}`;
 }
 
 function bytes(parts: readonly string[]): number {
@@ -93,7 +93,7 @@ export function renderJobSummary(
 function sandboxSection(sandbox: SandboxReport): string[] {
   if (sandbox.kind === "off") return [UNSANDBOXED_NOTE];
   if (sandbox.refused.length === 0) return [];
-  const rows = sandbox.refused.map((entry) => `| \`${tableCell(entry.host)}\` | ${entry.count} |`);
+  const rows = sandbox.refused.map((entry) => `| ${codeCell(entry.host)} | ${entry.count} |`);
   return [
     [
       "Connections the sandbox refused (add a host to `sandbox.network.allow` to let it through):",

@@ -7,7 +7,9 @@
  */
 import type { ThreadReport } from "../agent/runner.ts";
 import { threadLabel } from "../prompt/iterate-prompt.ts";
-import { safeToPublish } from "../render/safe-text.ts";
+import { paragraph, root } from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedInline } from "../render/tree/untrusted-text.ts";
 
 export interface ThreadReply {
   readonly threadId: string;
@@ -24,17 +26,19 @@ export function threadReplies(
   const byLabel = new Map((reports ?? []).map((report) => [report.thread.trim().toUpperCase(), report]));
   return threads.map((thread, index) => {
     const report = byLabel.get(threadLabel(index));
-    const note = safeToPublish(report?.note.replace(/\s+/g, " ").trim() ?? "");
+    const note = report?.note.replace(/\s+/g, " ").trim() ?? "";
+    const reply = (lead: string) =>
+      toGitHubMarkdown(root(paragraph(note ? `${lead}: ` : `${lead}.`, ...untrustedInline(note))));
     if (report?.addressed)
       return {
         threadId: thread.id,
-        body: `Addressed in ${commit}${note ? `: ${note}` : "."}`,
+        body: reply(`Addressed in ${commit}`),
         resolve: resolveAddressed,
       };
     if (report)
       return {
         threadId: thread.id,
-        body: `Not changed in ${commit}${note ? `: ${note}` : "."}`,
+        body: reply(`Not changed in ${commit}`),
         resolve: false,
       };
     return {

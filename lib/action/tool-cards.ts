@@ -5,6 +5,7 @@
  * failure comment quotes.
  */
 import type { AgentEvent } from "../agent/events.ts";
+import { logLine } from "./log-line.ts";
 
 export interface ToolCard {
   readonly tool: string;
@@ -37,7 +38,9 @@ export function createEventRecorder(onLine?: (line: string) => void): EventRecor
   const log: string[] = [];
   let text = "";
 
-  function line(entry: string): void {
+  /** Each entry carries the agent's words or file names: one line that starts no workflow command. */
+  function line(text: string): void {
+    const entry = logLine(text);
     log.push(entry);
     if (log.length > MAX_LOG_LINES) log.shift();
     onLine?.(entry);

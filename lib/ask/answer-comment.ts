@@ -7,6 +7,7 @@
  */
 import { embedJson, markerOpen, MARKER_CLOSE as CLOSE } from "../markers.ts";
 import { safeToPublish } from "../render/safe-text.ts";
+import { untrustedLine } from "../render/markdown.ts";
 import { fitBody, GITHUB_BODY_LIMIT } from "../render/comment-limit.ts";
 
 const ANSWER_OPEN = markerOpen("answer");
@@ -28,7 +29,7 @@ export interface Exchange {
 
 function quote(question: string): string {
   const text = question.length > QUOTE_LIMIT ? `${question.slice(0, QUOTE_LIMIT)}…` : question;
-  return `> **Question:** ${safeToPublish(text.trim()).replace(/\n/g, "\n> ")}`;
+  return `> **Question:** ${untrustedLine(text)}`;
 }
 
 export function renderAnswerComment(view: AnswerView): string {

@@ -1,18 +1,29 @@
 /**
  * What a fix-ci round says on its pull request: what failed (checks and
- * steps), and what changed — or why nothing did.
+ * steps), and what changed — or why nothing did. Built as a tree: check and
+ * step names (repository data), file names and the agent's words are text
+ * and code in it.
  */
-import { safeToPublish } from "../render/safe-text.ts";
+import type { BlockContent } from "mdast";
+import { code, list, paragraph, root, strong, type Inline } from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedInline, untrustedMarkdown } from "../render/tree/untrusted-text.ts";
 import type { CiFailures } from "./ci-failures.ts";
 
-function whatFailed(failures: CiFailures, headSha: string): string {
-  const checks = failures.checks.map((check) => {
-    const steps =
-      check.failedSteps.length > 0 ? ` (step ${check.failedSteps.map((s) => `\`${s}\``).join(", ")})` : "";
-    return `- **${check.name}**${steps}: ${check.conclusion}`;
+function whatFailed(failures: CiFailures, headSha: string): BlockContent[] {
+  const checks = failures.checks.map((check): Inline[] => {
+    const steps: Inline[] =
+      check.failedSteps.length > 0
+        ? [
+            " (step ",
+            ...check.failedSteps.flatMap((step, i) => (i > 0 ? [", ", code(step)] : [code(step)])),
+            ")",
+          ]
+        : [];
+    return [strong(check.name.replace(/\s+/g, " ")), ...steps, `: ${check.conclusion}`];
   });
-  const more = failures.omitted > 0 ? [`- and ${failures.omitted} more`] : [];
-  return [`CI failed on ${headSha.slice(0, 7)}:`, ...checks, ...more].join("\n");
+  const more: Inline[][] = failures.omitted > 0 ? [[`and ${failures.omitted} more`]] : [];
+  return [paragraph(`CI failed on ${headSha.slice(0, 7)}:`), list([...checks, ...more])];
 }
 
 export type FixCiOutcome =
@@ -29,12 +40,43 @@ export function renderFixCiComment(failures: CiFailures, headSha: string, outcom
   const failed = whatFailed(failures, headSha);
   switch (outcome.kind) {
     case "fixed": {
-      const files = outcome.files.map((file) => `\`${file}\``).join(", ");
-      return `${failed}\n\nLocus pushed ${outcome.sha.slice(0, 7)} (\`fix: make CI pass\`), changing ${files}.\n\n${safeToPublish(outcome.summary)}`;
+      const files = outcome.files.flatMap((file, i) => (i > 0 ? [", ", code(file)] : [code(file)]));
+      return toGitHubMarkdown(
+        root(
+          failed,
+          paragraph(
+            `Locus pushed ${outcome.sha.slice(0, 7)} (`,
+            code("fix: make CI pass"),
+            "), changing ",
+            ...files,
+            ".",
+          ),
+          untrustedMarkdown(outcome.summary),
+        ),
+      );
     }
     case "unrelated":
-      return `${failed}\n\nLocus judged this failure unrelated to the pull request and changed nothing: ${safeToPublish(outcome.reason)}\n\nRe-run the failed jobs, or comment \`/locus fix-ci\` to have Locus try anyway.`;
+      return toGitHubMarkdown(
+        root(
+          failed,
+          paragraph(
+            "Locus judged this failure unrelated to the pull request and changed nothing: ",
+            ...untrustedInline(outcome.reason.replace(/\s+/g, " ")),
+          ),
+          paragraph(
+            "Re-run the failed jobs, or comment ",
+            code("/locus fix-ci"),
+            " to have Locus try anyway.",
+          ),
+        ),
+      );
     case "unchanged":
-      return `${failed}\n\nLocus looked into it and changed nothing:\n\n${safeToPublish(outcome.summary)}`;
+      return toGitHubMarkdown(
+        root(
+          failed,
+          paragraph("Locus looked into it and changed nothing:"),
+          untrustedMarkdown(outcome.summary),
+        ),
+      );
   }
 }

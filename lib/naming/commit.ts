@@ -1,5 +1,5 @@
 /** Commit messages and PR titles: `<type>: <issue title> (#<N>)`. */
-import { safeToPublish } from "../render/safe-text.ts";
+import { defusePlainText } from "../render/tree/defuse.ts";
 
 const TYPE_PREFIX: Readonly<Record<string, string>> = {
   "type:feature": "feat",
@@ -28,7 +28,7 @@ export function taskCommitMessage(issue: {
   labels: readonly string[];
 }): string {
   // A title saying "fixes #12" would close #12 when the commit reaches the default branch.
-  return safeToPublish(`${commitType(issue.labels)}: ${oneLine(issue.title)} (#${issue.number})`);
+  return defusePlainText(`${commitType(issue.labels)}: ${oneLine(issue.title)} (#${issue.number})`);
 }
 
 export function iterateCommitMessage(issue: number): string {

@@ -4,6 +4,7 @@
  */
 import { markerOpen, MARKER_CLOSE } from "../markers.ts";
 import { safeToPublish } from "../render/safe-text.ts";
+import { untrustedLine } from "../render/markdown.ts";
 import { MANAGED_LABEL, ORDER_PREFIX } from "../labels/schema.ts";
 import type { Plan, PlannedTask } from "./plan-schema.ts";
 
@@ -85,7 +86,7 @@ export function renderPlannedIssueBody(
     parts.push(
       [
         "**Acceptance criteria**",
-        ...entry.task.acceptanceCriteria.map((c) => `- [ ] ${safeToPublish(c)}`),
+        ...entry.task.acceptanceCriteria.map((c) => `- [ ] ${untrustedLine(c)}`),
       ].join("\n"),
     );
   }

@@ -12,7 +12,7 @@ import { planSchema, type Plan } from "./plan-schema.ts";
 export function renderPlanComment(plan: Plan): string {
   const rows = plan.tasks.map((task, index) => {
     const depends = task.dependsOn.length > 0 ? task.dependsOn.join(", ") : "—";
-    return `| ${index + 1} | ${tableCell(safeToPublish(task.title))} | ${task.priority} | ${task.type} | ${depends} |`;
+    return `| ${index + 1} | ${tableCell(task.title)} | ${task.priority} | ${task.type} | ${depends} |`;
   });
   const edges = plan.tasks.flatMap((task, index) =>
     task.dependsOn.map((from) => `  T${from} --> T${index + 1}`),
@@ -22,7 +22,7 @@ export function renderPlanComment(plan: Plan): string {
   );
   return [
     hiddenMarker("plan-comment"),
-    `## Plan: ${plan.sprint}`,
+    `## Plan: ${tableCell(plan.sprint)}`,
     "",
     "| Order | Title | Priority | Type | Depends on |",
     "| ---: | --- | --- | --- | --- |",

@@ -1,8 +1,21 @@
 /** Small helpers for GitHub-flavoured markdown written by Locus. */
+import { code, plain } from "./tree/nodes.ts";
+import { toTableCellMarkdown } from "./tree/serialize.ts";
+import { untrustedInline } from "./tree/untrusted-text.ts";
 
-/** Text placed in a table cell: no pipes or newlines to break the row. */
+/** Text shown as written in a table cell, on one line: nothing in it can break the row, ping or close. */
 export function tableCell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+  return toTableCellMarkdown([plain(text.trim())]);
+}
+
+/** Someone else's Markdown on one line (a list item, a sentence, a cell): code spans kept, the rest text. */
+export function untrustedLine(markdown: string): string {
+  return toTableCellMarkdown(untrustedInline(markdown.replace(/\s+/g, " ").trim()));
+}
+
+/** Text shown as code in a table cell. */
+export function codeCell(text: string): string {
+  return toTableCellMarkdown([code(text)]);
 }
 
 /** A fenced block whose fence is longer than any backtick run inside the text. */
@@ -12,8 +25,10 @@ export function codeBlock(text: string, language = ""): string {
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
+/** A collapsed section. Its summary is raw HTML to GitHub, so it is escaped as HTML text. */
 export function details(summary: string, body: string): string {
-  return `<details>\n<summary>${summary}</summary>\n\n${body}\n\n</details>`;
+  const escaped = summary.replace(/\s+/g, " ").replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<details>\n<summary>${escaped}</summary>\n\n${body}\n\n</details>`;
 }
 
 export function formatUsd(amount: number): string {

@@ -1,8 +1,28 @@
 /** The body of a PR Locus opens: `Closes #N`, what the agent did, and what it cost. */
+import type { BlockContent } from "mdast";
 import type { Usage } from "../agent/usage.ts";
 import { hiddenMarker } from "../markers.ts";
-import { codeBlock, details, formatUsd, tableCell } from "./markdown.ts";
-import { safeToPublish } from "./safe-text.ts";
+import { formatUsd } from "./markdown.ts";
+import {
+  blockquote,
+  closesIssue,
+  code,
+  codeBlock,
+  details,
+  emphasis,
+  heading,
+  link,
+  paragraph,
+  plain,
+  root,
+  small,
+  table,
+  text,
+  trustedHtml,
+  type Inline,
+} from "./tree/nodes.ts";
+import { toGitHubMarkdown } from "./tree/serialize.ts";
+import { untrustedMarkdown } from "./tree/untrusted-text.ts";
 
 export interface ToolCallRecord {
   readonly name: string;
@@ -34,30 +54,40 @@ export interface PullRequestBodyInput {
 
 const MAX_TOOL_LINES = 200;
 
+/**
+ * Built as a tree: the agent's summary, file names, tool targets and the
+ * model name are text or code in it, so none can ping, close an issue or load
+ * an image; the task's own `Closes #N` is the one live keyword.
+ */
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
-  const parts = [hiddenMarker("pr", `issue=${input.issue}`), `Closes #${input.issue}`];
-  if (input.notice) parts.push(`> [!NOTE]\n> ${input.notice}`);
-  if (input.stackedOn !== undefined) {
-    parts.push(`Stacked on #${input.stackedOn}: review and merge that one first.`);
-  }
-  // The agent's words may not ping, close other issues or load remote images; `Closes #N` above is the only keyword.
-  parts.push(`## Summary\n\n${safeToPublish(input.summary.trim()) || "_The agent gave no summary._"}`);
-  parts.push(renderFiles(input.filesChanged));
-  parts.push(renderToolLog(input.toolCalls));
-  const run = input.runUrl ? ` · [run](${input.runUrl})` : "";
-  parts.push(`<sub>${input.model} · ${renderTokens(input.usage)} · ${formatUsd(input.costUsd)}${run}</sub>`);
-  return parts.join("\n\n");
-}
-
-function renderFiles(files: readonly FileChange[]): string {
-  if (files.length === 0) return "## Files changed\n\n_None._";
-  const rows = files.map(
-    (file) => `| \`${tableCell(file.path)}\` | +${file.additions} | −${file.deletions} |`,
+  const summary = untrustedMarkdown(input.summary.trim());
+  const run: Inline[] = input.runUrl ? [" · ", link(input.runUrl, "run")] : [];
+  const tree = root(
+    trustedHtml(hiddenMarker("pr", `issue=${input.issue}`)),
+    paragraph(closesIssue(input.issue)),
+    input.notice !== undefined &&
+      blockquote(paragraph(trustedHtml("[!NOTE]"), text("\n"), plain(input.notice))),
+    input.stackedOn !== undefined &&
+      paragraph(`Stacked on #${input.stackedOn}: review and merge that one first.`),
+    heading(2, "Summary"),
+    summary.length > 0 ? summary : paragraph(emphasis("The agent gave no summary.")),
+    renderFiles(input.filesChanged),
+    renderToolLog(input.toolCalls),
+    small(plain(input.model), ` · ${renderTokens(input.usage)} · ${formatUsd(input.costUsd)}`, ...run),
   );
-  return ["## Files changed", "", "| File | Added | Removed |", "| --- | ---: | ---: |", ...rows].join("\n");
+  return toGitHubMarkdown(tree);
 }
 
-function renderToolLog(calls: readonly ToolCallRecord[]): string {
+function renderFiles(files: readonly FileChange[]): BlockContent[] {
+  if (files.length === 0) return [heading(2, "Files changed"), paragraph(emphasis("None."))];
+  const rows = files.map((file) => [[code(file.path)], [`+${file.additions}`], [`−${file.deletions}`]]);
+  return [
+    heading(2, "Files changed"),
+    table([null, "right", "right"], [[["File"], ["Added"], ["Removed"]], ...rows]),
+  ];
+}
+
+function renderToolLog(calls: readonly ToolCallRecord[]): BlockContent[] {
   const shown = calls.slice(0, MAX_TOOL_LINES).map((call) => {
     const mark = call.ok ? "✓" : "✗";
     return `${mark} ${call.name} ${call.target.replace(/\s+/g, " ").slice(0, 160)}`;

@@ -1,11 +1,22 @@
 /**
  * The comment that asks the people behind a task the agent's questions, all
- * of one run together. The agent wrote the questions, so they are published
- * safely (no pings, no closing keywords, no outside images); only the person
+ * of one run together. The agent wrote the questions, so they are text in the
+ * comment's tree (no pings, no closing keywords, no images); only the person
  * who asked for the work is mentioned, by Locus.
  */
 import { hiddenMarker } from "../markers.ts";
-import { safeToPublish } from "./safe-text.ts";
+import {
+  blockquote,
+  code,
+  mention,
+  paragraph,
+  root,
+  strong,
+  trustedHtml,
+  type Inline,
+} from "./tree/nodes.ts";
+import { toGitHubMarkdown } from "./tree/serialize.ts";
+import { untrustedMarkdown } from "./tree/untrusted-text.ts";
 
 export interface QuestionCommentInput {
   readonly questions: readonly string[];
@@ -15,27 +26,28 @@ export interface QuestionCommentInput {
   readonly checkpoint?: string;
 }
 
-function quoted(question: string): string {
-  return safeToPublish(question.trim())
-    .split("\n")
-    .map((line) => `> ${line}`)
-    .join("\n");
-}
-
 export function renderQuestionComment(input: QuestionCommentInput): string {
-  const who = input.requester ? `@${input.requester} ` : "";
+  const who: Inline[] = input.requester ? [mention(input.requester), " "] : [];
   const several = input.questions.length > 1;
-  const intro = `${who}Locus has ${several ? `${input.questions.length} questions` : "a question"} before it can go on with this issue:`;
-  const questions = several
-    ? input.questions.map((question, index) => `**${index + 1}.**\n${quoted(question)}`)
-    : input.questions.map(quoted);
-  const saved = input.checkpoint
-    ? `The work so far is saved on \`${input.checkpoint}\`; the next run continues from it.`
-    : "Nothing was changed yet.";
-  return [
-    hiddenMarker("question"),
-    intro,
-    ...questions,
-    `Answer in a comment here (anyone with write access), or with \`/locus answer <text>\`; Locus then continues with the answer. ${saved}`,
-  ].join("\n\n");
+  const intro = `Locus has ${several ? `${input.questions.length} questions` : "a question"} before it can go on with this issue:`;
+  const questions = input.questions.flatMap((question, index) => [
+    several && paragraph(strong(`${index + 1}.`)),
+    blockquote(...untrustedMarkdown(question.trim())),
+  ]);
+  const saved: Inline[] = input.checkpoint
+    ? [" The work so far is saved on ", code(input.checkpoint), "; the next run continues from it."]
+    : [" Nothing was changed yet."];
+  return toGitHubMarkdown(
+    root(
+      trustedHtml(hiddenMarker("question")),
+      paragraph(...who, intro),
+      ...questions,
+      paragraph(
+        "Answer in a comment here (anyone with write access), or with ",
+        code("/locus answer <text>"),
+        "; Locus then continues with the answer.",
+        ...saved,
+      ),
+    ),
+  );
 }

@@ -10,7 +10,8 @@
  */
 import { GITHUB_BODY_LIMIT, fitBody } from "./comment-limit.ts";
 import { tableCell } from "./markdown.ts";
-import { safeToPublish } from "./safe-text.ts";
+import { toTableCellMarkdown } from "./tree/serialize.ts";
+import { untrustedInline } from "./tree/untrusted-text.ts";
 import { progressBar } from "./tracking-dashboard.ts";
 
 export interface StatusLink {
@@ -104,7 +105,7 @@ function shorten(text: string, max: number): string {
  * of the reply.
  */
 function agentCell(text: string, max: number): string {
-  return tableCell(safeToPublish(shorten(text, max)).replace(/<(?=[!/?A-Za-z])/g, "&lt;"));
+  return toTableCellMarkdown(untrustedInline(shorten(text, max)));
 }
 
 /** `3 min`, `5 h`, `2 days`: how long a task has waited, to the unit that matters. */

@@ -3,10 +3,13 @@
  * summary and the findings that could not sit on a diff line, and one line
  * comment per anchored finding. Hidden markers let `/locus iterate` tell
  * Locus's review findings (feedback to address) from its replies (bookkeeping).
+ * Built as trees: the agent's words and the file paths are text and code.
  */
-import { safeToPublish } from "../render/safe-text.ts";
 import { fitBody } from "../render/comment-limit.ts";
 import { hiddenMarker } from "../markers.ts";
+import { code, heading, list, paragraph, root, small, strong, trustedHtml } from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedInline, untrustedMarkdown } from "../render/tree/untrusted-text.ts";
 import type { Finding, SEVERITIES, Verdict } from "./review-schema.ts";
 
 export const REVIEW_MARKER = hiddenMarker("review");
@@ -26,9 +29,14 @@ export function isLocusReviewText(body: string): boolean {
 }
 
 export function renderFindingComment(finding: Finding): string {
-  return fitBody(
-    `${FINDING_MARKER}\n**${SEVERITY_LABEL[finding.severity]}:** ${safeToPublish(finding.body.trim())}`,
+  const [first, ...rest] = untrustedMarkdown(finding.body.trim());
+  const lead = first?.type === "paragraph" ? first.children : [];
+  const tree = root(
+    trustedHtml(FINDING_MARKER),
+    paragraph(strong(`${SEVERITY_LABEL[finding.severity]}:`), " ", ...lead),
+    first?.type === "paragraph" ? rest : [...(first ? [first] : []), ...rest],
   );
+  return fitBody(toGitHubMarkdown(tree));
 }
 
 export interface ReviewBodyInput {
@@ -41,27 +49,34 @@ export interface ReviewBodyInput {
   readonly unplaced: readonly Finding[];
 }
 
-function findingLine(finding: Finding): string {
-  const side = finding.side === "LEFT" ? " (removed line)" : "";
-  const text = safeToPublish(finding.body.trim()).replace(/\n+/g, "\n  ");
-  return `- **${SEVERITY_LABEL[finding.severity]}** \`${finding.path}:${finding.line}\`${side}: ${text}`;
-}
-
 export function renderReviewBody(input: ReviewBodyInput): string {
-  const parts = [REVIEW_MARKER, "## Locus review", safeToPublish(input.summary.trim())];
-  if (input.verdict !== input.event) {
-    parts.push(
-      "**Verdict: changes requested.** Locus opened this pull request, and GitHub does not let a pull request's author request changes, so this review is posted as a comment.",
-    );
-  }
-  if (input.unplaced.length > 0) {
-    parts.push(
-      `### Findings outside the diff\n\nThese are not on lines this pull request changes, so they cannot be line comments:\n\n${input.unplaced.map(findingLine).join("\n")}`,
-    );
-  }
   const total = input.inlineCount + input.unplaced.length;
-  parts.push(
-    `<sub>${total} finding${total === 1 ? "" : "s"} (${input.inlineCount} on diff lines). Reply \`/locus iterate\` to have Locus address them.</sub>`,
+  const findings = input.unplaced.map((finding) => [
+    strong(SEVERITY_LABEL[finding.severity]),
+    " ",
+    code(`${finding.path}:${finding.line}`),
+    finding.side === "LEFT" ? " (removed line): " : ": ",
+    ...untrustedInline(finding.body.trim().replace(/\s+/g, " ")),
+  ]);
+  const tree = root(
+    trustedHtml(REVIEW_MARKER),
+    heading(2, "Locus review"),
+    untrustedMarkdown(input.summary.trim()),
+    input.verdict !== input.event &&
+      paragraph(
+        strong("Verdict: changes requested."),
+        " Locus opened this pull request, and GitHub does not let a pull request's author request changes, so this review is posted as a comment.",
+      ),
+    input.unplaced.length > 0 && [
+      heading(3, "Findings outside the diff"),
+      paragraph("These are not on lines this pull request changes, so they cannot be line comments:"),
+      list(findings),
+    ],
+    small(
+      `${total} finding${total === 1 ? "" : "s"} (${input.inlineCount} on diff lines). Reply `,
+      code("/locus iterate"),
+      " to have Locus address them.",
+    ),
   );
-  return fitBody(parts.filter((part) => part.length > 0).join("\n\n"));
+  return fitBody(toGitHubMarkdown(tree));
 }

@@ -4,7 +4,7 @@
  * failed (with the reason and what to do). Pure: the Action's live updater
  * (`lib/action/live-status.ts`) and the task's own transitions feed it.
  */
-import { safeToPublish } from "../render/safe-text.ts";
+import { untrustedLine } from "../render/markdown.ts";
 import { isAbsolute, relative } from "node:path";
 import type { StatusView } from "./status-comment.ts";
 
@@ -119,7 +119,7 @@ export function failureNextStep(checkpoint: string | undefined): string {
  */
 function oneLine(question: string): string {
   const flat = question.replace(/\s+/g, " ").trim();
-  return safeToPublish(flat.length > 300 ? `${flat.slice(0, 299)}…` : flat);
+  return untrustedLine(flat.length > 300 ? `${flat.slice(0, 299)}…` : flat);
 }
 
 export function phaseView(phase: TaskPhase): StatusView {

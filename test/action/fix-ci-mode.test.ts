@@ -119,7 +119,7 @@ describe("mode fix-ci", () => {
     expect(log.split("\n")[0]).toBe(`locus[bot]|fix: make CI pass (#${issue})`);
     const comments = await h.api.listIssueComments(pr);
     const said = comments.at(-1)?.body ?? "";
-    expect(said).toMatch(/CI failed on [0-9a-f]{7}:\n- \*\*test\*\* \(step `node --test`\): failure/);
+    expect(said).toMatch(/CI failed on [0-9a-f]{7}:\n\n- \*\*test\*\* \(step `node --test`\): failure/);
     expect(said).toContain("`test/greet.test.js`");
     expect(said).toContain("it now expects Hi");
     const labels = (await h.api.getIssue(issue))?.labels ?? [];

@@ -21,7 +21,7 @@ import { wipBranch } from "../../naming/branches.ts";
 import { iterateCommitMessage } from "../../naming/commit.ts";
 import { hasFeedback } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
-import { safeToPublish } from "../../render/safe-text.ts";
+import { renderSummaryComment } from "../../render/summary-comment.ts";
 import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
 import { roundCanStart } from "../../task/lifecycle.ts";
 import { parseCheckpoint, saveCheckpoint } from "../checkpoint.ts";
@@ -196,7 +196,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   if (!stage.staged) {
     await gateway.createComment(
       prNumber,
-      ctx.mask(`Locus looked at the feedback and changed nothing:\n\n${safeToPublish(result.summary)}`),
+      ctx.mask(renderSummaryComment("Locus looked at the feedback and changed nothing:", result.summary)),
     );
     return finish(
       { ...measured, status: "no-changes", reason: "the agent made no change" },
@@ -232,7 +232,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       {
         subjectId: pr.nodeId,
         body: ctx.mask(
-          `Locus addressed the review feedback in ${short}.\n\n${safeToPublish(result.summary)}`,
+          renderSummaryComment(`Locus addressed the review feedback in ${short}.`, result.summary),
         ),
       },
     );

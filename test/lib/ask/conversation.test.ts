@@ -17,7 +17,7 @@ describe("answer comments", () => {
   it("round-trip the question and the answer, even with a quote block and a closing comment inside", () => {
     const body = answer("Why --> here?\nAnd there?", "> quoted\n\nBecause `src/a.js:1`.");
     expect(body.startsWith("<!-- locus:answer ")).toBe(true);
-    expect(body).toContain("> **Question:** Why --> here?\n> And there?");
+    expect(body).toContain("> **Question:** Why --> here? And there?");
     expect(body).toContain("[`abcdef1`](https://x/commit/abcdef1234)");
     expect(readAnswerComment(body)).toEqual({
       question: "Why --> here?\nAnd there?",

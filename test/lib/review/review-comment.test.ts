@@ -1,3 +1,4 @@
+import { liveMarkup } from "../render/live-markup.ts";
 import { describe, expect, it } from "vitest";
 import {
   FINDING_MARKER,
@@ -44,10 +45,31 @@ describe("review rendering", () => {
     expect(lines).toContain("Mostly right.");
     expect(body).toContain("**Verdict: changes requested.**");
     expect(lines).toContain("### Findings outside the diff");
-    expect(lines).toContain("- **🟠 Major** `README.md:3`: The docs say");
-    expect(lines).toContain("  the opposite.");
+    expect(lines).toContain("- **🟠 Major** `README.md:3`: The docs say the opposite.");
     expect(body).toContain("3 findings (2 on diff lines)");
     expect(isLocusReviewText(body)).toBe(true);
+  });
+
+  it("keeps a path and a finding that hold backticks, mentions and keywords inert", () => {
+    const hostile = {
+      path: "a` @octocat fixes #1 `b",
+      line: 1,
+      severity: "nit" as const,
+      body: "@x &#64;y fixes #2 ![i](https://evil.example/i)",
+    };
+    const body = renderReviewBody({
+      summary: "fixes #3 @z",
+      verdict: "COMMENT",
+      event: "COMMENT",
+      inlineCount: 0,
+      unplaced: [hostile],
+    });
+    expect(liveMarkup(body)).toEqual({ mentions: [], closings: [], outsideImages: [] });
+    expect(liveMarkup(renderFindingComment(hostile))).toEqual({
+      mentions: [],
+      closings: [],
+      outsideImages: [],
+    });
   });
 
   it("says nothing about the verdict when it was posted as given, and lists no empty section", () => {
@@ -64,7 +86,7 @@ describe("review rendering", () => {
 
   it("marks each line comment as a Locus finding with its severity", () => {
     const body = renderFindingComment({ path: "a.js", line: 1, severity: "critical", body: "Crashes." });
-    expect(body.split("\n")).toEqual([FINDING_MARKER, "**🔴 Critical:** Crashes."]);
+    expect(body.split("\n")).toEqual([FINDING_MARKER, "", "**🔴 Critical:** Crashes."]);
     expect(isLocusReviewText(body)).toBe(true);
     expect(isLocusReviewText("A person's comment")).toBe(false);
   });
