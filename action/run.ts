@@ -13,6 +13,7 @@ import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
+import { commitIdentity } from "../lib/auth/commit-identity.ts";
 import { selfLogins } from "../lib/action/self-logins.ts";
 import { runMode } from "../lib/action/run-mode.ts";
 import { createSecretMask } from "../lib/action/secret-mask.ts";
@@ -108,6 +109,7 @@ export async function run(): Promise<void> {
     const credentials = actionCredentials({
       githubToken: inputs["github-token"],
       appUrl: inputs["app-url"],
+      appSlug: inputs["app-slug"],
       log,
       onToken: (token) => {
         core.setSecret(token);
@@ -115,18 +117,23 @@ export async function run(): Promise<void> {
         mask = createSecretMask(secrets);
       },
     });
+    const octokit = createActionOctokit({
+      token: credentials.api,
+      baseUrl: env.apiUrl,
+      log,
+      ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
+    });
+    const identity = await credentials.identity(async (login) =>
+      Number((await octokit.request("GET /users/{username}", { username: login })).data.id),
+    );
+    log.info(`Locus acts as ${identity.login} in this run.`);
     const gateway = createGateway({
-      octokit: createActionOctokit({
-        token: credentials.api,
-        baseUrl: env.apiUrl,
-        log,
-        ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
-      }),
+      octokit,
       repo: { owner: env.owner, repo: env.repo },
       log,
-      ownLogins: selfLogins({ config }),
+      ownLogins: selfLogins({ identity }),
     });
-    const refusal = await refuseRequester(gateway, env.actor, config);
+    const refusal = await refuseRequester(gateway, env.actor, selfLogins({ identity }), config);
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
     // Before any model call: a run that needs a sandbox and cannot have one stops here.
@@ -141,14 +148,14 @@ export async function run(): Promise<void> {
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
 
     const gitEnv = scrubEnvironment(process.env);
-    const identity = { name: config.commit.name, email: config.commit.email };
-    const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv });
+    const author = commitIdentity(identity, config.commit);
+    const plainGit = createGitClient({ cwd: env.workspace, identity: author, env: gitEnv });
     // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
     const remoteUrl = await plainGit.remoteUrl();
     const trustedCommit = await plainGit.revParse("HEAD");
     const git = createGitClient({
       cwd: env.workspace,
-      identity,
+      identity: author,
       env: gitEnv,
       remoteUrl,
       auth: credentials.gitAuth(remoteUrl),
@@ -165,6 +172,7 @@ export async function run(): Promise<void> {
       clock: { now: () => new Date() },
       log,
       config,
+      identity,
       run: {
         id: env.runId,
         ...(env.runUrl ? { url: env.runUrl } : {}),

@@ -9,8 +9,11 @@ import type { ExecGit } from "./exec-git.ts";
 import type { PushAuth } from "./push-auth.ts";
 
 export interface GitIdentity {
+  /** The author. */
   readonly name: string;
   readonly email: string;
+  /** The committer, when it is not the author (Locus's bot, under a configured author). */
+  readonly committer?: { readonly name: string; readonly email: string };
 }
 
 export interface GitClientOptions {

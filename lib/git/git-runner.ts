@@ -37,8 +37,8 @@ export function createGitRunner(options: GitClientOptions): GitRunner {
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_AUTHOR_NAME: options.identity.name,
     GIT_AUTHOR_EMAIL: options.identity.email,
-    GIT_COMMITTER_NAME: options.identity.name,
-    GIT_COMMITTER_EMAIL: options.identity.email,
+    GIT_COMMITTER_NAME: (options.identity.committer ?? options.identity).name,
+    GIT_COMMITTER_EMAIL: (options.identity.committer ?? options.identity).email,
   });
   const target = options.remoteUrl ?? remote;
   const guard = options.guard ?? createConfigGuard(options.onConfigReverted ?? (() => undefined));

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
-import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const FILES = {
@@ -51,8 +51,8 @@ async function locusPullRequest(title: string): Promise<{ issue: number; pr: num
 async function runCi(branch: string) {
   const headSha = (await h.git(["rev-parse", `origin/${branch}`])).trim();
   const jobs = await ci({
-    owner: "acme",
-    repo: "widgets",
+    owner: OWNER,
+    repo: REPO,
     gitDir: h.repo.gitDir,
     headBranch: branch,
     headSha,
@@ -112,7 +112,7 @@ describe("mode fix-ci", () => {
     expect(prompt).toContain("Process completed with exit code 1.");
     expect(prompt).toContain("reproduce the failure locally");
     const log = await h.git(["log", "--format=%an|%s", "-2", `origin/${branch}`]);
-    expect(log.split("\n")[0]).toBe(`locus[bot]|fix: make CI pass (#${issue})`);
+    expect(log.split("\n")[0]).toBe(`${h.bot.login}|fix: make CI pass (#${issue})`);
     const comments = await h.api.listIssueComments(pr);
     const said = comments.at(-1)?.body ?? "";
     expect(said).toMatch(/CI failed on [0-9a-f]{7}:\n- \*\*test\*\* \(step `node --test`\): failure/);
