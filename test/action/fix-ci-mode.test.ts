@@ -196,6 +196,8 @@ describe("mode fix-ci", () => {
     await h.git(["checkout", "--quiet", "-B", "feature/x", "origin/main"]);
     await h.git(["commit", "--quiet", "--allow-empty", "-m", "human work"]);
     await h.git(["push", "--quiet", "origin", "feature/x"]);
+    // The repository is private: only a collaborator sees it to open a pull request.
+    h.repo.collaborator("dana", "write");
     const foreign = await h
       .as("dana")
       .createPullRequest({ title: "Human PR", head: "feature/x", base: "main", body: "" });

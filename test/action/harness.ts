@@ -81,7 +81,11 @@ export interface Harness {
 /** Uses the bundle built once for the test run (`test/action-bundle.ts`). */
 export async function startHarness(
   files: Record<string, string> = PROJECT_FILES,
-  options: { readonly now?: () => Date } = {},
+  options: {
+    readonly now?: () => Date;
+    /** A public repository, for tests where people without access comment; default private. */
+    readonly public?: boolean;
+  } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
   const bundle = await actionBundle(dir);
@@ -92,7 +96,7 @@ export async function startHarness(
     ...(options.now ? { now: options.now } : {}),
   });
   const fake = await startAnthropicFake();
-  const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files, private: true });
+  const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files, private: options.public !== true });
   const installation = sim.seed.installation(OWNER);
   const token = mintInstallationToken(sim.store, installation.id).token;
   const home = join(dir, "home");
