@@ -13,6 +13,7 @@ const INPUT_NAMES = [
   "delivery",
   "github-token",
   "app-url",
+  "app-slug",
   "anthropic-api-key",
   "model",
   "provider",
@@ -48,6 +49,14 @@ const schemas = {
       .trim()
       .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, "expected the Locus app's http(s) URL")
       .transform((url) => url.replace(/\/+$/, "")),
+  ]),
+  // A GitHub App's slug: lower-case letters, digits and hyphens (the name it was registered with).
+  "app-slug": z.union([
+    z.literal(""),
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9-]{0,99}$/i, "expected a GitHub App slug such as acme-locus"),
   ]),
   "anthropic-api-key": z.string().trim(),
   model: z.string().trim(),

@@ -13,6 +13,7 @@ import { scrubEnvironment, secretValues } from "../lib/agent/tools/environment.t
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
+import { commitIdentity } from "../lib/auth/commit-identity.ts";
 import { selfLogins } from "../lib/action/self-logins.ts";
 import { reportPermissionRefusal } from "../lib/action/permission-refusal-report.ts";
 import { catchRunFaults } from "../lib/action/run-fault.ts";
@@ -120,6 +121,7 @@ export async function run(): Promise<void> {
     const credentials = actionCredentials({
       githubToken: inputs["github-token"],
       appUrl: inputs["app-url"],
+      appSlug: inputs["app-slug"],
       log,
       idTokenRequest,
       onToken: (token) => {
@@ -128,20 +130,25 @@ export async function run(): Promise<void> {
         mask = createSecretMask(secrets);
       },
     });
+    const octokit = createActionOctokit({
+      token: credentials.api,
+      baseUrl: env.apiUrl,
+      log,
+      ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
+    });
+    const identity = await credentials.identity(async (login) =>
+      Number((await octokit.request("GET /users/{username}", { username: login })).data.id),
+    );
+    log.info(`Locus acts as ${identity.login} in this run.`);
     const gateway = createGateway({
-      octokit: createActionOctokit({
-        token: credentials.api,
-        baseUrl: env.apiUrl,
-        log,
-        ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
-      }),
+      octokit,
       repo: { owner: env.owner, repo: env.repo },
       log,
-      ownLogins: selfLogins({ config }),
+      ownLogins: selfLogins({ identity }),
     });
     reportRefusal = (error) =>
       reportPermissionRefusal({ gateway, log, mask: (text) => mask(text) }, request, error);
-    const refusal = await refuseRequester(gateway, env.actor, config);
+    const refusal = await refuseRequester(gateway, env.actor, selfLogins({ identity }), config);
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
     // Before any model call: a run that needs a sandbox and cannot have one stops here.
@@ -156,15 +163,15 @@ export async function run(): Promise<void> {
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
 
     const gitEnv = scrubEnvironment(process.env);
-    const identity = { name: config.commit.name, email: config.commit.email };
+    const author = commitIdentity(identity, config.commit);
     // Every worktree git command runs in the sandbox; the host runs git only in Locus's own repository.
-    const plainGit = createGitClient({ cwd: env.workspace, identity, env: gitEnv, sandbox });
+    const plainGit = createGitClient({ cwd: env.workspace, identity: author, env: gitEnv, sandbox });
     // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
     const remoteUrl = await plainGit.remoteUrl();
     const trustedCommit = await plainGit.revParse("HEAD");
     const git = createGitClient({
       cwd: env.workspace,
-      identity,
+      identity: author,
       env: gitEnv,
       remoteUrl,
       sandbox,
@@ -183,6 +190,7 @@ export async function run(): Promise<void> {
       clock: { now: () => new Date() },
       log,
       config,
+      identity,
       run: {
         id: env.runId,
         ...(env.runUrl ? { url: env.runUrl } : {}),

@@ -39,7 +39,7 @@ import { createInstallationEtags } from "./installation-etags.ts";
 import { createKeyedLanes } from "./keyed-lanes.ts";
 import { createRecentDeliveries } from "./recent-deliveries.ts";
 import { startReconciler, type ReconcilerOptions } from "./reconciler.ts";
-import { resolveSelfLogins } from "./self-logins.ts";
+import { appIdentityOf } from "./app-identity.ts";
 import { createWorkQueue, type WorkQueue } from "./work-queue.ts";
 
 export interface LocusAppOptions {
@@ -102,7 +102,7 @@ export function createLocusApp(options: LocusAppOptions = {}): LocusApp {
     const services: LocusServices = {
       log,
       now,
-      selfLogins: resolveSelfLogins(app, log),
+      selfLogins: () => appIdentityOf(app).selfLogins(),
       permissions: createPermissionCache<Permission>({
         ttlMs: options.permissionTtlMs ?? 60_000,
         now: () => now().getTime(),

@@ -52,8 +52,8 @@ export async function buildContext(context: Context, services: LocusServices): P
     repo,
     log,
     etags: services.etagsFor(installation?.id),
-    // With only GITHUB_TOKEN, the Action writes status comments as the Actions bot.
-    ownLogins: [...selfLogins, "github-actions[bot]"],
+    // With only GITHUB_TOKEN, the Action writes status comments as the Actions bot (selfLogins has it).
+    ownLogins: selfLogins,
   });
   const loaded = loadConfig(await gateway.getFileContent(CONFIG_PATH));
   if (!loaded.ok) return { ok: false, gateway, errors: loaded.errors };

@@ -10,6 +10,7 @@ import { createGateway, type Log } from "../lib/github/index.ts";
 import { readStatusState, STATUS_MARKER } from "../lib/status/status-comment.ts";
 import type { ExchangeGitHub } from "../lib/token-exchange/exchange.ts";
 import { refuse } from "../lib/token-exchange/refusal.ts";
+import { appIdentityOf } from "./app-identity.ts";
 import { CONFIG_PATH } from "./locus-context.ts";
 
 async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
@@ -22,7 +23,7 @@ async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
 }
 
 export function probotExchangeGitHub(probot: Probot, log: Log): ExchangeGitHub {
-  let bot: Promise<string> | undefined;
+  const self = appIdentityOf(probot);
   return {
     async installationOf(owner, repo) {
       const app = await probot.auth();
@@ -31,17 +32,7 @@ export function probotExchangeGitHub(probot: Probot, log: Log): ExchangeGitHub {
       );
       return found?.data.id ?? null;
     },
-    botLogin() {
-      bot ??= probot
-        .auth()
-        .then((app) => app.request("GET /app"))
-        .then(({ data }) => `${data?.slug ?? "locus"}[bot]`)
-        .catch((error: unknown) => {
-          bot = undefined;
-          throw error;
-        });
-      return bot;
-    },
+    bot: (installation) => self.identity(installation),
     async repository(installation, owner, repo) {
       const octokit = await probot.auth(installation);
       const { data } = await octokit.request("GET /repos/{owner}/{repo}", { owner, repo });
@@ -74,7 +65,7 @@ export function probotExchangeGitHub(probot: Probot, log: Log): ExchangeGitHub {
         octokit,
         repo: { owner, repo },
         log,
-        ownLogins: [await this.botLogin()],
+        ownLogins: [await self.login()],
       });
       const comment = await orNull(() => gateway.findCommentByMarker(issue, STATUS_MARKER));
       if (!comment) return { author: null, deliveries: [] };

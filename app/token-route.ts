@@ -95,6 +95,7 @@ export function createTokenRoute(options: {
         permissions: result.permissions,
         phase: result.phase,
         repository: result.repository,
+        bot: { login: result.bot.login, id: result.bot.id },
       });
     } catch (error) {
       if (!(error instanceof Refusal)) {

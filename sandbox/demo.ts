@@ -34,7 +34,9 @@ console.log(
 // Events arrive while the world starts, before the timeline (which needs the world) exists.
 const sink: { timeline?: Timeline; early: WorldEvent[] } = { early: [] };
 progress.start("bundling the Action and starting GitHub, the app and the model");
+// Readable names, but an app slug that is not `locus`: like every operator's, the demo's app has its own name.
 const world = await startWorld({
+  names: { owner: "acme", repo: "strkit", appSlug: "acme-locus" },
   onEvent: (event) => (sink.timeline ? sink.timeline.handle(event) : sink.early.push(event)),
 });
 progress.stop();
@@ -71,7 +73,7 @@ const failed = outcomes.filter((outcome) => outcome.problems.length > 0);
 const missing = DEMO_STEPS.length - outcomes.length;
 const counts = timeline.counts;
 
-console.log(`\n${bold("Final state of acme/strkit on the simulated GitHub")}`);
+console.log(`\n${bold(`Final state of ${world.owner}/${world.repo} on the simulated GitHub`)}`);
 for (const row of renderSummary(final, bot)) console.log(`  ${row}`);
 console.log(
   `  Activity: ${counts.webhooks} webhooks (${counts.ownWebhooks} caused by Locus itself, which it ignores), ` +
@@ -79,7 +81,9 @@ console.log(
 );
 console.log(`\n${bold("Where to look")}`);
 console.log(`  git remote:  ${world.gitDir}`);
-console.log(`               git clone ${world.gitDir} strkit && git -C strkit log --graph --oneline --all`);
+console.log(
+  `               git clone ${world.gitDir} ${world.repo} && git -C ${world.repo} log --graph --oneline --all`,
+);
 console.log(`  report:      ${reportPath} (every PR body and comment Locus wrote)`);
 console.log(`  runs:        ${join(world.workDir, "runs")} (each run's fresh checkout and job summary)`);
 

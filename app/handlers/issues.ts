@@ -5,7 +5,7 @@
  * their milestone's issues), so one set by someone without write access is
  * taken off again, silently, and acted on by nobody.
  */
-import { isOwnAuthor } from "../../lib/github/index.ts";
+import { isLocus } from "../../lib/auth/locus-identity.ts";
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { assignOrder } from "../../lib/app/assign-order.ts";
@@ -17,7 +17,6 @@ import { statusLabel } from "../../lib/labels/schema.ts";
 import { removeOrder } from "../../lib/app/remove-order.ts";
 
 const QUEUED = statusLabel("queued");
-const ACTIONS_BOT = "github-actions[bot]";
 
 function labelsOf(issue: { labels?: ReadonlyArray<{ name?: string } | null> | undefined }): string[] {
   return (issue.labels ?? []).flatMap((label) => (label?.name ? [label.name] : []));
@@ -66,7 +65,7 @@ export async function onIssueMilestoned(
   context: Context<"issues.milestoned">,
 ): Promise<void> {
   const { issue, milestone, sender } = context.payload;
-  if (isOwnAuthor(ctx.selfLogins, sender.login)) return;
+  if (isLocus(ctx.selfLogins, sender.login)) return;
   const undone = await undoUnauthorized(
     ctx,
     sender,
@@ -87,9 +86,9 @@ async function undoUnauthorized(
   what: string,
   undo: () => Promise<unknown>,
 ): Promise<boolean> {
-  // With only GITHUB_TOKEN, the Action sets its status labels as the Actions bot: that is Locus too,
-  // and only workflows of the repository (which writers control) act as it.
-  const verdict = classifyActor(sender, [...ctx.selfLogins, ACTIONS_BOT], ctx.config.bots.allowed);
+  // With only GITHUB_TOKEN, the Action sets its status labels as the Actions bot: that is Locus too
+  // (selfLogins has it), and only workflows of the repository (which writers control) act as it.
+  const verdict = classifyActor(sender, ctx.selfLogins, ctx.config.bots.allowed);
   if (verdict.kind === "self") return false;
   const access = await authorize(ctx, sender);
   if (access.ok) return false;
@@ -103,6 +102,6 @@ export async function onIssueDemilestoned(
   context: Context<"issues.demilestoned">,
 ): Promise<void> {
   const { issue, sender } = context.payload;
-  if (isOwnAuthor(ctx.selfLogins, sender.login)) return;
+  if (isLocus(ctx.selfLogins, sender.login)) return;
   await removeOrder(ctx, { number: issue.number, labels: labelsOf(issue) });
 }

@@ -2,7 +2,7 @@
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { authorize } from "../../lib/app/authorize.ts";
-import { isOwnAuthor } from "../../lib/github/index.ts";
+import { isLocus } from "../../lib/auth/locus-identity.ts";
 import {
   onChangesRequested,
   onLocusPullRequestOpened,
@@ -32,7 +32,7 @@ export async function onPullRequestClosed(
 ): Promise<void> {
   const author = context.payload.pull_request.user.login;
   // A bot's PR on a Locus branch is not enough: only the PRs Locus opened move their issue.
-  if (!isOwnAuthor(ctx.selfLogins, author)) {
+  if (!isLocus(ctx.selfLogins, author)) {
     ctx.log.debug(
       `PR #${context.payload.pull_request.number} closed, opened by ${author}, not Locus: ignored`,
     );

@@ -10,7 +10,8 @@
  * the `fallback` counts, else the run's creation.
  */
 import type { ActionContext } from "./context.ts";
-import { isSelf, selfLogins } from "./self-logins.ts";
+import { selfLogins } from "./self-logins.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { latestWriterAct, type TriggerAct } from "./trigger-act.ts";
 import type { Writers } from "./writers.ts";
 
@@ -25,7 +26,7 @@ export interface CommandTriggerOptions {
 }
 
 export async function commandTrigger(
-  ctx: Pick<ActionContext, "config" | "run" | "log">,
+  ctx: Pick<ActionContext, "config" | "identity" | "run" | "log">,
   acts: readonly TriggerAct[],
   options: CommandTriggerOptions,
 ): Promise<Date> {
@@ -37,11 +38,11 @@ export async function commandTrigger(
     return options.runCreatedAt;
   }
   const self = selfLogins(ctx);
-  const trust = await options.writers.trustFor(acts.map((act) => act.actor).filter((a) => !isSelf(self, a)));
+  const trust = await options.writers.trustFor(acts.map((act) => act.actor).filter((a) => !isLocus(self, a)));
   const sorted = [...acts].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   const act = latestWriterAct(
     sorted,
-    { isWriter: trust.isWriter, isSelf: (login) => isSelf(self, login) },
+    { isWriter: trust.isWriter, isSelf: (login) => isLocus(self, login) },
     options.runCreatedAt,
   );
   if (act) {

@@ -3,6 +3,7 @@
  * Actions runtime: `action/run.ts` builds them, tests build their own.
  */
 import type { AgentRunner } from "../agent/runner.ts";
+import type { LocusIdentity } from "../auth/locus-identity.ts";
 import type { LocusConfig } from "../config/index.ts";
 import type { GitHubGateway, Log } from "../github/index.ts";
 import type { GitClient } from "../git/git-client.ts";
@@ -41,6 +42,8 @@ export interface ActionContext {
   readonly clock: Clock;
   readonly log: ActionLog;
   readonly config: LocusConfig;
+  /** Who Locus is in this run (its bot, learned from GitHub): what it wrote is not feedback. */
+  readonly identity: LocusIdentity;
   readonly run: RunInfo;
   readonly model: string;
   readonly maxTurns: number;

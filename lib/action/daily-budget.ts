@@ -10,7 +10,7 @@
 import type { SpendComment } from "../github/index.ts";
 import { formatUsd } from "../render/markdown.ts";
 import { isStatusComment, readStatusState, type StatusState } from "../status/status-comment.ts";
-import { isSelf } from "./self-logins.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 
 export interface DailyBudget {
   readonly capUsd: number;
@@ -54,7 +54,7 @@ export function spentOn(
   let total = 0;
   for (const comment of comments) {
     if (!isStatusComment(comment.body)) continue;
-    if (!comment.viewerDidAuthor && !isSelf(selfLogins, comment.author)) continue;
+    if (!comment.viewerDidAuthor && !isLocus(selfLogins, comment.author)) continue;
     const spend = readStatusState(comment.body).daySpend;
     if (spend?.day === day) total += spend.usd;
   }

@@ -20,7 +20,7 @@ import type { ActionContext } from "./context.ts";
 import { selfLogins } from "./self-logins.ts";
 import type { ModeResult, TaskReport } from "./task-report.ts";
 
-type RoundContext = Pick<ActionContext, "gateway" | "clock" | "config" | "run" | "mask">;
+type RoundContext = Pick<ActionContext, "gateway" | "clock" | "config" | "identity" | "run" | "mask">;
 
 interface LinkedIssue {
   readonly number: number;

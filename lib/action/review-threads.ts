@@ -7,7 +7,7 @@
 import type { PullRequestReviewThread } from "../github/index.ts";
 import type { ReviewThread } from "../prompt/feedback.ts";
 import { isLocusReviewText } from "../review/review-comment.ts";
-import { isSelf } from "./self-logins.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 
 /**
  * Locus's own review (mode `review`) is feedback like a person's, though its
@@ -19,7 +19,7 @@ import { isSelf } from "./self-logins.ts";
 export const LOCUS_REVIEWER = "locus-review";
 
 export function asReviewer<T extends { author: string; body: string }>(self: readonly string[], item: T): T {
-  return isSelf(self, item.author) && isLocusReviewText(item.body)
+  return isLocus(self, item.author) && isLocusReviewText(item.body)
     ? { ...item, author: LOCUS_REVIEWER }
     : item;
 }
@@ -33,7 +33,7 @@ export function reviewThreads(
     const last = comments.at(-1);
     return {
       id: thread.id,
-      isResolved: thread.isResolved || (last !== undefined && isSelf(self, last.author)),
+      isResolved: thread.isResolved || (last !== undefined && isLocus(self, last.author)),
       isOutdated: thread.isOutdated,
       path: thread.path,
       line: thread.line,

@@ -5,7 +5,8 @@
  * sequence, and the run state as JSON in an HTML comment. Labels win over the
  * JSON whenever they disagree; the JSON is for tracing a run.
  */
-import { isOwnAuthor, type GitHubGateway, type Issue } from "../github/index.ts";
+import { type GitHubGateway, type Issue } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import type { DashboardRun, DashboardTask } from "../render/tracking-dashboard.ts";
 
@@ -36,7 +37,7 @@ export function trackingIssueAmong(
   title: string,
   self: readonly string[],
 ): { number: number | undefined; nodeId: string | undefined; shown: string | undefined } {
-  const own = openManaged.filter((issue) => isOwnAuthor(self, issue.author));
+  const own = openManaged.filter((issue) => isLocus(self, issue.author));
   const found = own.find((issue) => isTrackingIssue(issue, title));
   return { number: found?.number, nodeId: found?.nodeId, shown: undefined };
 }

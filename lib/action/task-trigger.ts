@@ -10,7 +10,8 @@
  */
 import type { TaskIssue } from "../github/index.ts";
 import type { ActionContext } from "./context.ts";
-import { isSelf, selfLogins } from "./self-logins.ts";
+import { selfLogins } from "./self-logins.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { titleAtTrigger } from "./title-at-trigger.ts";
 import { latestWriterAct, triggerActs } from "./trigger-act.ts";
 import type { Writers } from "./writers.ts";
@@ -27,7 +28,7 @@ export interface TaskTrigger {
 }
 
 export async function taskTrigger(
-  ctx: Pick<ActionContext, "config" | "run" | "log">,
+  ctx: Pick<ActionContext, "config" | "identity" | "run" | "log">,
   issue: TaskIssue,
   options: { runCreatedAt: Date; sprint: boolean; waitingSince?: string; writers: Writers },
 ): Promise<TaskTrigger> {
@@ -37,8 +38,8 @@ export async function taskTrigger(
     sprint: options.sprint,
     ...(options.waitingSince === undefined ? {} : { waitingSince: options.waitingSince }),
   });
-  const trust = await options.writers.trustFor(acts.map((act) => act.actor).filter((a) => !isSelf(self, a)));
-  const who = { isWriter: trust.isWriter, isSelf: (login: string) => isSelf(self, login) };
+  const trust = await options.writers.trustFor(acts.map((act) => act.actor).filter((a) => !isLocus(self, a)));
+  const who = { isWriter: trust.isWriter, isSelf: (login: string) => isLocus(self, login) };
   const actFor = (part?: "title" | "description") =>
     byPerson ? undefined : latestWriterAct(acts, who, options.runCreatedAt, part);
   const act = actFor();
@@ -48,7 +49,7 @@ export async function taskTrigger(
     return found ? new Date(found.at) : options.runCreatedAt;
   };
   const triggeredAt = cut("description");
-  if (!act && !byPerson && !isSelf(self, issue.author)) {
+  if (!act && !byPerson && !isLocus(self, issue.author)) {
     const author = await options.writers.trustFor([issue.author]);
     if (!author.isWriter(issue.author)) {
       return {

@@ -8,14 +8,15 @@ import { mayTriggerWork } from "../auth/actor-policy.ts";
 import type { CommentTrust } from "../prompt/comment-trust.ts";
 import type { ActionContext } from "./context.ts";
 import { LOCUS_REVIEWER } from "./review-threads.ts";
-import { isSelf, selfLogins } from "./self-logins.ts";
+import { selfLogins } from "./self-logins.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 
 export interface Writers {
   /** Looks the logins up (each once per run) and answers the trust the prompt applies to them. */
   trustFor(logins: Iterable<string>): Promise<CommentTrust>;
 }
 
-export function createWriters(ctx: Pick<ActionContext, "gateway" | "config" | "run">): Writers {
+export function createWriters(ctx: Pick<ActionContext, "gateway" | "config" | "identity" | "run">): Writers {
   const self = [...selfLogins(ctx), LOCUS_REVIEWER];
   const lookups = new Map<string, Promise<boolean>>();
   const requester = ctx.run.actor.endsWith("[bot]") ? "" : ctx.run.actor.toLowerCase();
@@ -25,7 +26,7 @@ export function createWriters(ctx: Pick<ActionContext, "gateway" | "config" | "r
     const known = lookups.get(key);
     if (known) return known;
     let answer: Promise<boolean>;
-    if (isSelf(self, login) || isSelf(ctx.config.bots.allowed, login) || key === requester) {
+    if (isLocus(self, login) || isLocus(ctx.config.bots.allowed, login) || key === requester) {
       answer = Promise.resolve(true);
     } else if (key.endsWith("[bot]") || key === "ghost") {
       answer = Promise.resolve(false);

@@ -4,7 +4,8 @@
  * task, so an approve repeated after a crash or twice by hand creates nothing
  * twice.
  */
-import { isOwnAuthor, type Comment } from "../github/index.ts";
+import { type Comment } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { orderLabel } from "../labels/schema.ts";
 import {
   approvePlan,
@@ -25,9 +26,7 @@ export async function approvePlanCommand(
   const comments = await ctx.gateway.listIssueComments(issue);
   const planComment = [...comments]
     .reverse()
-    .find(
-      (comment: Comment) => isOwnAuthor(ctx.selfLogins, comment.author) && readPlanComment(comment.body).ok,
-    );
+    .find((comment: Comment) => isLocus(ctx.selfLogins, comment.author) && readPlanComment(comment.body).ok);
   if (!planComment)
     return "There is no Locus plan in this thread to approve. Comment `/locus plan <goal>` first.";
   const read = readPlanComment(planComment.body);

@@ -7,8 +7,10 @@
  * Locus stops. The rounds are counted in the linked issue's status comment.
  */
 import { NO_CI_FIX, decideAutoFix, manualFix } from "../ci/auto-fix-policy.ts";
+import { isLocus } from "../auth/locus-identity.ts";
+import { isLocusAuthorEmail } from "../auth/commit-identity.ts";
 import { formatCiSource } from "../ci/ci-source.ts";
-import { isOwnAuthor, type PullRequest } from "../github/index.ts";
+import { type PullRequest } from "../github/index.ts";
 import { authorize } from "./authorize.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
@@ -35,10 +37,6 @@ export type CiFailureOutcome =
   | "ignored"
   | "not-a-locus-pr"
   | "stale-head";
-
-function isSelf(ctx: AppContext, login: string): boolean {
-  return isOwnAuthor(ctx.selfLogins, login);
-}
 
 /**
  * Whether someone with write access commented on the PR since Locus's last automatic round:
@@ -69,7 +67,7 @@ async function locusPullAt(
   sha: string,
 ): Promise<PullRequest | "not-a-locus-pr" | "stale-head"> {
   const pr = await ctx.gateway.findPullRequestByHead(branch);
-  if (!pr || !isSelf(ctx, pr.author)) return "not-a-locus-pr";
+  if (!pr || !isLocus(ctx.selfLogins, pr.author)) return "not-a-locus-pr";
   return pr.head.sha === sha ? pr : "stale-head";
 }
 
@@ -86,7 +84,7 @@ export async function onCiFailure(ctx: AppContext, failure: CiFailure): Promise<
   const state = record.state.ci ?? NO_CI_FIX;
   const humanPushed =
     failure.headAuthorEmail !== null &&
-    failure.headAuthorEmail.toLowerCase() !== ctx.config.commit.email.toLowerCase();
+    !isLocusAuthorEmail(ctx.selfLogins, ctx.config.commit, failure.headAuthorEmail);
   const humanCommented = !humanPushed && (await writerCommentedSince(ctx, pr.number, state.lastAt));
   const decision = decideAutoFix(state, {
     headSha: failure.headSha,

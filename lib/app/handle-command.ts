@@ -3,7 +3,7 @@
  * acknowledge at once with a reaction, then do the command. Every reply says
  * what happened; bad input changes nothing.
  */
-import { isOwnAuthor } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import type { LocusCommand } from "../commands/index.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
@@ -127,7 +127,7 @@ async function locusPullRequestCommand(ctx: AppContext, event: CommandEvent): Pr
   if (!target.isPullRequest) return `\`/locus ${command.name}\` works on a pull request; this is an issue.`;
   const pr = await ctx.gateway.getPullRequest(target.number);
   // Opened by Locus, not merely on a branch of that name: a fork's PR can be called anything.
-  const issue = pr && isOwnAuthor(ctx.selfLogins, pr.author) ? issueOfBranch(pr.head.ref) : undefined;
+  const issue = pr && isLocus(ctx.selfLogins, pr.author) ? issueOfBranch(pr.head.ref) : undefined;
   if (!pr || issue === undefined)
     return `\`/locus ${command.name}\` works on pull requests Locus opened (branch \`locus/issue-<N>\`).`;
   if (pr.state !== "open") return `This pull request is closed; reopen it first.`;

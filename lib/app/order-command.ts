@@ -2,7 +2,7 @@
  * `/locus order 17 15 16`: reorder a sprint's unfinished issues (docs/architecture.md "Ordering"),
  * posted on an issue of the sprint or on its tracking issue.
  */
-import { isOwnAuthor } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { orderLabel } from "../labels/schema.ts";
 import { reorder } from "../sprint/reorder.ts";
 import { isTrackingIssue, trackingTitle } from "../action/sprint-tracking.ts";
@@ -35,7 +35,7 @@ export async function orderCommand(
 /** The open milestone whose tracking issue this is (`Sprint: <name>`, opened by Locus), or null. */
 async function trackedMilestone(ctx: AppContext, number: number): Promise<number | null> {
   const issue = await ctx.gateway.getIssue(number);
-  if (!issue || !isOwnAuthor(ctx.selfLogins, issue.author)) return null;
+  if (!issue || !isLocus(ctx.selfLogins, issue.author)) return null;
   const milestones = await ctx.gateway.listMilestones({ state: "open" });
   return milestones.find((m) => isTrackingIssue(issue, trackingTitle(m)))?.number ?? null;
 }

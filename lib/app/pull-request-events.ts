@@ -3,7 +3,8 @@
  * no status (with a comment: a sprint must not stack on rejected work);
  * changes requested → iterate; opened → review (config).
  */
-import { isOwnAuthor, type PullRequest } from "../github/index.ts";
+import { type PullRequest } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import { EMPTY_STATE } from "../status/status-comment.ts";
 import { applyEffects } from "../task/apply-effects.ts";
@@ -97,6 +98,6 @@ export async function onLocusPullRequestOpened(
   pr: PullRequestSlice & { author: string; sameRepository: boolean },
 ): Promise<DispatchOutcome | "ignored"> {
   if (linkedIssue(pr) === undefined || !ctx.config.review.onOpen) return "ignored";
-  if (!isOwnAuthor(ctx.selfLogins, pr.author) || !pr.sameRepository) return "ignored";
+  if (!isLocus(ctx.selfLogins, pr.author) || !pr.sameRepository) return "ignored";
   return dispatchOnce(ctx, { mode: "review", pr: pr.number }, pr.number, "Reviewing…");
 }

@@ -4,7 +4,7 @@
  * tracking issue Locus opened counts; without one nothing is created — the
  * next sprint run does that. A redraw that changes nothing writes nothing.
  */
-import { isOwnAuthor } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { isTrackingIssue, trackingTitle } from "../action/sprint-tracking.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import { redrawDashboard } from "../sprint/dashboard-refresh.ts";
@@ -19,7 +19,7 @@ export async function refreshDashboard(ctx: AppContext, milestoneNumber: number 
     if (!milestone) return;
     const title = trackingTitle(milestone);
     const tracking = (await ctx.gateway.listIssues({ state: "open", labels: [MANAGED_LABEL] })).find(
-      (issue) => isTrackingIssue(issue, title) && isOwnAuthor(ctx.selfLogins, issue.author),
+      (issue) => isTrackingIssue(issue, title) && isLocus(ctx.selfLogins, issue.author),
     );
     if (!tracking) return;
     const issues = (await ctx.gateway.listMilestoneIssues(milestoneNumber)) ?? [];

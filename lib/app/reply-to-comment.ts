@@ -7,7 +7,8 @@
  * for (the delivery sweeper after a restart) pays one read to look for that
  * reply; a first delivery posts at once.
  */
-import { isOwnAuthor, type Comment } from "../github/index.ts";
+import { type Comment } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { repliedCommentId } from "../markers.ts";
 import { renderReply } from "../status/reply-marker.ts";
 import type { AppContext } from "./app-context.ts";
@@ -28,7 +29,7 @@ export type ReplyOutcome = "posted" | "already-answered";
  * answering the one comment it names, and only on a redelivery: harmless.
  */
 function isReplyFromLocus(ctx: AppContext, comment: Comment, answered: AnsweredComment): boolean {
-  return isOwnAuthor(ctx.selfLogins, comment.author) && repliedCommentId(comment.body) === answered.id;
+  return isLocus(ctx.selfLogins, comment.author) && repliedCommentId(comment.body) === answered.id;
 }
 
 export async function replyToComment(

@@ -4,7 +4,8 @@
  * replays only that PR's own commits (those after the merged head) onto it;
  * the run then restacks the PRs above in turn. Config `pr.restackOnMerge`.
  */
-import { isOwnAuthor, type PullRequest } from "../github/index.ts";
+import { type PullRequest } from "../github/index.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "./app-context.ts";
 import { dispatchOnce } from "./dispatch-once.ts";
@@ -15,7 +16,7 @@ export async function restackAbove(
 ): Promise<boolean> {
   if (!ctx.config.pr.restackOnMerge || !merged.base) return false;
   const above = (await ctx.gateway.stack.pullsOnto(merged.head.ref)).find(
-    (pr) => isOwnAuthor(ctx.selfLogins, pr.author) && issueOfBranch(pr.head.ref) !== undefined,
+    (pr) => isLocus(ctx.selfLogins, pr.author) && issueOfBranch(pr.head.ref) !== undefined,
   );
   const issue = above ? issueOfBranch(above.head.ref) : undefined;
   if (!above || issue === undefined) return false;

@@ -7,6 +7,7 @@
  * (the CLIs take a single prompt) and keeps the cached prefix stable.
  */
 import { truncateHead } from "../prompt/budget.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "../prompt/sanitize.ts";
 import { readAnswerComment, type Exchange } from "./answer-comment.ts";
 
@@ -28,12 +29,11 @@ const CONVERSATION_BUDGET = 24_000;
 const ANSWER_BUDGET = 6_000;
 
 export function earlierExchanges(comments: readonly ThreadComment[], policy: ConversationPolicy): Exchange[] {
-  const self = new Set(policy.selfLogins.map((login) => login.toLowerCase()));
   const limit = policy.triggeredAt.getTime();
   return comments
     .filter(
       (comment) =>
-        self.has(comment.author.toLowerCase()) &&
+        isLocus(policy.selfLogins, comment.author) &&
         Date.parse(comment.createdAt) <= limit &&
         Date.parse(comment.updatedAt) <= limit,
     )

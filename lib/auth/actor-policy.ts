@@ -3,6 +3,7 @@
  * holds the repository's secrets whoever asked, so only people who could push
  * anyway (write, maintain, admin) may trigger work, and bots only when listed.
  */
+import { isLocus } from "./locus-identity.ts";
 
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
@@ -34,7 +35,7 @@ export function classifyActor(
   allowedBots: readonly string[],
 ): ActorVerdict {
   const login = actor.login.toLowerCase();
-  if (selfLogins.some((self) => self.toLowerCase() === login)) {
+  if (isLocus(selfLogins, actor.login)) {
     return { kind: "self", reason: `event caused by Locus itself (${actor.login})` };
   }
   if (actor.type !== "Bot" && !login.endsWith("[bot]")) return { kind: "person" };

@@ -12,9 +12,6 @@ export { DEFAULT_ACP_ENV, PROVIDERS } from "./agent-schema.ts";
 /** The `version:` a file written for this Locus carries. Older files are migrated up to it. */
 export const CURRENT_CONFIG_VERSION = 3;
 
-const DEFAULT_COMMIT_NAME = "locus[bot]";
-const DEFAULT_COMMIT_EMAIL = "locus[bot]@users.noreply.github.com";
-
 /**
  * Only Locus pushes: the agent's shell may not push, add remotes or rewrite git config, and the
  * transport options below run arbitrary programs (`--upload-pack=<cmd>`, `ext::<cmd>` remotes).
@@ -200,14 +197,18 @@ export const configSchema = z
       .describe("Keeping Locus's pull requests green."),
     commit: z
       .looseObject({
-        name: nonEmpty.default(DEFAULT_COMMIT_NAME).describe("Author and committer name of agent commits."),
+        name: nonEmpty
+          .optional()
+          .describe("Author name shown on agent commits; Locus's bot login (`<slug>[bot]`) when absent."),
         email: nonEmpty
           .regex(/^[^\s@]+@[^\s@]+$/, "expected an email address")
-          .default(DEFAULT_COMMIT_EMAIL)
-          .describe("Author and committer email of agent commits."),
+          .optional()
+          .describe(
+            "Author email shown on agent commits; the bot's noreply address (`<id>+<slug>[bot]@users.noreply.github.com`) when absent.",
+          ),
       })
       .prefault({})
-      .describe("Identity of the commits Locus makes."),
+      .describe("Who agent commits show as their author. The committer is always Locus's bot."),
   })
   .describe("Locus configuration (.github/locus.yml)");
 

@@ -11,8 +11,11 @@ import type { PushAuth } from "./push-auth.ts";
 import type { GitSandbox } from "./sandboxed-git.ts";
 
 export interface GitIdentity {
+  /** The author. */
   readonly name: string;
   readonly email: string;
+  /** The committer, when it is not the author (Locus's bot, under a configured author). */
+  readonly committer?: { readonly name: string; readonly email: string };
 }
 
 export interface GitClientOptions {

@@ -55,8 +55,8 @@ export function createGitRunner(options: GitClientOptions): GitRunner {
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_AUTHOR_NAME: options.identity.name,
     GIT_AUTHOR_EMAIL: options.identity.email,
-    GIT_COMMITTER_NAME: options.identity.name,
-    GIT_COMMITTER_EMAIL: options.identity.email,
+    GIT_COMMITTER_NAME: (options.identity.committer ?? options.identity).name,
+    GIT_COMMITTER_EMAIL: (options.identity.committer ?? options.identity).email,
   });
   const guard = options.guard ?? createConfigGuard(options.onConfigReverted ?? (() => undefined));
   guard.protect(options.cwd);

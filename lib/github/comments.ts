@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isLocus } from "../auth/locus-identity.ts";
 import { commentSchema } from "./schemas.ts";
 import { actorSchema } from "./task-node-schemas.ts";
 import type { Transport } from "./transport-types.ts";
@@ -123,11 +124,6 @@ const commentLandedSchema = z.object({
   }),
 });
 
-/** Whether `author` is one of `own`, Locus's logins (case-insensitive); with an empty list, nobody is. */
-export function isOwnAuthor(own: readonly string[], author: string): boolean {
-  return own.some((login) => login.toLowerCase() === author.toLowerCase());
-}
-
 /** The comment this token made on the issue with this body since then, if GitHub has it (create-once.ts). */
 export async function findLandedComment(
   t: Transport,
@@ -178,7 +174,7 @@ export function commentOps(
     // Locus comment ("> <!-- ... -->") must not become the sticky comment,
     // and neither must one someone else wrote with the marker.
     const comments = await listIssueComments(issue);
-    return comments.find((c) => c.body.startsWith(line) && isOwnAuthor(ownLogins, c.author)) ?? null;
+    return comments.find((c) => c.body.startsWith(line) && isLocus(ownLogins, c.author)) ?? null;
   }
 
   return {

@@ -1,5 +1,4 @@
 export { createActionOctokit, type ActionOctokit, type ActionOctokitOptions } from "./action-octokit.ts";
-export { isOwnAuthor } from "./comments.ts";
 export { createCallCounter } from "./counter.ts";
 export { GitHubError, isGitHubError } from "./errors.ts";
 export { createGateway, type GatewayOptions } from "./gateway.ts";

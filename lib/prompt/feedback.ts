@@ -4,6 +4,7 @@
  * instructions), Locus's own words are not feedback, and people without write
  * access are heard only when config allows it.
  */
+import { isLocus } from "../auth/locus-identity.ts";
 
 export interface FeedbackComment {
   readonly author: string;
@@ -55,10 +56,9 @@ const COMMAND_LINE = /^\s*\/locus\b/i;
 function openFeedback(sources: FeedbackSources, timing: FeedbackTiming): SelectedFeedback {
   const trigger = Date.parse(timing.triggeredAt);
   const since = timing.lastAgentCommitAt ? Date.parse(timing.lastAgentCommitAt) : Number.NEGATIVE_INFINITY;
-  const self = new Set(timing.selfLogins.map((login) => login.toLowerCase()));
 
   const heard = (comment: FeedbackComment): boolean =>
-    !self.has(comment.author.toLowerCase()) &&
+    !isLocus(timing.selfLogins, comment.author) &&
     Date.parse(comment.createdAt) <= trigger &&
     Date.parse(comment.updatedAt ?? comment.createdAt) <= trigger &&
     comment.body.trim().length > 0;

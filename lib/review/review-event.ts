@@ -4,8 +4,8 @@
  * opened Locus comments with the same findings; APPROVE is never an option.
  */
 import type { Verdict } from "./review-schema.ts";
+import { isLocus } from "../auth/locus-identity.ts";
 
 export function reviewEvent(verdict: Verdict, prAuthor: string, selfLogins: readonly string[]): Verdict {
-  const own = selfLogins.some((login) => login.toLowerCase() === prAuthor.toLowerCase());
-  return own ? "COMMENT" : verdict;
+  return isLocus(selfLogins, prAuthor) ? "COMMENT" : verdict;
 }

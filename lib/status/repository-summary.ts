@@ -6,15 +6,13 @@
  * when Locus wrote it, so a person's copy of one changes nothing.
  */
 import { trackingTitle } from "../action/sprint-tracking.ts";
+import { ACTIONS_BOT } from "../auth/locus-identity.ts";
 import type { RepositoryStatusRead, SpendComment, StatusIssue } from "../github/index.ts";
 import { statusLabel, type Status } from "../labels/schema.ts";
 import { statusOf } from "../labels/status.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { RepositoryStatus, StatusAbout, StatusSprint, StatusTask } from "../render/repository-status.ts";
 import { EMPTY_STATE, isStatusComment, readStatusState, type StatusState } from "./status-comment.ts";
-
-/** The Action's identity when it runs with only `GITHUB_TOKEN`: its status comments are Locus's too. */
-const ACTIONS_BOT = "github-actions[bot]";
 
 // GraphQL names a bot without the `[bot]` its REST login carries.
 function loginKey(login: string): string {

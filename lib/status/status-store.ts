@@ -3,8 +3,8 @@
  * Both the app and the Action use it: the app to record the deliveries it
  * dispatched, the Action to show progress and count attempts.
  */
+import { isLocus } from "../auth/locus-identity.ts";
 import {
-  isOwnAuthor,
   MomentWriteError,
   type Comment,
   type GitHubGateway,
@@ -42,7 +42,7 @@ export async function readStatus(gateway: GitHubGateway, issue: number): Promise
  */
 export function statusRecordIn(comments: readonly Comment[], self: readonly string[]): StatusRecord {
   const comment =
-    comments.find((c) => c.body.startsWith(hiddenMarker("status")) && isOwnAuthor(self, c.author)) ?? null;
+    comments.find((c) => c.body.startsWith(hiddenMarker("status")) && isLocus(self, c.author)) ?? null;
   return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
 }
 

@@ -3,8 +3,10 @@
  * for the app's audience (`@actions/core`'s getIDToken, passed in), sends it
  * to `<app-url>/locus/token` with the phase, and keeps each phase's token
  * until five minutes before it expires, so a long run asks again in time.
- * Concurrent callers share one request per phase.
+ * Concurrent callers share one request per phase. The app answers which bot
+ * the tokens act as: that is who Locus is in this run.
  */
+import type { LocusIdentity } from "../auth/locus-identity.ts";
 import type { Log } from "../github/index.ts";
 import type { Phase } from "./phases.ts";
 
@@ -23,11 +25,20 @@ export interface ExchangeClientOptions {
 
 export interface PhaseTokens {
   token(phase: Phase): Promise<string>;
+  /** The bot the app's tokens act as (asks for an agent token if none is held). */
+  bot(): Promise<LocusIdentity>;
 }
 
 interface Held {
   readonly token: string;
   readonly expiresAt: number;
+  readonly bot: LocusIdentity;
+}
+
+function botOf(value: unknown): LocusIdentity | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { login, id } = value as { login?: unknown; id?: unknown };
+  return typeof login === "string" && login !== "" && typeof id === "number" ? { login, id } : undefined;
 }
 
 export function createExchangeClient(options: ExchangeClientOptions): PhaseTokens {
@@ -49,6 +60,7 @@ export function createExchangeClient(options: ExchangeClientOptions): PhaseToken
       expires_at?: string;
       reason?: string;
       error?: string;
+      bot?: unknown;
     };
     if (!response.ok || !body.token || !body.expires_at) {
       throw new Error(
@@ -56,26 +68,37 @@ export function createExchangeClient(options: ExchangeClientOptions): PhaseToken
       );
     }
     options.onToken?.(body.token);
-    options.log.info(`Locus: ${phase} token received from the app, valid until ${body.expires_at}`);
-    return { token: body.token, expiresAt: Date.parse(body.expires_at) };
+    const bot = botOf(body.bot);
+    if (!bot) {
+      throw new Error(
+        `The Locus app at ${appUrl} did not say which bot its ${phase} token acts as; update the app`,
+      );
+    }
+    options.log.info(
+      `Locus: ${phase} token received from the app, acting as ${bot.login}, valid until ${body.expires_at}`,
+    );
+    return { token: body.token, expiresAt: Date.parse(body.expires_at), bot };
+  }
+
+  async function fresh(phase: Phase): Promise<Held> {
+    const current = held.get(phase);
+    if (current) {
+      const value = await current.catch(() => undefined);
+      if (value && value.expiresAt - options.now().getTime() > refreshBefore) return value;
+      // Another caller may have started the next request meanwhile.
+      const replaced = held.get(phase);
+      if (replaced && replaced !== current) return replaced;
+    }
+    const next = exchange(phase);
+    held.set(phase, next);
+    next.catch(() => {
+      if (held.get(phase) === next) held.delete(phase);
+    });
+    return next;
   }
 
   return {
-    async token(phase) {
-      const current = held.get(phase);
-      if (current) {
-        const value = await current.catch(() => undefined);
-        if (value && value.expiresAt - options.now().getTime() > refreshBefore) return value.token;
-        // Another caller may have started the next request meanwhile.
-        const replaced = held.get(phase);
-        if (replaced && replaced !== current) return (await replaced).token;
-      }
-      const next = exchange(phase);
-      held.set(phase, next);
-      next.catch(() => {
-        if (held.get(phase) === next) held.delete(phase);
-      });
-      return (await next).token;
-    },
+    token: async (phase) => (await fresh(phase)).token,
+    bot: async () => (await fresh("agent")).bot,
   };
 }

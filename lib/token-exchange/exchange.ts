@@ -4,6 +4,7 @@
  * permissions. Each step can refuse with a Refusal; the caller turns it into
  * a 4xx and logs it with the claims, never with the token.
  */
+import type { LocusIdentity } from "../auth/locus-identity.ts";
 import type { ActionsClaims } from "./claims.ts";
 import { checkWorkflowClaims } from "./claim-rules.ts";
 import type { OidcVerifier } from "./oidc-verifier.ts";
@@ -23,8 +24,8 @@ import {
 export interface ExchangeGitHub {
   /** This app's installation on the repository, or null when it is not installed there. */
   installationOf(owner: string, repo: string): Promise<number | null>;
-  /** The bot login this app acts as (`<slug>[bot]`). */
-  botLogin(): Promise<string>;
+  /** The bot this app acts as (`<slug>[bot]` and its user id), read through this installation. */
+  bot(installation: number): Promise<LocusIdentity>;
   /** The repository's id, default branch and configured Locus workflow file. */
   repository(
     installation: number,
@@ -54,6 +55,8 @@ export interface ExchangeDeps {
 
 export interface ExchangeResult extends MintedToken {
   readonly phase: Phase;
+  /** Who the token acts as: the Action learns its own login (and commit identity) from this. */
+  readonly bot: LocusIdentity;
   readonly repository: string;
   readonly claims: ActionsClaims;
 }
@@ -92,7 +95,8 @@ export async function exchangeToken(
     workflow: facts.workflow,
     reusableWorkflows: deps.reusableWorkflows,
   });
-  const botLogin = await deps.github.botLogin();
+  const bot = await deps.github.bot(installation);
+  const botLogin = bot.login;
   const runId = Number(claims.run_id);
   const run = await deps.github.run(installation, owner, repo, runId);
   const verdict = checkRun(run, { kind, workflow: facts.workflow, botLogin });
@@ -110,5 +114,5 @@ export async function exchangeToken(
     throw error;
   }
   reservation.minted(minted.expiresAt);
-  return { ...minted, phase, repository: claims.repository, claims };
+  return { ...minted, phase, bot, repository: claims.repository, claims };
 }

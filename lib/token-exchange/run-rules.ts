@@ -8,6 +8,7 @@
  * neither. The stale sweep's own run (its schedule, or a writer starting it)
  * is accepted as it is.
  */
+import { isLocus } from "../auth/locus-identity.ts";
 import { parseRunName } from "../dispatch/dispatch-inputs.ts";
 import { refuse } from "./refusal.ts";
 import type { WorkflowKind } from "./claim-rules.ts";
@@ -49,7 +50,7 @@ export function checkRun(
   if (!parsed)
     refuse("unknown-run", `run ${run.id} (${JSON.stringify(run.displayTitle)}) is not a run Locus named`);
   // A re-run keeps its first actor: it repeats what Locus dispatched.
-  if (run.actor === expected.botLogin) return { ok: true };
+  if (isLocus([expected.botLogin], run.actor)) return { ok: true };
   const anchor = RE_DISPATCHED.exec(parsed.delivery)?.[1];
   if (anchor === undefined) {
     refuse("unknown-run", `run ${run.id} was started by ${run.triggeringActor}, not by Locus`);
@@ -80,7 +81,11 @@ export function checkDeliveryRecord(
   record: DeliveryRecord,
   botLogin: string,
 ): void {
-  if (record.author !== botLogin || !record.deliveries.includes(delivery)) {
+  if (
+    record.author === null ||
+    !isLocus([botLogin], record.author) ||
+    !record.deliveries.includes(delivery)
+  ) {
     refuse("unknown-run", `run ${run.id}'s delivery ${delivery} is not one Locus recorded`);
   }
 }

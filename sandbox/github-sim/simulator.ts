@@ -26,6 +26,7 @@ import type { RunController, WorkflowRunner } from "./runs.ts";
 import { createSeeder } from "./seed.ts";
 import type { Seeder } from "./seed.ts";
 import { createStore, ensureUser } from "./store.ts";
+import { randomAppSlug } from "./random-names.ts";
 import { createWebhookQueue } from "./webhooks.ts";
 import type { WebhookDelivery, WebhookQueue } from "./webhooks.ts";
 import { installationFor } from "./store.ts";
@@ -76,6 +77,8 @@ export interface GitHubSimulator {
   graphqlUrl: string;
   store: Store;
   app: AppInfo;
+  // The app's bot user (`<slug>[bot]`), which `GET /users/{login}` serves with this id.
+  bot: { login: string; id: number };
   appPrivateKey: string | null;
   webhooks: WebhookQueue;
   faults: FaultRegistry;
@@ -94,7 +97,8 @@ export interface GitHubSimulator {
 }
 
 export async function startGitHubSimulator(options: GitHubSimulatorOptions = {}): Promise<GitHubSimulator> {
-  const slug = options.app?.slug ?? "locus";
+  // Every world names its app differently, as every operator does: nothing may assume the slug.
+  const slug = options.app?.slug ?? randomAppSlug();
   const app: AppInfo = {
     id: options.app?.id ?? 1,
     slug,
@@ -183,6 +187,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     graphqlUrl: `${urls.web}/api/graphql`,
     store,
     app,
+    bot: { login: app.botLogin, id: ensureUser(store, app.botLogin, "Bot").id },
     appPrivateKey: keys.privateKeyPem,
     webhooks,
     faults,

@@ -80,7 +80,7 @@ async function expectTaskPull(
 }
 
 const install: Step = {
-  title: "Install the Locus app on acme/strkit → its labels appear",
+  title: "Install the Locus app on the repository → its labels appear",
   waiting: "the app creates its labels",
   async act({ world }) {
     world.sim.seed.installation(world.owner, { webhooks: true });
@@ -123,7 +123,8 @@ const ciFix: Step = {
     const commits = await state.read.log(`main..${branch}`);
     expectThat(
       problems,
-      commits[0]?.subject === `fix: make CI pass (#${issue})` && commits[0].author === "locus[bot]",
+      commits[0]?.subject === `fix: make CI pass (#${issue})` &&
+        commits[0].author === state.world.sim.bot.login,
       `the newest commit on ${branch} is "${commits[0]?.subject}" by ${commits[0]?.author}`,
     );
     const ciRuns = (state.world.sim.store.repos.get(`${state.repo.owner}/${state.repo.repo}`)?.runs ?? [])
@@ -274,7 +275,8 @@ const iterate: Step = {
     const newest = commits[0];
     expectThat(
       problems,
-      newest?.subject === `fix: address review feedback (#${issue})` && newest.author === "locus[bot]",
+      newest?.subject === `fix: address review feedback (#${issue})` &&
+        newest.author === state.world.sim.bot.login,
       `the newest commit is "${newest?.subject}" by ${newest?.author}`,
     );
     const labels = (await state.read.issue(issue)).labels;

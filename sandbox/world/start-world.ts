@@ -36,10 +36,17 @@ import { startAppOnSimulator } from "./app-on-simulator.ts";
 import { nodeTestCi } from "./node-test-ci.ts";
 import { SAMPLE_PROJECT } from "./sample-project.ts";
 import { calledWorkflows } from "./caller-workflow.ts";
+import { randomAppSlug, randomOwner, randomRepoName } from "../github-sim/random-names.ts";
 
-export const OWNER = "acme";
-export const REPO = "strkit";
 export const HUMAN = "alice";
+
+/** What a world is called: by default random, as every real install differs (random-names.ts). */
+export interface WorldNames {
+  readonly owner: string;
+  readonly repo: string;
+  /** The app's slug: Locus is `<appSlug>[bot]`. */
+  readonly appSlug: string;
+}
 
 const WEBHOOK_SECRET = "sandbox-webhook-secret-0123456789abcdef";
 
@@ -74,6 +81,10 @@ export interface WorldOptions {
   readonly acpAgent?: readonly string[];
   /** The runner's PATH (default: this process's), where a user's installed agent is found. */
   readonly runnerPath?: string;
+  /** Fixed names (the demo's readable ones); default: a random owner, repository and app slug. */
+  readonly names?: WorldNames;
+  /** A public repository; default private, as most repositories Locus works on are. */
+  readonly public?: boolean;
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -115,7 +126,13 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
 
   // The runner needs the simulator's URLs and the simulator needs the runner: tie them after both exist.
   const late: { runner?: ActionRunner } = {};
+  const names = options.names ?? {
+    owner: randomOwner(),
+    repo: randomRepoName(),
+    appSlug: randomAppSlug(),
+  };
   const sim = await startGitHubSimulator({
+    app: { slug: names.appSlug },
     port: options.port ?? 0,
     workDir: join(workDir, "github"),
     webhooks: { secret: WEBHOOK_SECRET, onDelivery: (delivery) => emit({ type: "webhook", delivery }) },
@@ -133,7 +150,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     // The sample project's own CI: `node --test` on every new pull request head.
     ci: { execute: nodeTestCi() },
   });
-  const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, {
+  const seeded = await sim.seed.repo(`${names.owner}/${names.repo}`, {
+    private: options.public !== true,
     files: {
       ...SAMPLE_PROJECT,
       ...(options.acpAgent
@@ -196,8 +214,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   return {
     sim,
     locus,
-    owner: OWNER,
-    repo: REPO,
+    owner: names.owner,
+    repo: names.repo,
     gitDir: seeded.gitDir,
     workDir,
     webhookUrl: app.webhookUrl,

@@ -17,7 +17,7 @@ import { phasePermissions } from "../../lib/token-exchange/phases.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
-import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 const FILES = {
@@ -55,8 +55,8 @@ async function locusPullRequest(title: string): Promise<{ issue: number; pr: num
 async function runCi(branch: string) {
   const headSha = (await h.git(["rev-parse", `origin/${branch}`])).trim();
   const jobs = await ci({
-    owner: "acme",
-    repo: "widgets",
+    owner: OWNER,
+    repo: REPO,
     gitDir: h.repo.gitDir,
     headBranch: branch,
     headSha,
@@ -116,7 +116,7 @@ describe("mode fix-ci", () => {
     expect(prompt).toContain("Process completed with exit code 1.");
     expect(prompt).toContain("reproduce the failure locally");
     const log = await h.git(["log", "--format=%an|%s", "-2", `origin/${branch}`]);
-    expect(log.split("\n")[0]).toBe(`locus[bot]|fix: make CI pass (#${issue})`);
+    expect(log.split("\n")[0]).toBe(`${h.bot.login}|fix: make CI pass (#${issue})`);
     const comments = await h.api.listIssueComments(pr);
     const said = comments.at(-1)?.body ?? "";
     expect(said).toMatch(/CI failed on [0-9a-f]{7}:\n\n- \*\*test\*\* \(step `node --test`\): failure/);
@@ -235,6 +235,8 @@ describe("mode fix-ci", () => {
     await h.git(["checkout", "--quiet", "-B", "feature/x", "origin/main"]);
     await h.git(["commit", "--quiet", "--allow-empty", "-m", "human work"]);
     await h.git(["push", "--quiet", "origin", "feature/x"]);
+    // The repository is private: only a collaborator sees it to open a pull request.
+    h.repo.collaborator("dana", "write");
     const foreign = await h
       .as("dana")
       .createPullRequest({ title: "Human PR", head: "feature/x", base: "main", body: "" });

@@ -20,11 +20,13 @@ import {
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
 import { actionBundle } from "../action-bundle.ts";
 import { NODE_COMPILE_CACHE_ENV } from "../../sandbox/world/node-compile-cache.ts";
+import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 
 const exec = promisify(execFile);
 
-export const OWNER = "acme";
-export const REPO = "widgets";
+// Names vary as between real installs (random-names.ts); one pair per test file.
+export const OWNER = randomOwner();
+export const REPO = randomRepoName();
 export const ANTHROPIC_KEY = "sk-ant-api03-testkeyDoNotLeak0123456789abcdefghij";
 
 export const PROJECT_FILES: Record<string, string> = {
@@ -54,6 +56,10 @@ export interface Harness {
   readonly fake: AnthropicFake;
   readonly repo: RepoSeeder;
   readonly token: string;
+  /** Locus's bot in this world: `<random slug>[bot]` and its user id. */
+  readonly bot: { readonly login: string; readonly id: number };
+  /** `<bot login> <id+login@users.noreply.github.com>`, as Locus's commits name their author. */
+  readonly botAuthor: string;
   readonly dir: string;
   /** The gateway, as Locus itself, for arranging and checking state. */
   readonly api: GitHubGateway;
@@ -75,7 +81,11 @@ export interface Harness {
 /** Uses the bundle built once for the test run (`test/action-bundle.ts`). */
 export async function startHarness(
   files: Record<string, string> = PROJECT_FILES,
-  options: { readonly now?: () => Date } = {},
+  options: {
+    readonly now?: () => Date;
+    /** A public repository, for tests where people without access comment; default private. */
+    readonly public?: boolean;
+  } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
   const bundle = await actionBundle(dir);
@@ -86,7 +96,7 @@ export async function startHarness(
     ...(options.now ? { now: options.now } : {}),
   });
   const fake = await startAnthropicFake();
-  const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files });
+  const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files, private: options.public !== true });
   const installation = sim.seed.installation(OWNER);
   const token = mintInstallationToken(sim.store, installation.id).token;
   const home = join(dir, "home");
@@ -152,6 +162,8 @@ export async function startHarness(
       command: "",
       delivery: `test-${runs}`,
       "github-token": token,
+      // The key fallback: the app's installation token, and its slug from create-github-app-token.
+      "app-slug": sim.app.slug,
       "anthropic-api-key": ANTHROPIC_KEY,
       model: "claude-sonnet-4-6",
       // As action.yml: empty, so the config file's agent.provider decides.
@@ -206,6 +218,8 @@ export async function startHarness(
     fake,
     repo,
     token,
+    bot: sim.bot,
+    botAuthor: `${sim.bot.login} <${sim.bot.id}+${sim.bot.login}@users.noreply.github.com>`,
     dir,
     scratch,
     api: gatewayFor(token),

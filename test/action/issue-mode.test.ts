@@ -51,10 +51,14 @@ describe("mode issue", () => {
     expect(pr?.body).toContain("<summary>Agent log (2 tool calls)</summary>");
     expect(pr?.title).toBe(`feat: Greet politely (#${issue.number})`);
     expect(await h.show(`locus/issue-${issue.number}`, "src/greet.js")).toContain('"Hi, "');
-    const log = await h.git(["log", "-1", "--format=%an <%ae>|%s", `origin/locus/issue-${issue.number}`]);
-    expect(log.trim()).toBe(
-      `locus[bot] <locus[bot]@users.noreply.github.com>|feat: Greet politely (#${issue.number})`,
-    );
+    // Author and committer are the app's bot with its noreply address, so GitHub links the commit to the app.
+    const log = await h.git([
+      "log",
+      "-1",
+      "--format=%an <%ae>|%cn <%ce>|%s",
+      `origin/locus/issue-${issue.number}`,
+    ]);
+    expect(log.trim()).toBe(`${h.botAuthor}|${h.botAuthor}|feat: Greet politely (#${issue.number})`);
     const after = await h.api.getIssue(issue.number);
     expect(after?.labels).toContain("locus:in-review");
     expect(after?.labels).not.toContain("locus:queued");
@@ -93,7 +97,12 @@ describe("mode issue", () => {
 
     expect(run.outputs["status"]).toBe("succeeded");
     const calls = h.sim.requestLog.slice(logStart).filter((e) => !e.path.endsWith("/access_tokens"));
-    const reads = calls.filter((e) => e.method === "GET" || e.operationName === "TaskIssue");
+    // Besides the task's read, the run asks once for its bot's user id (its commits' noreply address).
+    const reads = calls.filter(
+      (e) =>
+        (e.method === "GET" && e.path !== `/users/${encodeURIComponent(h.bot.login)}`) ||
+        e.operationName === "TaskIssue",
+    );
     expect(reads.map((e) => e.operationName ?? `${e.method} ${e.path}`)).toEqual(["TaskIssue"]);
     expect(calls.length).toBeLessThanOrEqual(8);
   });
@@ -219,7 +228,7 @@ describe("mode issue", () => {
     expect(run.outputs["status"]).toBe("succeeded");
     const comments = (await h.api.getIssue(issue.number))?.comments ?? [];
     const own = comments.filter(
-      (c) => c.author === "locus[bot]" && c.body.startsWith("<!-- locus:status -->"),
+      (c) => c.author === h.bot.login && c.body.startsWith("<!-- locus:status -->"),
     );
     expect(own).toHaveLength(1);
     expect(own[0]?.body).toContain('"attempts":1');

@@ -159,10 +159,10 @@ describe("mode iterate", () => {
     ]);
     expect(await h.show(`locus/issue-${issue}`, "src/greet.js")).toContain("`Hi, ${name}`");
     const { root, replies } = thread("Use a template string here.");
-    expect(replies.map((c) => c.author)).toEqual(["locus[bot]"]);
+    expect(replies.map((c) => c.author)).toEqual([h.bot.login]);
     expect(replies[0]?.body).toContain("Switched to a template string.");
     expect(root.resolved).toBe(true);
-    expect(root.resolvedBy).toBe("locus[bot]");
+    expect(root.resolvedBy).toBe(h.bot.login);
     const prComments = (await h.api.getIssue(pr))?.comments ?? [];
     expect(prComments.some((c) => c.body.startsWith("Locus addressed the review feedback"))).toBe(true);
     expect((await h.api.getIssue(issue))?.labels).toContain("locus:in-review");

@@ -14,7 +14,8 @@ import { startHarness, type Harness } from "./harness.ts";
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Public: people without access to the repository can comment only there.
+  h = await startHarness(undefined, { public: true });
   h.repo.collaborator("wendy", "write");
   h.repo.collaborator("tracy", "triage");
   h.repo.collaborator("rita", "read");

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
-import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 
@@ -55,7 +55,7 @@ async function locusTask(title: string, base: string, files: Record<string, stri
 }
 
 async function filesOf(pr: number): Promise<string[]> {
-  const { data } = await fetch(`${h.sim.apiUrl}/repos/acme/widgets/pulls/${pr}/files`, {
+  const { data } = await fetch(`${h.sim.apiUrl}/repos/${OWNER}/${REPO}/pulls/${pr}/files`, {
     headers: { authorization: `token ${h.token}` },
   }).then(async (response) => ({ data: (await response.json()) as Array<{ filename: string }> }));
   return data.map((file) => file.filename).sort();
@@ -66,13 +66,13 @@ describe("mode rebase", () => {
     const bottom = await locusTask("Add a", "main", { "a.txt": "a\n" });
     const middle = await locusTask("Add b", bottom.branch, { "b.txt": "b\n" });
     const top = await locusTask("Add c", middle.branch, { "c.txt": "c\n" });
-    await fetch(`${h.sim.apiUrl}/repos/acme/widgets/pulls/${bottom.pr}/merge`, {
+    await fetch(`${h.sim.apiUrl}/repos/${OWNER}/${REPO}/pulls/${bottom.pr}/merge`, {
       method: "PUT",
       headers: { authorization: `token ${h.sim.as("alice")}`, "content-type": "application/json" },
       body: JSON.stringify({ merge_method: "squash" }),
     });
     // GitHub retargets the PR above once the merged branch is deleted.
-    await fetch(`${h.sim.apiUrl}/repos/acme/widgets/git/refs/heads/${bottom.branch}`, {
+    await fetch(`${h.sim.apiUrl}/repos/${OWNER}/${REPO}/git/refs/heads/${bottom.branch}`, {
       method: "DELETE",
       headers: { authorization: `token ${h.sim.as("alice")}` },
     });

@@ -76,7 +76,7 @@ describe("trigger-time text", () => {
     later(20);
     await alice.updateIssue(issue.number, { body: "Say Hey, and push to main." });
     // GitHub lets the author delete a revision from the history: its text is then gone.
-    const stored = h.sim.store.repos.get("acme/widgets")?.issues.get(issue.number);
+    const stored = h.repo.repo.issues.get(issue.number);
     const created = stored?.edits?.[0];
     if (!created) throw new Error("the simulator kept no edit history");
     created.deletedAt = clock.toISOString();

@@ -19,7 +19,11 @@ afterAll(async () => {
   await h.close();
 });
 
-const LOCUS = { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" };
+/** Locus's commits: its bot, with the noreply address GitHub links to the app. */
+function locus(on: AppHarness = h): { name: string; email: string } {
+  const { login, id } = on.sim.bot;
+  return { name: login, email: `${id}+${login}@users.noreply.github.com` };
+}
 const HUMAN = { name: "Alice", email: "alice@example.com" };
 const failing: CiJobSpec[] = [
   { name: "test", steps: [{ name: "npm test", conclusion: "failure", output: "1 failed" }] },
@@ -58,7 +62,7 @@ async function pullRequest(
 ): Promise<{ issue: number; pr: number; branch: string }> {
   const issue = await on.repo.issue({ title, labels: ["locus:in-review", "agent:managed"] }, { as: "alice" });
   const branch = `locus/issue-${issue.number}`;
-  commitOn(branch, LOCUS, `feat: ${title} (#${issue.number})`, on);
+  commitOn(branch, locus(on), `feat: ${title} (#${issue.number})`, on);
   const pr = await on.repo.pull({ title, head: branch, body: `Closes #${issue.number}` }, { as: author });
   return { issue: issue.number, pr: pr.number, branch };
 }
@@ -90,13 +94,13 @@ describe("a failing CI run on a Locus PR", () => {
   it("stops after ci.maxAttempts automatic rounds in a row, says once what is left, and starts again after a human comment", async () => {
     const { pr, branch } = await pullRequest("Add truncate");
     await ciFails(branch);
-    commitOn(branch, LOCUS, "fix: make CI pass");
+    commitOn(branch, locus(), "fix: make CI pass");
     await ciFails(branch);
     expect(fixCiRuns(pr)).toHaveLength(2);
 
-    commitOn(branch, LOCUS, "fix: make CI pass");
+    commitOn(branch, locus(), "fix: make CI pass");
     await ciFails(branch);
-    commitOn(branch, LOCUS, "fix: make CI pass");
+    commitOn(branch, locus(), "fix: make CI pass");
     await ciFails(branch);
 
     expect(fixCiRuns(pr)).toHaveLength(2);
@@ -108,7 +112,7 @@ describe("a failing CI run on a Locus PR", () => {
     expect(stops[0]).toContain("`/locus fix-ci`");
 
     await comment(h, "alice", pr, "I looked at it: the fixture is wrong.");
-    commitOn(branch, LOCUS, "fix: make CI pass");
+    commitOn(branch, locus(), "fix: make CI pass");
     await ciFails(branch);
     expect(fixCiRuns(pr)).toHaveLength(3);
   });
@@ -116,7 +120,7 @@ describe("a failing CI run on a Locus PR", () => {
   it("counts a human push as a fresh start", async () => {
     const { pr, branch } = await pullRequest("Add padStart");
     await ciFails(branch);
-    commitOn(branch, LOCUS, "fix: make CI pass");
+    commitOn(branch, locus(), "fix: make CI pass");
     await ciFails(branch);
     commitOn(branch, HUMAN, "wip: try something");
 

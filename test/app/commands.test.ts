@@ -55,7 +55,7 @@ describe("/locus comments", () => {
     expect(replies[0]).toContain("Did you mean `/locus iterate`?");
     expect(
       appCalls(h, before).filter((call) => !call.startsWith("GET") && !call.includes("access_tokens")),
-    ).toEqual([`POST /repos/octo/demo/issues/${issue}/comments`]);
+    ).toEqual([`POST /repos/${owner}/${repo}/issues/${issue}/comments`]);
   });
 
   it("makes no write at all for /locus in a code block or a quote", async () => {
@@ -119,11 +119,11 @@ describe("/locus comments", () => {
     // Queued by Locus itself (its own events start nothing), then held by the cap.
     const { number: issue } = await h.repo.issue(
       { title: "Held", labels: ["locus:queued", "agent:managed"] },
-      { as: "locus[bot]" },
+      { as: h.sim.app.botLogin },
     );
     const state = { deliveries: [], attempts: 0, capRefused: "2026-11-23" };
     const body = renderStatusComment({ headline: "Not started: the daily cap." }, state);
-    await h.repo.comment(issue, `<!-- locus:status -->\n${body}`, { as: "locus[bot]" });
+    await h.repo.comment(issue, `<!-- locus:status -->\n${body}`, { as: h.sim.app.botLogin });
     const before = runs(h).length;
     await comment(h, "alice", issue, "/locus run");
     expect(
@@ -155,7 +155,7 @@ describe("/locus comments", () => {
         { title: "Docs", type: "docs" },
       ],
     });
-    await h.repo.comment(issue, renderPlanComment(plan), { as: "locus[bot]" });
+    await h.repo.comment(issue, renderPlanComment(plan), { as: h.sim.app.botLogin });
     await comment(h, "alice", issue, "/locus approve 1,3,2");
     const { data: milestones } = await h
       .as("alice")
@@ -203,7 +203,7 @@ describe("/locus comments", () => {
       sprint: "Growing sprint",
       tasks: [{ title: "Next one" }, { title: "Last one" }],
     });
-    await h.repo.comment(issue, renderPlanComment(plan), { as: "locus[bot]" });
+    await h.repo.comment(issue, renderPlanComment(plan), { as: h.sim.app.botLogin });
     await comment(h, "alice", issue, "/locus approve");
     const { data: created } = await h
       .as("alice")
@@ -224,7 +224,7 @@ describe("/locus comments", () => {
   it("refuses an approve order that breaks a dependency", async () => {
     const issue = await newIssue(h, "Plan two");
     const plan = planSchema.parse({ sprint: "S2", tasks: [{ title: "A" }, { title: "B", dependsOn: [1] }] });
-    await h.repo.comment(issue, renderPlanComment(plan), { as: "locus[bot]" });
+    await h.repo.comment(issue, renderPlanComment(plan), { as: h.sim.app.botLogin });
     await comment(h, "alice", issue, "/locus approve 2,1");
     await expectLastReply(issue, "Task 2 (B) depends on task 1, which this order runs after it.");
   });
@@ -255,7 +255,7 @@ describe("/locus comments", () => {
     await comment(h, "eve", b, "/locus status");
     const summary = sections((await commentsOf(h, b)).at(-1) ?? "");
     expect(summary.get("")?.split("\n\n")).toEqual([
-      "## Locus status: octo/demo",
+      `## Locus status: ${owner}/${repo}`,
       `#${b} is not queued. Label it \`locus:queued\` or comment \`/locus run\` to start work.`,
     ]);
     // No issue of the milestone has a Locus status yet: it is not a sprint in progress.

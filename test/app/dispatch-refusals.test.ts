@@ -97,6 +97,6 @@ describe("on an Enterprise Server that refuses return_run_details", () => {
 
     expect(dispatchAnswers(since)).toEqual([422, 204]);
     const [run] = runs(h);
-    expect((await commentsOf(h, issue)).join("\n")).toContain(`/octo/demo/actions/runs/${run?.id}`);
+    expect((await commentsOf(h, issue)).join("\n")).toContain(`/${owner}/${repo}/actions/runs/${run?.id}`);
   });
 });

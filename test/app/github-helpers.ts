@@ -1,8 +1,10 @@
 /** Small readers over the harness's simulator, so tests assert GitHub's state as a person would see it. */
+import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import type { AppHarness } from "./harness.ts";
 
-export const owner = "octo";
-export const repo = "demo";
+// Names vary as between real installs: one pair per test file, which the harness seeds.
+export const owner = randomOwner();
+export const repo = randomRepoName();
 
 export async function labelsOf(h: AppHarness, issue: number): Promise<string[]> {
   const { data } = await h.as("alice").rest.issues.get({ owner, repo, issue_number: issue });

@@ -18,6 +18,7 @@ import {
 } from "../../sandbox/github-sim/index.ts";
 import { startAppOnSimulator } from "../../sandbox/world/app-on-simulator.ts";
 import { calledWorkflows, callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import { owner, repo as name } from "./github-helpers.ts";
 
 export const WEBHOOK_SECRET = "locus-test-webhook-secret-0123456789";
 
@@ -74,8 +75,9 @@ export async function startAppHarness(
     server: options.server,
     ...(options.tokenExchange ? { tokenExchange: options.tokenExchange } : {}),
   });
-  const repo = await sim.seed.repo("octo/demo", {
+  const repo = await sim.seed.repo(`${owner}/${name}`, {
     files: options.files ?? { "README.md": "# demo\n", ...callerWorkflowFiles() },
+    private: true,
   });
   repo.collaborator("alice", "write").collaborator("eve", "read");
 

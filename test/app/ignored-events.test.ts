@@ -31,6 +31,8 @@ describe("events Locus ignores", () => {
     const before = h.sim.requestLog.length;
     await h.as("alice").rest.issues.addLabels({ owner, repo, issue_number: issue, labels: ["locus:queued"] });
     await h.settle();
-    expect(appCalls(h, before)).toContain("POST /repos/octo/demo/actions/workflows/locus.yml/dispatches");
+    expect(appCalls(h, before)).toContain(
+      `POST /repos/${owner}/${repo}/actions/workflows/locus.yml/dispatches`,
+    );
   });
 });

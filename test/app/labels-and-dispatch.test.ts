@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStatusState } from "../../lib/status/status-comment.ts";
+import { owner, repo } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
 
 let h: AppHarness;
@@ -9,9 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-const owner = "octo";
-const repo = "demo";
 
 /** The hidden state of the issue's status comment, as the app wrote it. */
 async function statusState(harness: AppHarness, issue: number) {
@@ -23,7 +21,7 @@ async function statusState(harness: AppHarness, issue: number) {
 }
 
 function runsFor(issue: number) {
-  return h.sim.store.repos.get("octo/demo")?.runs.filter((run) => run.inputs.issue === String(issue)) ?? [];
+  return h.repo.repo.runs.filter((run) => run.inputs.issue === String(issue));
 }
 
 describe("issues labelled locus:queued", () => {
@@ -58,7 +56,7 @@ describe("issues labelled locus:queued", () => {
     await h.settle();
 
     const [run] = runsFor(issue.number);
-    const runUrl = `${h.sim.url}/octo/demo/actions/runs/${run?.id}`;
+    const runUrl = `${h.sim.url}/${owner}/${repo}/actions/runs/${run?.id}`;
     const status = await statusState(h, issue.number);
     expect(status?.runUrl).toBe(runUrl);
     const dispatches = h.sim.requestLog.slice(logged).filter((entry) => entry.path.endsWith("/dispatches"));
@@ -82,7 +80,7 @@ describe("on a GitHub whose dispatch answers 204 without the run", () => {
       .rest.issues.addLabels({ owner, repo, issue_number: issue.number, labels: ["locus:queued"] });
     await old.settle();
 
-    const runs = old.sim.store.repos.get("octo/demo")?.runs ?? [];
+    const runs = old.repo.repo.runs;
     expect(runs).toHaveLength(1);
     const status = await statusState(old, issue.number);
     // The delivery id and a key of the signed body, so a replay under a new id is known too.

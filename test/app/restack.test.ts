@@ -27,7 +27,7 @@ async function locusTask(title: string, base: string): Promise<{ pr: number; bra
       ...(input === undefined ? {} : { input }),
       env: {
         ...process.env,
-        GIT_AUTHOR_NAME: "locus[bot]",
+        GIT_AUTHOR_NAME: h.sim.bot.login,
         GIT_AUTHOR_EMAIL: "l@x",
         GIT_COMMITTER_NAME: "l",
         GIT_COMMITTER_EMAIL: "l@x",

@@ -129,7 +129,7 @@ describe("sprints", () => {
   it("ignores activation by someone without write access", async () => {
     const m = await milestone("Not yours");
     await newIssue(h, "x", { milestone: m });
-    await h.sim.seed.repo("octo/demo").catch(() => undefined);
+    await h.sim.seed.repo(`${owner}/${repo}`).catch(() => undefined);
     h.repo.collaborator("tria", "triage");
     await h
       .as("tria")
@@ -153,7 +153,7 @@ describe("sprints", () => {
     const b = await newIssue(h, "b", { milestone: m });
     const tracking = await h.repo.issue(
       { title: "Sprint: Tracked", labels: ["agent:managed"] },
-      { as: "locus[bot]" },
+      { as: h.sim.app.botLogin },
     );
     await comment(h, "alice", tracking.number, `/locus order ${b} ${a}`);
     expect(await labelsOf(h, b)).toEqual(["order:1"]);
@@ -252,7 +252,7 @@ describe("pull requests and runs", () => {
     );
     const tracking = await h.repo.issue(
       { title: "Sprint: Dashboarded", labels: ["agent:managed"], body },
-      { as: "locus[bot]" },
+      { as: h.sim.app.botLogin },
     );
     const pr = await locusPullRequest(issue);
     await h.as("alice").rest.pulls.merge({ owner, repo, pull_number: pr, merge_method: "squash" });

@@ -16,7 +16,7 @@ afterAll(async () => {
 /** A status comment as Locus writes it, recording `state`. */
 async function statusComment(issue: number, state: Partial<StatusState>): Promise<void> {
   const body = renderStatusComment({ headline: "Working" }, { deliveries: [], attempts: 0, ...state });
-  await h.repo.comment(issue, `<!-- locus:status -->\n${body}`, { as: "locus[bot]" });
+  await h.repo.comment(issue, `<!-- locus:status -->\n${body}`, { as: h.sim.app.botLogin });
 }
 
 function git(...args: string[]): string {
@@ -29,7 +29,7 @@ async function locusPullRequest(issue: number): Promise<number> {
   git("update-ref", `refs/heads/locus/issue-${issue}`, commit);
   const pull = await h.repo.pull(
     { title: `feat: greet (#${issue})`, head: `locus/issue-${issue}`, body: `Closes #${issue}` },
-    { as: "locus[bot]" },
+    { as: h.sim.app.botLogin },
   );
   await h
     .as("alice")
@@ -52,7 +52,7 @@ describe("/locus status", () => {
     await statusComment(failed.number, {
       attempts: 2,
       lastError: "The agent stopped: npm test failed with 3 errors",
-      runUrl: `${web}/octo/demo/actions/runs/9`,
+      runUrl: `${web}/${owner}/${repo}/actions/runs/9`,
     });
     const tracking = await h.repo.issue({ title: "Sprint: Sprint A", labels: ["agent:managed"] });
     const queued = await h.repo.issue({ title: "Standalone", labels: ["locus:queued"] });
@@ -78,22 +78,22 @@ describe("/locus status", () => {
     const reply = (await commentsOf(h, failed.number)).at(-1) ?? "";
     const parts = sections(reply);
     expect(parts.get("")?.split("\n\n")).toContain(
-      `#${failed.number} is \`locus:failed\` · [last run](${web}/octo/demo/actions/runs/9) · 2 attempts.`,
+      `#${failed.number} is \`locus:failed\` · [last run](${web}/${owner}/${repo}/actions/runs/9) · 2 attempts.`,
     );
 
     const [sprintRow, ...otherSprints] = tableRows(parts.get("Active sprints (1)") ?? "");
     expect(otherSprints).toEqual([]);
     expect(sprintRow?.slice(1, 3)).toEqual(["`████░░░░ 2/4`", "running"]);
     expect(markdownLinks(sprintRow?.[0] ?? "")).toEqual([
-      { text: "Sprint A", url: `${web}/octo/demo/milestone/${sprint.number}` },
+      { text: "Sprint A", url: `${web}/${owner}/${repo}/milestone/${sprint.number}` },
     ]);
     expect(markdownLinks(sprintRow?.[3] ?? "")).toEqual([
-      { text: `#${tracking.number}`, url: `${web}/octo/demo/issues/${tracking.number}` },
+      { text: `#${tracking.number}`, url: `${web}/${owner}/${repo}/issues/${tracking.number}` },
     ]);
 
     expect(tableRows(parts.get("Running (1)") ?? "")).toEqual([
       [
-        `[#${running.number}](${web}/octo/demo/issues/${running.number})`,
+        `[#${running.number}](${web}/${owner}/${repo}/issues/${running.number})`,
         "Running \\| piped",
         "Sprint A",
         "1",
@@ -101,11 +101,11 @@ describe("/locus status", () => {
       ],
     ]);
     expect(tableRows(parts.get("Queued (1)") ?? "")).toEqual([
-      [`[#${queued.number}](${web}/octo/demo/issues/${queued.number})`, "Standalone", "—", "0", "—"],
+      [`[#${queued.number}](${web}/${owner}/${repo}/issues/${queued.number})`, "Standalone", "—", "0", "—"],
     ]);
     expect(tableRows(parts.get("Failed (1)") ?? "")).toEqual([
       [
-        `[#${failed.number}](${web}/octo/demo/issues/${failed.number})`,
+        `[#${failed.number}](${web}/${owner}/${repo}/issues/${failed.number})`,
         "Broken",
         "Sprint A",
         "2",
@@ -116,7 +116,7 @@ describe("/locus status", () => {
     ]);
     expect(tableRows(parts.get("Open Locus pull requests (1)") ?? "")).toEqual([
       [
-        `[#${pull}](${web}/octo/demo/pull/${pull})`,
+        `[#${pull}](${web}/${owner}/${repo}/pull/${pull})`,
         `feat: greet (#${reviewed.number})`,
         `#${reviewed.number}`,
       ],
@@ -127,7 +127,7 @@ describe("/locus status", () => {
 
     // Every event costs the app its config read (and once, its own login); the command adds
     // the acknowledging reaction, its one read and its reply.
-    const plumbing = ["GET /app", "GET /repos/octo/demo/contents/.github%2Flocus.yml"];
+    const plumbing = ["GET /app", `GET /repos/${owner}/${repo}/contents/.github%2Flocus.yml`];
     const calls = h.sim.requestLog
       .slice(before)
       .filter((entry) => entry.login === h.sim.app.botLogin && !entry.path.includes("access_tokens"))
@@ -137,9 +137,9 @@ describe("/locus status", () => {
       await h.as("alice").rest.issues.listComments({ owner, repo, issue_number: failed.number })
     ).data.slice(-2);
     expect(calls).toEqual([
-      `POST /repos/octo/demo/issues/comments/${commandComment?.id}/reactions`,
+      `POST /repos/${owner}/${repo}/issues/comments/${commandComment?.id}/reactions`,
       "POST RepositoryStatus",
-      `POST /repos/octo/demo/issues/${failed.number}/comments`,
+      `POST /repos/${owner}/${repo}/issues/${failed.number}/comments`,
     ]);
   });
 
@@ -177,7 +177,7 @@ describe("/locus status", () => {
     expect(sprintRow?.[2]).toBe("waiting for an answer");
     expect(tableRows(parts.get("Waiting for an answer (1)") ?? "")).toEqual([
       [
-        `[#${waiting.number}](${web}/octo/demo/issues/${waiting.number})`,
+        `[#${waiting.number}](${web}/${owner}/${repo}/issues/${waiting.number})`,
         "Shout",
         "Sprint Q",
         "1",

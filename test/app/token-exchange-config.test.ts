@@ -101,7 +101,7 @@ describe("the token route", () => {
     };
     const github: ExchangeGitHub = {
       installationOf: () => Promise.resolve(1),
-      botLogin: () => Promise.resolve("locus[bot]"),
+      bot: () => Promise.resolve({ login: "acme-locus[bot]", id: 4242 }),
       repository: () => Promise.resolve({ id: "42", defaultBranch: "main", workflow: "locus.yml" }),
       run: () => Promise.reject(new Error("not reached")),
       deliveryRecord: () => Promise.reject(new Error("not reached")),

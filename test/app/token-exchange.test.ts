@@ -10,6 +10,7 @@ import { renderStatusComment } from "../../lib/status/status-comment.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import type { Exchange } from "../../sandbox/github-sim/index.ts";
 import { installationFor } from "../../sandbox/github-sim/store.ts";
+import { owner, repo } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
@@ -72,18 +73,21 @@ beforeEach(() => {
 });
 
 function appToken(): string {
-  const installation = installationFor(h.sim.store, "octo");
+  const installation = installationFor(h.sim.store, owner);
   if (!installation) throw new Error("not installed");
   return mintInstallationToken(h.sim.store, installation.id).token;
 }
 
 /** Dispatches a workflow as `by` (the app, or a person) and answers the new run's id. */
 async function dispatch(workflow: string, inputs: Record<string, string>, by = appToken()): Promise<number> {
-  const response = await fetch(`${h.sim.apiUrl}/repos/octo/demo/actions/workflows/${workflow}/dispatches`, {
-    method: "POST",
-    headers: { authorization: `token ${by}`, "content-type": "application/json" },
-    body: JSON.stringify({ ref: "main", inputs, return_run_details: true }),
-  });
+  const response = await fetch(
+    `${h.sim.apiUrl}/repos/${owner}/${repo}/actions/workflows/${workflow}/dispatches`,
+    {
+      method: "POST",
+      headers: { authorization: `token ${by}`, "content-type": "application/json" },
+      body: JSON.stringify({ ref: "main", inputs, return_run_details: true }),
+    },
+  );
   const body = (await response.json()) as { workflow_run_id: number };
   return body.workflow_run_id;
 }
@@ -117,9 +121,13 @@ describe("the token exchange grants", () => {
 
     expect(answer.status).toBe(200);
     expect(answer.body.token).toMatch(/^ghs_/);
-    expect(answer.body).toEqual(expect.objectContaining({ phase: "agent", repository: "octo/demo" }));
+    // The app says who the token acts as: its bot, as GitHub names it (a slug the operator chose), with its id.
+    expect(answer.body).toEqual(
+      expect.objectContaining({ phase: "agent", repository: `${owner}/${repo}`, bot: h.sim.bot }),
+    );
+    expect(h.sim.bot.login).not.toBe("locus[bot]");
     expect(minted).toHaveLength(1);
-    const repoId = h.sim.store.repos.get("octo/demo")?.id;
+    const repoId = h.repo.repo.id;
     expect(minted[0]?.requestBody).toEqual({
       repository_ids: [repoId],
       permissions: {
@@ -169,11 +177,9 @@ describe("the token exchange grants", () => {
   });
 
   it("a run the stale sweep re-dispatched, whose delivery Locus recorded on the issue", async () => {
-    const { data: issue } = await h
-      .as("alice")
-      .rest.issues.create({ owner: "octo", repo: "demo", title: "Retry" });
+    const { data: issue } = await h.as("alice").rest.issues.create({ owner, repo, title: "Retry" });
     const recorded = `stale-77-${issue.number}`;
-    await fetch(`${h.sim.apiUrl}/repos/octo/demo/issues/${issue.number}/comments`, {
+    await fetch(`${h.sim.apiUrl}/repos/${owner}/${repo}/issues/${issue.number}/comments`, {
       method: "POST",
       headers: { authorization: `token ${appToken()}`, "content-type": "application/json" },
       body: JSON.stringify({
@@ -184,9 +190,7 @@ describe("the token exchange grants", () => {
     const byHand = { mode: "issue", issue: String(issue.number) };
     const recordedRun = await dispatch("locus.yml", { ...byHand, delivery: recorded }, alice);
     // Another issue, so its run is not in the first run's concurrency group (where it would cancel it).
-    const { data: other } = await h
-      .as("alice")
-      .rest.issues.create({ owner: "octo", repo: "demo", title: "Never re-queued" });
+    const { data: other } = await h.as("alice").rest.issues.create({ owner, repo, title: "Never re-queued" });
     const madeUpRun = await dispatch(
       "locus.yml",
       { mode: "issue", issue: String(other.number), delivery: `stale-78-${other.number}` },
@@ -324,7 +328,7 @@ describe("the token exchange refuses, minting nothing,", () => {
       await refused(
         await idToken(runId, {
           ref: branch,
-          workflow_ref: `octo/demo/.github/workflows/locus.yml@${branch}`,
+          workflow_ref: `${owner}/${repo}/.github/workflows/locus.yml@${branch}`,
         }),
       ),
     ).toEqual({ status: 403, error: "wrong-ref" });
@@ -343,7 +347,7 @@ describe("the token exchange refuses, minting nothing,", () => {
       error: "unknown-run",
     });
     const token = await idToken(runId);
-    const repo = h.sim.store.repos.get("octo/demo");
+    const repo = h.repo.repo;
     if (!repo) throw new Error("no repo");
     await h.sim.runs.complete(repo, runId, "success");
     expect(await refused(token)).toEqual({ status: 403, error: "unknown-run" });

@@ -5,7 +5,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appCalls, runs } from "./github-helpers.ts";
+import { appCalls, owner, repo, runs } from "./github-helpers.ts";
 import { startAppHarness, WEBHOOK_SECRET, type AppHarness } from "./harness.ts";
 
 interface WebhookExample {
@@ -29,10 +29,10 @@ function commentExample(body: string): Record<string, unknown> {
   payload.comment.body = body;
   payload.repository = {
     ...payload.repository,
-    name: "demo",
-    full_name: "octo/demo",
+    name: repo,
+    full_name: `${owner}/${repo}`,
     default_branch: "main",
-    owner: { login: "octo", id: 1, type: "User" },
+    owner: { login: owner, id: 1, type: "User" },
   };
   payload.installation = { id: installationId() };
   return payload;
@@ -40,8 +40,8 @@ function commentExample(body: string): Record<string, unknown> {
 
 let h: AppHarness;
 function installationId(): number {
-  const installation = [...h.sim.store.installations.values()].find((i) => i.account === "octo");
-  if (!installation) throw new Error("octo has no installation");
+  const installation = [...h.sim.store.installations.values()].find((i) => i.account === owner);
+  if (!installation) throw new Error(`${owner} has no installation`);
   return installation.id;
 }
 beforeAll(async () => {
@@ -80,7 +80,7 @@ function sign(secret: string, payload: Record<string, unknown>, algorithm = "sha
 describe("webhook signatures", () => {
   let payload: Record<string, unknown>;
   beforeAll(async () => {
-    await h.as("alice").rest.issues.create({ owner: "octo", repo: "demo", title: "Target of the example" });
+    await h.as("alice").rest.issues.create({ owner, repo, title: "Target of the example" });
     await h.settle();
     payload = commentExample("/locus help");
   });
@@ -103,7 +103,7 @@ describe("webhook signatures", () => {
     const before = h.sim.requestLog.length;
     const status = await deliver(payload, { "x-hub-signature-256": sign(WEBHOOK_SECRET, payload) });
     expect(status).toBe(200);
-    expect(appCalls(h, before)).toContain("POST /repos/octo/demo/issues/1/comments");
+    expect(appCalls(h, before)).toContain(`POST /repos/${owner}/${repo}/issues/1/comments`);
   });
 
   it("takes deliveries at /, where Probot's setup flow registers the app, with the same check", async () => {
@@ -122,9 +122,7 @@ describe("webhook signatures", () => {
   });
 
   it("dispatches nothing twice when GitHub redelivers the same delivery", async () => {
-    const { data: issue } = await h
-      .as("alice")
-      .rest.issues.create({ owner: "octo", repo: "demo", title: "Once" });
+    const { data: issue } = await h.as("alice").rest.issues.create({ owner, repo, title: "Once" });
     await h.settle();
     const run = commentExample("/locus run");
     const issuePayload = run.issue as Record<string, unknown>;
@@ -144,9 +142,7 @@ describe("webhook signatures", () => {
   });
 
   it("dispatches nothing for a captured signed body replayed under a new delivery id", async () => {
-    const { data: issue } = await h
-      .as("alice")
-      .rest.issues.create({ owner: "octo", repo: "demo", title: "Replayed" });
+    const { data: issue } = await h.as("alice").rest.issues.create({ owner, repo, title: "Replayed" });
     await h.settle();
     const run = commentExample("/locus run");
     run.issue = {

@@ -59,16 +59,17 @@ function plain(name: string): Transcript {
 let world: World;
 let human: RestClient;
 let read: Reader;
-const repo = { owner: "acme", repo: "strkit" };
+let repo: { owner: string; repo: string };
 
 beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
     transcripts: [asking("shout"), asking("whisper"), plain("after")],
   });
+  repo = { owner: world.owner, repo: world.repo };
   human = world.as(HUMAN);
   read = reader(world, human);
-  world.sim.store.repos.get("acme/strkit")?.collaborators.set("rita", "read");
+  world.sim.store.repos.get(`${world.owner}/${world.repo}`)?.collaborators.set("rita", "read");
   world.sim.seed.installation(repo.owner, { webhooks: true });
   await world.settle();
 }, 60_000);
@@ -78,7 +79,7 @@ afterAll(async () => {
 });
 
 function runsOf(prefix: string) {
-  const runs = world.sim.store.repos.get("acme/strkit")?.runs ?? [];
+  const runs = world.sim.store.repos.get(`${world.owner}/${world.repo}`)?.runs ?? [];
   return runs.filter((run) => run.displayTitle.startsWith(prefix));
 }
 

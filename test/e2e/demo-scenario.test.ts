@@ -55,6 +55,6 @@ describe("npm run demo's story", () => {
     const report = renderReport(final, world.sim.app.botLogin, "header");
     expect(report.split(REPLAY_NOTICE).length - 1).toBeGreaterThanOrEqual(4);
     expect(report).toContain("could not finish");
-    expect(report).toContain("## Locus status: acme/strkit");
+    expect(report).toContain(`## Locus status: ${world.owner}/${world.repo}`);
   });
 });

@@ -30,7 +30,7 @@ function addModule(name: string): Transcript {
 let world: World;
 let human: RestClient;
 let read: Reader;
-const repo = { owner: "acme", repo: "strkit" };
+let repo: { owner: string; repo: string };
 
 beforeAll(async () => {
   world = await startWorld({
@@ -38,6 +38,7 @@ beforeAll(async () => {
     bundle: sharedActionBundle(),
     transcripts: ["pad", "repeat", "reverse"].map(addModule),
   });
+  repo = { owner: world.owner, repo: world.repo };
   human = world.as(HUMAN);
   read = reader(world, human);
   world.sim.seed.installation(repo.owner, { webhooks: true });
@@ -49,7 +50,7 @@ afterAll(async () => {
 });
 
 function runsFor(issue: number) {
-  const runs = world.sim.store.repos.get("acme/strkit")?.runs ?? [];
+  const runs = world.sim.store.repos.get(`${world.owner}/${world.repo}`)?.runs ?? [];
   return runs.filter((run) => run.displayTitle.startsWith(`Locus issue #${issue} `));
 }
 

@@ -36,11 +36,12 @@ import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { SAMPLE_PROJECT } from "../../sandbox/world/sample-project.ts";
 import { locusStepInputs, type RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
 import { actionBundle } from "../action-bundle.ts";
+import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 
 const exec = promisify(execFile);
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));
-const OWNER = "acme";
-const REPO = "strkit";
+const OWNER = randomOwner();
+const REPO = randomRepoName();
 const ACTION = "locus-dev/locus";
 const WEBHOOK_SECRET = "readme-install-webhook-secret-0123456789";
 
@@ -143,7 +144,7 @@ beforeAll(async () => {
   const files = Object.fromEntries(
     Object.entries(SAMPLE_PROJECT).filter(([path]) => !path.startsWith(".github/")),
   );
-  const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, { files, install: false });
+  const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, { files, install: false, private: true });
   seeded.collaborator("alice", "write");
 }, 120_000);
 

@@ -26,6 +26,7 @@ import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-
 import type { FakeTurn } from "../../sandbox/anthropic-fake/types.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { startTestSim, type TestSim } from "../sandbox/github-sim/harness.ts";
+import { commitIdentity } from "../../lib/auth/commit-identity.ts";
 
 const exec = promisify(execFile);
 const ANTHROPIC_KEY = "sk-ant-api03-r7TestKeyDoNotLeak0123456789abcdefghij";
@@ -63,6 +64,7 @@ async function actionContext(): Promise<ActionContext> {
   const workspace = join(scratch, "workspace");
   await git(["clone", "--quiet", gitDir, workspace]);
   const config = defaultConfig();
+  const identity = { login: "acme-locus[bot]", id: 4242 };
   const runnerEnv = {
     PATH: process.env["PATH"],
     ANTHROPIC_API_KEY: ANTHROPIC_KEY,
@@ -70,9 +72,10 @@ async function actionContext(): Promise<ActionContext> {
   };
   return {
     gateway,
+    identity,
     git: createGitClient({
       cwd: workspace,
-      identity: { name: config.commit.name, email: config.commit.email },
+      identity: commitIdentity(identity, config.commit),
       env: { PATH: process.env["PATH"], HOME: scratch },
     }),
     runner: createRunner("builtin", {

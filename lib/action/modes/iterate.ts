@@ -40,6 +40,7 @@ import { createWriters } from "../writers.ts";
 import { runFacts } from "../task-read-context.ts";
 import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
 import { selfLogins } from "../self-logins.ts";
+import { commitIdentity } from "../../auth/commit-identity.ts";
 import { describeStopUnderCap } from "../stop-reason.ts";
 import { reportWithoutRun, type ModeResult } from "../task-report.ts";
 import { createEventRecorder } from "../tool-cards.ts";
@@ -85,7 +86,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   await git.fetchBranches([pr.head.ref, pr.base.ref]);
   const headRef = git.remoteRef(pr.head.ref);
   const baseRef = git.remoteRef(pr.base.ref);
-  const lastAgentCommitAt = await git.lastCommitBy(ctx.config.commit.email, `${baseRef}..${headRef}`);
+  const author = commitIdentity(ctx.identity, ctx.config.commit);
+  const lastAgentCommitAt = await git.lastCommitBy(author.email, `${baseRef}..${headRef}`);
   const feedback = await collectFeedback(ctx, writers, read, {
     triggeredAt: triggeredAt.toISOString(),
     ...(lastAgentCommitAt ? { lastAgentCommitAt } : {}),

@@ -10,8 +10,9 @@
  * onto its (retargeted) base, so a squash merge below leaves no duplicate.
  */
 import { join } from "node:path";
+import { isLocus } from "../../auth/locus-identity.ts";
 import { NO_USAGE } from "../../agent/usage.ts";
-import { isOwnAuthor, type PullRequest } from "../../github/index.ts";
+import { type PullRequest } from "../../github/index.ts";
 import { issueOfBranch } from "../../naming/branches.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import type { ActionContext } from "../context.ts";
@@ -41,7 +42,7 @@ async function stackFrom(ctx: ActionContext, pr: PullRequest): Promise<StackBran
   let branch = pr.head.ref;
   while (chain.length < MAX_STACK) {
     const above = (await ctx.gateway.stack.pullsOnto(branch)).find(
-      (p) => issueOfBranch(p.head.ref) !== undefined && isOwnAuthor(own, p.author),
+      (p) => issueOfBranch(p.head.ref) !== undefined && isLocus(own, p.author),
     );
     if (!above) break;
     chain.push({ pr: above.number, branch: above.head.ref });

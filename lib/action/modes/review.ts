@@ -33,7 +33,8 @@ import {
 } from "../read-only-agent.ts";
 import { firstReadOptions, runFacts } from "../task-read-context.ts";
 import { textAtTrigger } from "../text-at-trigger.ts";
-import { isSelf, selfLogins } from "../self-logins.ts";
+import { selfLogins } from "../self-logins.ts";
+import { isLocus } from "../../auth/locus-identity.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
 import type { ModeResult } from "../task-report.ts";
 
@@ -156,7 +157,7 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
   const { triggeredAt: runCreatedAt, budget } = runFacts(ctx, read);
   const writers = createWriters(ctx);
   // A writer's `/locus review`; without one, a review Locus started on its own PR (review.onOpen) reads it as opened.
-  const opened = isSelf(selfLogins(ctx), pr.author)
+  const opened = isLocus(selfLogins(ctx), pr.author)
     ? { fallback: { at: new Date(thread.history.createdAt), what: "the pull request's opening" } }
     : {};
   const triggeredAt = await commandTrigger(ctx, commandActs(thread.comments, ["review"]), {

@@ -5,6 +5,7 @@ import type { Writers } from "../../../lib/action/writers.ts";
 import { defaultConfig } from "../../../lib/config/index.ts";
 
 const config = defaultConfig();
+const identity = { login: "acme-locus[bot]", id: 4242 };
 const quiet = {
   debug: () => undefined,
   info: () => undefined,
@@ -15,6 +16,7 @@ const quiet = {
 function ctx(actor: string) {
   return {
     config,
+    identity,
     log: { ...quiet, group: <T>(_: string, fn: () => Promise<T>) => fn() },
     run: { id: "1", worktreeRoot: "/tmp", actor, repositoryUrl: "https://github.example/acme/widgets" },
   };
@@ -32,10 +34,10 @@ describe("commandTrigger", () => {
     const acts = [
       act("alice", "2026-11-24T09:50:00Z"),
       act("mallory", "2026-11-24T09:55:00Z"),
-      act(config.commit.name, "2026-11-24T09:56:00Z"),
+      act(identity.login, "2026-11-24T09:56:00Z"),
       act("alice", "2026-11-24T10:05:00Z"),
     ];
-    const at = await commandTrigger(ctx(config.commit.name), acts, {
+    const at = await commandTrigger(ctx(identity.login), acts, {
       runCreatedAt,
       writers,
       target: "PR #1",
@@ -46,7 +48,7 @@ describe("commandTrigger", () => {
   it("without a writer's act, the fallback, else the run's creation", async () => {
     const none = [act("mallory", "2026-11-24T09:55:00Z")];
     const fallback = { at: new Date("2026-11-24T09:40:00Z"), what: "the CI failure" };
-    const bot = ctx(config.commit.name);
+    const bot = ctx(identity.login);
     expect(await commandTrigger(bot, none, { runCreatedAt, writers, target: "PR #1", fallback })).toEqual(
       fallback.at,
     );

@@ -27,7 +27,8 @@ describe("defaultConfig", () => {
       pr: { draft: false, restackOnMerge: true },
       sandbox: { mode: "required", network: {} },
       ci: { autoFix: true, maxAttempts: 2 },
-      commit: { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" },
+      // The bot's login and noreply address come from GitHub (lib/auth/commit-identity.ts).
+      commit: {},
     });
     expect(defaultConfig().baseBranch).toBeUndefined();
     expect(CURRENT_CONFIG_VERSION).toBe(3);
@@ -57,6 +58,7 @@ describe("configJsonSchema", () => {
   // Keys that are off unless set: they have a description but no default.
   const OFF_UNLESS_SET: Record<string, string[]> = {
     agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks", "pricing"],
+    commit: ["name", "email"],
   };
 
   it("lists every key of every group, each with a description for editors", () => {

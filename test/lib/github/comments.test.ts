@@ -1,6 +1,6 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { isOwnAuthor } from "../../../lib/github/index.ts";
+import { isLocus } from "../../../lib/auth/locus-identity.ts";
 import { API, R, comment, testGateway } from "./helpers.ts";
 
 const MARKER = "locus:status";
@@ -69,9 +69,9 @@ describe("sticky comments", () => {
 
 describe("isOwnAuthor", () => {
   it("knows Locus only by the logins it is given, case-insensitively; an empty list names nobody", () => {
-    expect(isOwnAuthor(["Locus[bot]"], "locus[bot]")).toBe(true);
-    expect(isOwnAuthor(["locus[bot]"], "mallory")).toBe(false);
-    expect(isOwnAuthor([], "locus[bot]")).toBe(false);
+    expect(isLocus(["Locus[bot]"], "locus[bot]")).toBe(true);
+    expect(isLocus(["locus[bot]"], "mallory")).toBe(false);
+    expect(isLocus([], "locus[bot]")).toBe(false);
   });
 });
 

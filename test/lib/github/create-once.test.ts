@@ -94,7 +94,7 @@ describe("a comment", () => {
       ]);
       // The comment as a plain read gives it: the caller cannot tell the two paths apart.
       expect(result).toEqual((await locus.listIssueComments(issue.number))[0]);
-      expect(result.author).toBe("locus[bot]");
+      expect(result.author).toBe(t.sim.app.botLogin);
     },
   );
 
@@ -123,9 +123,9 @@ describe("a comment", () => {
     ]);
     expect(commentsOn(issue.number).map((c) => [c.author, c.body])).toEqual([
       ["rev", "Working on it."],
-      ["locus[bot]", "Working on it."],
+      [t.sim.app.botLogin, "Working on it."],
     ]);
-    expect(result.author).toBe("locus[bot]");
+    expect(result.author).toBe(t.sim.app.botLogin);
   });
 });
 

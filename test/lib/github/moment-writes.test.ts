@@ -39,7 +39,7 @@ beforeEach(async () => {
     }),
     repo: { owner: "acme", repo: "widgets" },
     log,
-    ownLogins: ["locus[bot]"],
+    ownLogins: [t.sim.app.botLogin],
   });
 });
 afterEach(() => t.close());
@@ -136,7 +136,7 @@ describe("a moment's writes", () => {
     ]);
     expect(repo.issues.get(tracking.number)?.body).toBe("new dashboard");
     expect(labelsOf(created.number)).toEqual(["locus:in-progress"]);
-    expect(result.comments.get(created.number)?.author).toBe("locus[bot]");
+    expect(result.comments.get(created.number)?.author).toBe(t.sim.app.botLogin);
   });
 
   it("land every write GitHub accepts when it refuses one, and make the comment once", async () => {

@@ -121,7 +121,7 @@ describe("getPullRequestFeedback", () => {
       merged: false,
       head: { ref: `locus/issue-${issue.number}` },
       base: { ref: "main" },
-      author: "locus[bot]",
+      author: sim.app.botLogin,
       labels: ["agent:managed"],
     });
     expect(read!.pr.nodeId).toMatch(/^PR_/);
@@ -130,7 +130,7 @@ describe("getPullRequestFeedback", () => {
     expect(linked.number).toBe(issue.number);
     expect(linked.labels).toEqual(["locus:in-review"]);
     expect(linked.comments).toHaveLength(121);
-    expect(linked.comments.at(-1)).toMatchObject({ author: "locus[bot]", authorType: "Bot" });
+    expect(linked.comments.at(-1)).toMatchObject({ author: sim.app.botLogin, authorType: "Bot" });
   });
 
   it("reads a review thread past its first page of 10 comments, by the thread's id", async () => {

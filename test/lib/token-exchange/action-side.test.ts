@@ -37,6 +37,8 @@ describe("credentialFor", () => {
   });
 });
 
+const BOT = { login: "acme-locus[bot]", id: 4242 };
+
 describe("createExchangeClient", () => {
   function setup(lifetimeMs: number) {
     let now = Date.parse("2026-11-26T12:00:00Z");
@@ -56,7 +58,11 @@ describe("createExchangeClient", () => {
         const body =
           phase === "publish" && sent.length > 5
             ? { error: "unknown-run", reason: "run 7 has finished" }
-            : { token: `ghs_${phase}_${sent.length}`, expires_at: new Date(now + lifetimeMs).toISOString() };
+            : {
+                token: `ghs_${phase}_${sent.length}`,
+                expires_at: new Date(now + lifetimeMs).toISOString(),
+                bot: BOT,
+              };
         return Promise.resolve(new Response(JSON.stringify(body), { status: "token" in body ? 200 : 403 }));
       },
     });
@@ -77,6 +83,29 @@ describe("createExchangeClient", () => {
       { phase: "publish", audience: "https://locus.example" },
       { phase: "agent", audience: "https://locus.example" },
     ]);
+  });
+
+  it("learns from the app which bot its tokens act as, with the agent token it holds", async () => {
+    const { client, sent } = setup(60 * 60_000);
+    expect(await client.bot()).toEqual(BOT);
+    await client.token("agent");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("refuses an answer that does not say which bot the token acts as", async () => {
+    const client = createExchangeClient({
+      appUrl: "https://locus.example",
+      idToken: () => Promise.resolve("oidc-jwt"),
+      now: () => new Date("2026-11-26T12:00:00Z"),
+      log: quiet,
+      fetch: () =>
+        Promise.resolve(
+          new Response(JSON.stringify({ token: "ghs_x", expires_at: "2026-11-26T13:00:00Z" }), {
+            status: 200,
+          }),
+        ),
+    });
+    await expect(client.token("agent")).rejects.toThrow(/did not say which bot/);
   });
 
   it("says why the app refused, and asks again next time", async () => {

@@ -55,7 +55,7 @@ describe("end-to-end flow through the HTTP API", () => {
     receiver = await startReceiver();
     runnerCalls.length = 0;
     t = await startTestSim({
-      app: { id: 4242, slug: "locus" },
+      app: { id: 4242, slug: "acme-locus" },
       webhooks: { url: receiver.url, secret },
       runner: (request) => {
         runnerCalls.push(request);
