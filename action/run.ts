@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
 import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
-import { scrubEnvironment, secretValues } from "../lib/agent/tools/environment.ts";
+import { scrubEnvironment } from "../lib/agent/tools/environment.ts";
 import type { ActionContext, ActionLog } from "../lib/action/context.ts";
 import { renderJobSummary } from "../lib/action/job-summary.ts";
 import { refuseRequester } from "../lib/action/requester.ts";
@@ -24,6 +24,7 @@ import { loadConfig } from "../lib/config/index.ts";
 import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
 import { createRunSandbox } from "../lib/sandbox/run-sandbox.ts";
+import { credentialValues } from "../lib/secrets/secrets-in-diff.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
@@ -176,8 +177,8 @@ export async function run(): Promise<void> {
       remoteUrl,
       sandbox,
       repositoryPath: join(env.worktreeRoot, "locus-repository"),
-      // The inputs' and exchanged tokens, and every secret-named variable's value (a CLI provider's key).
-      secrets: () => [...secrets, ...secretValues(process.env)],
+      // The inputs' and exchanged tokens, and every credential variable's value (a CLI provider's key).
+      secrets: () => [...secrets, ...credentialValues(process.env)],
       auth: credentials.gitAuth(remoteUrl),
       onConfigReverted: (paths) =>
         log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),

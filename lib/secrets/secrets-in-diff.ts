@@ -32,6 +32,19 @@ function base64Forms(secret: string): string[] {
   });
 }
 
+/** Names that hold a credential, not merely a setting next to one (`INPUT_MODEL`, `ANTHROPIC_BASE_URL`). */
+const CREDENTIAL_NAME = /TOKEN|KEY|SECRET|PASSWORD|CREDENTIAL|PRIVATE|(?:^|_)AUTH(?:_|$)/i;
+
+/** The values of an environment's credential variables (a CLI provider's model key, a registry token). */
+export function credentialValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env)
+    .filter(
+      ([name, value]) =>
+        value !== undefined && value.length >= MIN_SECRET_LENGTH && CREDENTIAL_NAME.test(name),
+    )
+    .map(([, value]) => value ?? "");
+}
+
 /** Every form of the run's secrets worth searching for. */
 export function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>();

@@ -13,6 +13,8 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts";
 import { refusedChanges } from "../../../lib/git/pushed-objects.ts";
+import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
+import { describeWithSandbox } from "../sandbox/sandbox-available.ts";
 
 const exec = promisify(execFile);
 const identity = { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" };
@@ -133,6 +135,35 @@ describe("staging", () => {
     ]);
     await git.commit("fine");
     expect(await git.listFiles()).toEqual(["a.txt", "fine.txt"]);
+  });
+});
+
+describeWithSandbox("git over the worktree, in the sandbox", () => {
+  it("runs what the repository names (here a filter) where the host's files are out of reach, and still pushes", async () => {
+    const outside = join(dir, "filter-ran-outside");
+    const inside = join(work, "filter-ran-inside");
+    await sh(work, ["config", "filter.x.clean", `sh -c 'echo ran > ${outside}; echo ran > ${inside}; cat'`]);
+    await writeFile(join(work, ".gitattributes"), "*.txt filter=x\n");
+    await writeFile(join(work, "b.txt"), "two\n");
+    const sandbox = await createSandbox({ mode: "required", allow: [], env: process.env });
+    try {
+      const boxed = createGitClient({
+        cwd: work,
+        identity,
+        env: { PATH: process.env["PATH"] },
+        remoteUrl: remote,
+        repositoryPath: join(dir, "locus-repository"),
+        sandbox,
+      });
+      expect((await boxed.stageAll(["filter-ran-inside"])).staged).toBe(true);
+      await boxed.commit("b");
+      expect(existsSync(inside)).toBe(true);
+      expect(existsSync(outside)).toBe(false);
+      expect(await boxed.push("locus/boxed", { expect: "" })).toEqual({ ok: true });
+      expect(await remoteHas("locus/boxed")).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secretsInDiff } from "../../../lib/secrets/secrets-in-diff.ts";
+import { credentialValues, secretsInDiff } from "../../../lib/secrets/secrets-in-diff.ts";
 
 const SECRET = "run-secret-Xy7Qp2Lm9Vb4";
 
@@ -91,5 +91,20 @@ describe("secretsInDiff", () => {
       "AKIA lowercase",
     ]);
     expect(secretsInDiff(diff, ["true", SECRET])).toEqual([]);
+  });
+
+  it("takes the values of credential variables, not of the settings beside them", () => {
+    const env = {
+      OPENAI_API_KEY: "sk-proj-abcdefgh12345678",
+      NPM_TOKEN: "npm_abcdefgh12345678",
+      ANTHROPIC_AUTH_TOKEN: "auth-token-12345678",
+      INPUT_MODEL: "claude-sonnet-4-6",
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:4000",
+      GIT_AUTHOR_NAME: "Dana Developer",
+      SHORT_KEY: "abc",
+    };
+    expect(credentialValues(env).sort()).toEqual(
+      ["auth-token-12345678", "npm_abcdefgh12345678", "sk-proj-abcdefgh12345678"].sort(),
+    );
   });
 });
