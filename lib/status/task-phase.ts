@@ -134,7 +134,10 @@ export function phaseView(phase: TaskPhase): StatusView {
     case "pr-open":
       return { headline: `Pull request #${phase.pr} is ready for review.` };
     case "failed":
-      return { headline: `Failed: ${phase.reason}`, details: [`**What to do:** ${phase.nextStep}`] };
+      return {
+        headline: `Failed: ${untrustedLine(phase.reason)}`,
+        details: [`**What to do:** ${phase.nextStep}`],
+      };
     case "waiting":
       return {
         headline:

@@ -15,6 +15,7 @@ import { renderFailureComment } from "../action/failure-comment.ts";
 import { utcDay } from "../action/daily-budget.ts";
 import { statusOf } from "../labels/status.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
+import { untrustedLine } from "../render/markdown.ts";
 import { EMPTY_STATE } from "../status/status-comment.ts";
 import { failureNextStep, phaseView } from "../status/task-phase.ts";
 import { labelStep } from "./label-steps.ts";
@@ -133,17 +134,24 @@ export function step(task: TaskState, event: TaskEvent): Step {
             {
               kind: "comment",
               role: "refusal",
-              body: `Locus did not start this task: ${event.reason}. ${next}`,
+              body: `Locus did not start this task: ${untrustedLine(event.reason)}. ${next}`,
             },
           ];
       return {
         state,
-        effects: [shown(state, { headline: `Not started: ${event.reason}. ${next}` }), ...comment],
+        effects: [
+          shown(state, { headline: `Not started: ${untrustedLine(event.reason)}. ${next}` }),
+          ...comment,
+        ],
       };
     }
     case "unpriced-refused":
-      return moved(task, "refuse", false, { headline: `Not started: ${event.reason}` }, [
-        { kind: "comment", role: "refusal", body: `Locus did not start this task. ${event.reason}` },
+      return moved(task, "refuse", false, { headline: `Not started: ${untrustedLine(event.reason)}` }, [
+        {
+          kind: "comment",
+          role: "refusal",
+          body: `Locus did not start this task. ${untrustedLine(event.reason)}`,
+        },
       ]);
     case "round-started":
       return moved(withRun(task, event.runUrl, event.unsandboxed), "iterate", true, {

@@ -37,8 +37,10 @@ function phrasingText(block: Parents, perNode: string[]): string {
   return text;
 }
 
+const GITHUB_FLAVOURED = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+
 export function liveMarkup(markdown: string): LiveMarkup {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const tree = fromMarkdown(markdown, GITHUB_FLAVOURED);
   const found: LiveMarkup = { mentions: [], closings: [], outsideImages: [] };
   const definitions = new Map<string, Definition>();
   const references: string[] = [];
