@@ -8,7 +8,7 @@ import type { ActionsClaims } from "./claims.ts";
 import { checkWorkflowClaims } from "./claim-rules.ts";
 import type { OidcVerifier } from "./oidc-verifier.ts";
 import { isPhase, phasePermissions, type Phase, type PhasePermissions } from "./phases.ts";
-import type { ExchangeRateLimiter } from "./rate-limit.ts";
+import type { ExchangeBudget } from "./exchange-budget.ts";
 import { refuse } from "./refusal.ts";
 import {
   checkDeliveryRecord,
@@ -45,7 +45,7 @@ export interface MintedToken {
 export interface ExchangeDeps {
   readonly verifier: OidcVerifier;
   readonly github: ExchangeGitHub;
-  readonly limiter: ExchangeRateLimiter;
+  readonly limiter: ExchangeBudget;
   readonly reusableWorkflows: readonly string[];
 }
 
@@ -76,8 +76,11 @@ export async function exchangeToken(
   const claims = await deps.verifier.verify(token);
   onClaims(claims);
   const [owner = "", repo = ""] = claims.repository.split("/");
-  if (!deps.limiter.take(claims.repository.toLowerCase())) {
-    refuse("rate-limited", `too many token requests for ${claims.repository}; try again in a few minutes`);
+  const budget = deps.limiter.take(claims.repository, claims.run_id);
+  if (!budget.ok) {
+    const seconds = Math.ceil(budget.retryAfterMs / 1000);
+    const whose = budget.scope === "run" ? `run ${claims.run_id}` : claims.repository;
+    refuse("rate-limited", `too many token requests for ${whose}; try again in ${seconds}s`, seconds);
   }
   const installation = await deps.github.installationOf(owner, repo);
   if (installation === null) refuse("not-installed", `Locus is not installed on ${claims.repository}`);

@@ -42,7 +42,7 @@ beforeAll(async () => {
     files: FILES,
     tokenExchange: {
       now: () => clock,
-      rateLimit: { limit: 40, windowMs: 60_000 },
+      rateLimit: { perRun: 40, perRepository: 400, windowMs: 60_000 },
       keyRefetchCooldownMs: 0,
     },
     // Locus's narrowed mints name the repository; Probot's own installation tokens do not.
@@ -336,7 +336,7 @@ describe("the token exchange refuses, minting nothing,", () => {
     expect(await refused(undefined)).toEqual({ status: 401, error: "missing-token" });
   });
 
-  it("more exchanges for one repository than the limit, until the window passes", async () => {
+  it("more exchanges for one run than its limit, until the window passes", async () => {
     const runId = await locusRun();
     const token = await idToken(runId);
     let granted = 0;
@@ -346,6 +346,9 @@ describe("the token exchange refuses, minting nothing,", () => {
       answer = await exchange(token);
     }
     expect([answer.status, answer.body.error]).toEqual([429, "rate-limited"]);
+    expect(answer.body.reason).toMatch(
+      new RegExp(`too many token requests for run ${runId}; try again in \\d+s`),
+    );
     expect(granted).toBeLessThanOrEqual(40);
     clock = new Date(clock.getTime() + 61_000);
     expect((await exchange(await idToken(runId))).status).toBe(200);
