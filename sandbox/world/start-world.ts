@@ -74,6 +74,8 @@ export interface WorldOptions {
   readonly acpAgent?: readonly string[];
   /** The runner's PATH (default: this process's), where a user's installed agent is found. */
   readonly runnerPath?: string;
+  /** `off` writes `sandbox.mode: off` into the sample project's `.github/locus.yml` (default: required). */
+  readonly sandbox?: "required" | "off";
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -136,11 +138,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, {
     files: {
       ...SAMPLE_PROJECT,
-      ...(options.acpAgent
-        ? {
-            ".github/locus.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify(options.acpAgent)}\n`,
-          }
-        : {}),
+      ...sampleConfig(options),
     },
     description: "A tiny string library (the Locus sandbox's sample project)",
     install: false,
@@ -214,4 +212,15 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       if (!closeOptions.keepFiles) await rm(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The sample project's `.github/locus.yml`, when the world's options ask for one. */
+function sampleConfig(options: WorldOptions): Record<string, string> {
+  const lines = [
+    ...(options.acpAgent
+      ? ["agent:", "  provider: acp", "  acp:", `    command: ${JSON.stringify(options.acpAgent)}`]
+      : []),
+    ...(options.sandbox === "off" ? ["sandbox:", "  mode: off"] : []),
+  ];
+  return lines.length === 0 ? {} : { ".github/locus.yml": ["version: 3", ...lines, ""].join("\n") };
 }
