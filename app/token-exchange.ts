@@ -1,8 +1,8 @@
 /**
  * Assembles the token exchange route from its configuration: the OIDC issuer
- * and audience, the reusable Locus workflows a job may run, and the
- * per-repository rate limit. `npm start` reads it from the environment
- * (LOCUS_APP_URL, LOCUS_OIDC_AUDIENCE, LOCUS_OIDC_ISSUER,
+ * and audience, the reusable Locus workflows a job may run, and the per-run
+ * and per-repository budgets (lib/token-exchange/exchange-budget.ts). `npm
+ * start` reads it from the environment (LOCUS_APP_URL, LOCUS_OIDC_AUDIENCE, LOCUS_OIDC_ISSUER,
  * LOCUS_REUSABLE_WORKFLOWS); the issuer defaults to the one of the GitHub that
  * GHE_HOST names. The sandbox passes the simulator's issuer.
  */
@@ -12,7 +12,11 @@ import { DEFAULT_REUSABLE_WORKFLOWS } from "../lib/token-exchange/claim-rules.ts
 import { actionsIssuerFor } from "../lib/token-exchange/actions-issuer.ts";
 import { createOidcVerifier } from "../lib/token-exchange/oidc-verifier.ts";
 import { createMintLedger } from "../lib/token-exchange/mint-ledger.ts";
-import { createExchangeRateLimiter } from "../lib/token-exchange/rate-limit.ts";
+import {
+  createExchangeBudget,
+  DEFAULT_EXCHANGE_LIMITS,
+  type ExchangeLimits,
+} from "../lib/token-exchange/exchange-budget.ts";
 import { probotExchangeGitHub } from "./token-exchange-github.ts";
 import { createTokenRoute, type ExchangeEvent, type TokenRoute } from "./token-route.ts";
 
@@ -21,8 +25,8 @@ export interface TokenExchangeConfig {
   /** The `aud` the Action asks for: the app's URL unless configured otherwise. */
   readonly audience: string;
   readonly reusableWorkflows?: readonly string[];
-  /** Exchanges per repository per window (default 60 in 10 minutes). */
-  readonly rateLimit?: { readonly limit: number; readonly windowMs: number };
+  /** Exchanges per run and per repository per window (default 10 and 300 in 10 minutes). */
+  readonly rateLimit?: Partial<ExchangeLimits>;
   readonly now?: () => Date;
   readonly keyRefetchCooldownMs?: number;
   readonly onExchange?: (event: ExchangeEvent) => void;
@@ -61,11 +65,7 @@ export function createTokenExchangeRoute(
         : { keyRefetchCooldownMs: config.keyRefetchCooldownMs }),
     }),
     github: probotExchangeGitHub(probot, log),
-    limiter: createExchangeRateLimiter({
-      limit: config.rateLimit?.limit ?? 60,
-      windowMs: config.rateLimit?.windowMs ?? 10 * 60_000,
-      now: () => now().getTime(),
-    }),
+    limiter: createExchangeBudget({ ...DEFAULT_EXCHANGE_LIMITS, ...config.rateLimit }, () => now().getTime()),
     ledger: createMintLedger({ now: () => now().getTime() }),
     reusableWorkflows: config.reusableWorkflows ?? DEFAULT_REUSABLE_WORKFLOWS,
   };

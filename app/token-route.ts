@@ -28,9 +28,13 @@ export interface ExchangeEvent {
 
 export type TokenRoute = (request: IncomingMessage, response: ServerResponse) => void;
 
-function answer(response: ServerResponse, status: number, body: unknown): void {
+function answer(response: ServerResponse, status: number, body: unknown, retryAfterSeconds?: number): void {
   response
-    .writeHead(status, { "content-type": "application/json", "cache-control": "no-store" })
+    .writeHead(status, {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }),
+    })
     .end(JSON.stringify(body));
 }
 
@@ -117,7 +121,7 @@ export function createTokenRoute(options: {
         reason: error.reason,
         ...(claims ? { repository: claims.repository, runId: claims.run_id } : {}),
       });
-      answer(response, error.status, { error: error.code, reason: error.reason });
+      answer(response, error.status, { error: error.code, reason: error.reason }, error.retryAfterSeconds);
     }
   }
   return (request, response) => {

@@ -5,6 +5,8 @@
  * GitHub state and where to look. Exits 1 when any step did not happen.
  */
 import { join } from "node:path";
+import { probeBubblewrap } from "../lib/sandbox/probe.ts";
+import { DEMO_SANDBOX_SWITCH, demoSandbox } from "./demo-sandbox.ts";
 import { DEMO_STEPS, playScenario, scenarioState } from "./scenario/demo-scenario.ts";
 import { createProgress } from "./terminal/progress.ts";
 import { readFinalState, renderSummary, writeReport } from "./terminal/summary.ts";
@@ -19,6 +21,21 @@ const progress = createProgress(out);
 const realModel = Boolean(process.env["ANTHROPIC_API_KEY"]);
 
 console.log(bold("Locus demo: the whole product on one machine"));
+// The sandbox first: without bubblewrap, that is the first thing a newcomer needs to know.
+const sandbox = demoSandbox({
+  probe: probeBubblewrap(process.env["PATH"]),
+  realModel,
+  switchValue: process.env[DEMO_SANDBOX_SWITCH],
+});
+if (sandbox.kind === "stop") {
+  console.log(sandbox.message);
+  process.exit(1);
+}
+console.log(
+  sandbox.kind === "off"
+    ? `Sandbox: OFF. ${sandbox.message}`
+    : "Sandbox: bubblewrap (every command the agent runs is confined to its worktree, its network to the allowlist).",
+);
 console.log(
   realModel
     ? "Model: the real Anthropic API (ANTHROPIC_API_KEY is set); runs cost real tokens and their results vary."
@@ -37,6 +54,7 @@ progress.start("bundling the Action and starting GitHub, the app and the model")
 // Readable names, but an app slug that is not `locus`: like every operator's, the demo's app has its own name.
 const world = await startWorld({
   names: { owner: "acme", repo: "strkit", appSlug: "acme-locus" },
+  sandbox: sandbox.kind === "off" ? "off" : "required",
   onEvent: (event) => (sink.timeline ? sink.timeline.handle(event) : sink.early.push(event)),
 });
 progress.stop();

@@ -9,8 +9,8 @@ import type { ActionsClaims } from "./claims.ts";
 import { checkWorkflowClaims } from "./claim-rules.ts";
 import type { OidcVerifier } from "./oidc-verifier.ts";
 import { isPhase, phasePermissions, type Phase, type PhasePermissions } from "./phases.ts";
+import type { ExchangeBudget } from "./exchange-budget.ts";
 import type { MintLedger } from "./mint-ledger.ts";
-import type { ExchangeRateLimiter } from "./rate-limit.ts";
 import { refuse } from "./refusal.ts";
 import {
   checkDeliveryRecord,
@@ -47,7 +47,7 @@ export interface MintedToken {
 export interface ExchangeDeps {
   readonly verifier: OidcVerifier;
   readonly github: ExchangeGitHub;
-  readonly limiter: ExchangeRateLimiter;
+  readonly limiter: ExchangeBudget;
   /** Each OIDC token traded once, each phase minted once per run attempt. */
   readonly ledger: MintLedger;
   readonly reusableWorkflows: readonly string[];
@@ -83,8 +83,11 @@ export async function exchangeToken(
   onClaims(claims);
   deps.ledger.useIdToken(claims.jti, claims.exp);
   const [owner = "", repo = ""] = claims.repository.split("/");
-  if (!deps.limiter.take(claims.repository.toLowerCase())) {
-    refuse("rate-limited", `too many token requests for ${claims.repository}; try again in a few minutes`);
+  const budget = deps.limiter.take(claims.repository, claims.run_id);
+  if (!budget.ok) {
+    const seconds = Math.ceil(budget.retryAfterMs / 1000);
+    const whose = budget.scope === "run" ? `run ${claims.run_id}` : claims.repository;
+    refuse("rate-limited", `too many token requests for ${whose}; try again in ${seconds}s`, seconds);
   }
   const installation = await deps.github.installationOf(owner, repo);
   if (installation === null) refuse("not-installed", `Locus is not installed on ${claims.repository}`);

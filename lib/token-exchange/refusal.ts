@@ -44,15 +44,18 @@ export class Refusal extends Error {
   readonly status: number;
   readonly code: RefusalCode;
   readonly reason: string;
-  constructor(code: RefusalCode, reason: string) {
+  /** For a 429: when to ask again, sent as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: RefusalCode, reason: string, retryAfterSeconds?: number) {
     super(reason);
     this.name = "Refusal";
     this.code = code;
     this.reason = reason;
     this.status = STATUS[code];
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-export function refuse(code: RefusalCode, reason: string): never {
-  throw new Refusal(code, reason);
+export function refuse(code: RefusalCode, reason: string, retryAfterSeconds?: number): never {
+  throw new Refusal(code, reason, retryAfterSeconds);
 }

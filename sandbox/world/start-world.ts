@@ -85,6 +85,8 @@ export interface WorldOptions {
   readonly names?: WorldNames;
   /** A public repository; default private, as most repositories Locus works on are. */
   readonly public?: boolean;
+  /** `off` writes `sandbox.mode: off` into the sample project's `.github/locus.yml` (default: required). */
+  readonly sandbox?: "required" | "off";
 }
 
 const RestClient = Octokit.plugin(restEndpointMethods, paginateRest);
@@ -154,11 +156,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     private: options.public !== true,
     files: {
       ...SAMPLE_PROJECT,
-      ...(options.acpAgent
-        ? {
-            ".github/locus.yml": `version: 3\nagent:\n  provider: acp\n  acp:\n    command: ${JSON.stringify(options.acpAgent)}\n`,
-          }
-        : {}),
+      ...sampleConfig(options),
     },
     description: "A tiny string library (the Locus sandbox's sample project)",
     install: false,
@@ -232,4 +230,15 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       if (!closeOptions.keepFiles) await rm(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The sample project's `.github/locus.yml`, when the world's options ask for one. */
+function sampleConfig(options: WorldOptions): Record<string, string> {
+  const lines = [
+    ...(options.acpAgent
+      ? ["agent:", "  provider: acp", "  acp:", `    command: ${JSON.stringify(options.acpAgent)}`]
+      : []),
+    ...(options.sandbox === "off" ? ["sandbox:", "  mode: off"] : []),
+  ];
+  return lines.length === 0 ? {} : { ".github/locus.yml": ["version: 3", ...lines, ""].join("\n") };
 }

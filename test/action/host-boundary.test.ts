@@ -13,7 +13,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
-import { describeWithSandbox } from "../lib/sandbox/sandbox-available.ts";
+import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type ActionRun, type Harness } from "./harness.ts";
 import type { StartedProcess } from "./record-processes.ts";
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
 import { UNSANDBOXED_NOTE } from "../../lib/status/status-comment.ts";
-import { describeWithSandbox } from "../lib/sandbox/sandbox-available.ts";
+import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { ANTHROPIC_KEY, startHarness, type ActionRun, type Harness } from "./harness.ts";
 
 let h: Harness;

@@ -10,7 +10,7 @@ import { createTokenRoute, type TokenRoute } from "../../app/token-route.ts";
 import type { ActionsClaims } from "../../lib/token-exchange/claims.ts";
 import { createMintLedger } from "../../lib/token-exchange/mint-ledger.ts";
 import type { ExchangeGitHub } from "../../lib/token-exchange/exchange.ts";
-import { createExchangeRateLimiter } from "../../lib/token-exchange/rate-limit.ts";
+import { createExchangeBudget } from "../../lib/token-exchange/exchange-budget.ts";
 
 const quiet = {
   debug: () => undefined,
@@ -112,7 +112,7 @@ describe("the token route", () => {
       deps: {
         verifier: { verify: () => Promise.resolve(claims) },
         github,
-        limiter: createExchangeRateLimiter({ limit: 5, windowMs: 1000, now: () => 0 }),
+        limiter: createExchangeBudget({ perRun: 5, perRepository: 5, windowMs: 1000 }, () => 0),
         ledger: createMintLedger({ now: () => 0 }),
         reusableWorkflows: [],
       },

@@ -43,7 +43,7 @@ beforeAll(async () => {
     files: FILES,
     tokenExchange: {
       now: () => clock,
-      rateLimit: { limit: 40, windowMs: 60_000 },
+      rateLimit: { perRun: 40, perRepository: 400, windowMs: 60_000 },
       keyRefetchCooldownMs: 0,
     },
     // Locus's narrowed mints name the repository; Probot's own installation tokens do not.
@@ -362,9 +362,11 @@ describe("the token exchange refuses, minting nothing,", () => {
     expect(await refused(undefined)).toEqual({ status: 401, error: "missing-token" });
   });
 
-  it("more exchanges for one repository than the limit, until the window passes", async () => {
-    // Each from a run of its own: a run gets each phase once.
-    const fresh = async () => exchange(await idToken(await locusRun()));
+  it("more exchanges for one run than its limit, until the window passes", async () => {
+    const runId = await locusRun();
+    // Each from an attempt of its own: an attempt gets each phase once.
+    let attempt = 0;
+    const fresh = async () => exchange(await idToken(runId, { run_attempt: String((attempt += 1)) }));
     let granted = 0;
     let answer = await fresh();
     while (answer.status === 200 && granted < 100) {
@@ -372,6 +374,9 @@ describe("the token exchange refuses, minting nothing,", () => {
       answer = await fresh();
     }
     expect([answer.status, answer.body.error]).toEqual([429, "rate-limited"]);
+    expect(answer.body.reason).toMatch(
+      new RegExp(`too many token requests for run ${runId}; try again in \\d+s`),
+    );
     expect(granted).toBeLessThanOrEqual(40);
     clock = new Date(clock.getTime() + 61_000);
     expect((await fresh()).status).toBe(200);

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts";
 import { refusedChanges } from "../../../lib/git/pushed-objects.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
-import { describeWithSandbox } from "../sandbox/sandbox-available.ts";
+import { describeWithSandbox } from "../../needs-bubblewrap.ts";
 
 const exec = promisify(execFile);
 const identity = { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" };

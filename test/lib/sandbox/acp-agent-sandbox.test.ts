@@ -20,7 +20,7 @@ import { runShellTool } from "../../../lib/agent/tools/run-shell.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
 import { installFixture } from "./fixtures/install-fixture.ts";
-import { describeWithSandbox } from "./sandbox-available.ts";
+import { describeWithSandbox } from "../../needs-bubblewrap.ts";
 
 const AGENT = join(import.meta.dirname, "..", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 const PROBE_SERVER = join(import.meta.dirname, "fixtures", "probe-mcp-server.ts");

@@ -13,7 +13,7 @@ import type { AgentHook, ToolContext } from "../../../lib/agent/tool.ts";
 import { runShellTool } from "../../../lib/agent/tools/run-shell.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
-import { describeWithSandbox } from "./sandbox-available.ts";
+import { describeWithSandbox } from "../../needs-bubblewrap.ts";
 
 const SECRET = "ghs_acpTerminalSecret0123456789abcdef";
 let base: string;

@@ -8,7 +8,7 @@ import { runShellTool } from "../../../lib/agent/tools/run-shell.ts";
 import type { ToolContext } from "../../../lib/agent/tool.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
-import { describeWithSandbox } from "./sandbox-available.ts";
+import { describeWithSandbox } from "../../needs-bubblewrap.ts";
 
 const SECRET = "ghs_sandboxTestSecretValue0123456789";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRunner } from "../../../lib/agent/create-runner.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
-import { describeWithSandbox } from "./sandbox-available.ts";
+import { describeWithSandbox } from "../../needs-bubblewrap.ts";
 
 const FIXTURE = join(import.meta.dirname, "..", "agent", "runners", "fixtures", "claude-code-stream.jsonl");
 let base: string;

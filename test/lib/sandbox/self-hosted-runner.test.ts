@@ -15,7 +15,7 @@ import { bwrapArgs } from "../../../lib/sandbox/bwrap-args.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import { hostMounts } from "../../../lib/sandbox/sandbox-mounts.ts";
 import type { Sandbox } from "../../../lib/sandbox/sandbox.ts";
-import { describeWithSandbox } from "./sandbox-available.ts";
+import { describeWithSandbox } from "../../needs-bubblewrap.ts";
 
 const CREDENTIALS = '{"scheme":"OAuth","data":{"clientId":"canary-runner-credential-5e1f"}}';
 

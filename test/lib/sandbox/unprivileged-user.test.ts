@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { describeWithSandbox } from "./sandbox-available.ts";
+import { describeWithSandbox } from "../../needs-bubblewrap.ts";
 
 const SECRET = "ghs_unprivilegedSecret0123456789abcdef";
 const FIXTURE = join(import.meta.dirname, "fixtures", "sandbox-as-user.ts");
