@@ -11,6 +11,7 @@ import { createExchangeClient } from "../../lib/token-exchange/exchange-client.t
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { installationFor } from "../../sandbox/github-sim/store.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import { owner, repo } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
 
 const RUNS = 100;
@@ -31,19 +32,22 @@ beforeAll(async () => {
     tokenExchange: { now: () => h.sim.store.now(), keyRefetchCooldownMs: 0 },
   });
   h.runsConclude("hold");
-  const installation = installationFor(h.sim.store, "octo");
+  const installation = installationFor(h.sim.store, owner);
   if (!installation) throw new Error("not installed");
   const app = mintInstallationToken(h.sim.store, installation.id).token;
   for (let issue = 1; issue <= RUNS; issue++) {
-    const response = await fetch(`${h.sim.apiUrl}/repos/octo/demo/actions/workflows/locus.yml/dispatches`, {
-      method: "POST",
-      headers: { authorization: `token ${app}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        ref: "main",
-        inputs: { mode: "issue", issue: String(issue), delivery: `burst-${issue}` },
-        return_run_details: true,
-      }),
-    });
+    const response = await fetch(
+      `${h.sim.apiUrl}/repos/${owner}/${repo}/actions/workflows/locus.yml/dispatches`,
+      {
+        method: "POST",
+        headers: { authorization: `token ${app}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          ref: "main",
+          inputs: { mode: "issue", issue: String(issue), delivery: `burst-${issue}` },
+          return_run_details: true,
+        }),
+      },
+    );
     runIds.push(((await response.json()) as { workflow_run_id: number }).workflow_run_id);
   }
 }, 120_000);
@@ -91,8 +95,12 @@ describe("a hundred runs started at once", () => {
     let refusal:
       { status: number; retryAfter: string | null; body: { error?: string; reason?: string } } | undefined;
     for (const runId of runIds) {
-      const idToken = await h.sim.oidc.sign(h.sim.oidc.claimsFor(runId, h.appUrl));
       for (let again = 0; again < DEFAULT_EXCHANGE_LIMITS.perRun - 2 && !refusal; again++) {
+        // A fresh OIDC token of a later attempt each time: the ledger would refuse a repeat first.
+        const idToken = await h.sim.oidc.sign({
+          ...h.sim.oidc.claimsFor(runId, h.appUrl),
+          run_attempt: String(again + 2),
+        });
         const response = await fetch(`${h.appUrl}/locus/token`, {
           method: "POST",
           headers: { authorization: `Bearer ${idToken}`, "content-type": "application/json" },
@@ -108,14 +116,19 @@ describe("a hundred runs started at once", () => {
     expect(granted).toBe(DEFAULT_EXCHANGE_LIMITS.perRepository);
     expect(refusal?.status).toBe(429);
     expect(refusal?.body.error).toBe("rate-limited");
-    expect(refusal?.body.reason).toMatch(/^too many token requests for octo\/demo; try again in \d+s$/);
+    const fullName = `${owner}/${repo}`.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    expect(refusal?.body.reason).toMatch(
+      new RegExp(`^too many token requests for ${fullName}; try again in \\d+s$`),
+    );
     expect(Number(refusal?.retryAfter)).toBeGreaterThan(0);
 
     // The Action's client does not wait ten minutes for it: it fails at once with the app's reason.
     const waits: number[] = [];
     const late = runIds[RUNS - 1] ?? 0;
     await expect(clientFor(late, waits).token("agent")).rejects.toThrow(
-      /refused an agent token \(429 rate-limited\): too many token requests for octo\/demo; try again in \d+s/,
+      new RegExp(
+        `refused an agent token \\(429 rate-limited\\): too many token requests for ${fullName}; try again in \\d+s`,
+      ),
     );
     expect(waits).toEqual([]);
   }, 120_000);

@@ -117,7 +117,7 @@ describe("webhook signatures", () => {
     expect(await deliver(fresh, { "x-hub-signature-256": sign(WEBHOOK_SECRET, fresh) }, root)).toBe(200);
     // The app acknowledges the command with a reaction on that comment.
     expect(appCalls(h, before)).toContain(
-      `POST /repos/octo/demo/issues/comments/${fresh.comment.id}/reactions`,
+      `POST /repos/${owner}/${repo}/issues/comments/${fresh.comment.id}/reactions`,
     );
   });
 

@@ -43,7 +43,10 @@ function clientAnswering(answers: Answer[]) {
   return { client, waits, asked: () => asked };
 }
 
-const granted = { status: 200, body: { token: "ghs_ok", expires_at: "2026-11-26T13:00:00Z" } };
+const granted = {
+  status: 200,
+  body: { token: "ghs_ok", expires_at: "2026-11-26T13:00:00Z", bot: { login: "acme-locus[bot]", id: 41 } },
+};
 
 describe("the exchange client's retries", () => {
   it("asks again after a network error and a 5xx, waiting longer each time", async () => {
