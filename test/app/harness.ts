@@ -53,6 +53,8 @@ export async function startAppHarness(
     tokenExchange?: Partial<TokenExchangeConfig>;
     /** Sees every exchange with the simulator, request bodies included. */
     observe?: (exchange: Exchange) => void;
+    /** A public repository, where people without access can comment; default private. */
+    public?: boolean;
   } = {},
 ): Promise<AppHarness> {
   let conclusion: RunnerResult["conclusion"] | "hold" = "success";
@@ -77,7 +79,7 @@ export async function startAppHarness(
   });
   const repo = await sim.seed.repo(`${owner}/${name}`, {
     files: options.files ?? { "README.md": "# demo\n", ...callerWorkflowFiles() },
-    private: true,
+    private: options.public !== true,
   });
   repo.collaborator("alice", "write").collaborator("eve", "read");
 

@@ -14,7 +14,8 @@ import { hold, inParallel, send, sign, startReplica } from "./app-helpers.ts";
 
 let h: AppHarness;
 beforeAll(async () => {
-  h = await startAppHarness();
+  // Public: outsiders (mallory) can comment and must still dispatch nothing.
+  h = await startAppHarness({ public: true });
   h.repo.collaborator("tom", "triage");
   h.sim.seed.user("helper-bot[bot]", "Bot");
   h.repo.collaborator("helper-bot[bot]", "write");
