@@ -19,7 +19,7 @@ export const FEEDBACK_EDITS = 20;
  * by the thread's id, 100 at a time.
  * https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call
  */
-export const THREAD_COMMENT_PAGE = 10;
+const THREAD_COMMENT_PAGE = 10;
 /** Review threads read with the PR, each with its first comment page; more are paged 100 at a time. */
 export const THREAD_PAGE = 20;
 const THREAD_COMMENT_FIELDS = `body updatedAt diffHunk author ${ACTOR} ${editHistoryFields(FEEDBACK_EDITS)}`;

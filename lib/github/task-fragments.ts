@@ -22,7 +22,7 @@ const COMMENT_EDITS = 20;
  * so the first page is sized for a typical thread, not the largest.
  * https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call
  */
-export const THREAD_COMMENT_FIRST_PAGE = 10;
+const THREAD_COMMENT_FIRST_PAGE = 10;
 
 export const COMMENT_FRAGMENT = /* GraphQL */ `
   fragment TaskComment on IssueComment {

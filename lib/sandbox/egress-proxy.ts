@@ -155,7 +155,7 @@ function refusalText(target: EgressTarget): string {
 }
 
 /** `host:port` or `[v6]:port` of a CONNECT request; undefined without a valid port. */
-export function splitAuthority(authority: string): EgressTarget | undefined {
+function splitAuthority(authority: string): EgressTarget | undefined {
   const match = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]\s/]+):([^:]*)$/.exec(authority);
   const port = match?.[2] === undefined ? undefined : parsePort(match[2]);
   if (!match?.[1] || port === undefined) return undefined;

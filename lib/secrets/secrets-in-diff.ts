@@ -46,7 +46,7 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
 }
 
 /** Every form of the run's secrets worth searching for. */
-export function secretForms(secrets: readonly string[]): string[] {
+function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue;

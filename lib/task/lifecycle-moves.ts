@@ -10,7 +10,7 @@ import type { StatusState, StatusView } from "../status/status-comment.ts";
 import type { Effect, Spend, Step, TaskState } from "./task-events.ts";
 
 /** The status comment's part of the task's state. */
-export function recordOf(task: TaskState): StatusState {
+function recordOf(task: TaskState): StatusState {
   const { labels: _labels, ...record } = task;
   return record;
 }

@@ -17,7 +17,7 @@
  */
 import type { Nodes, Parents, Text } from "mdast";
 
-export const JOINER = "\u2060";
+const JOINER = "\u2060";
 
 /** GitHub's closing keywords, as whole words in any case. */
 const KEYWORD = /(?<![\p{L}\p{N}_])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)(?![\p{L}\p{N}_])/giu;

@@ -18,7 +18,7 @@ import { decodeString } from "micromark-util-decode-string";
 import { code, codeBlock, text } from "./nodes.ts";
 
 /** Longer than any comment GitHub accepts. */
-export const MAX_UNTRUSTED_CHARS = 65_536;
+const MAX_UNTRUSTED_CHARS = 65_536;
 /** Quotes nested deeper than this are shown with their `>` as text. */
 const MAX_QUOTE_DEPTH = 8;
 
