@@ -123,6 +123,38 @@ describeWithSandbox("the nested-repository filter, sandboxed", () => {
   });
 });
 
+describeWithSandbox("the nested-repository filter in an iterate round", () => {
+  it("never runs on the host when the agent plants it while addressing a review", async () => {
+    const issue = (await h.api.createIssue({ title: "Iterate me", body: "x", labels: ["locus:queued"] }))
+      .number;
+    h.fake.setScript([
+      reply(call("write_file", { path: "first.txt", content: "1\n" })),
+      reply(call("finish", { summary: "First round." })),
+    ]);
+    // Recorded too, so this file's run count stays the harness's (runnerTempOf).
+    const { run: delivered } = await recordedRun({ mode: "issue", issue: String(issue) });
+    expect(delivered.outputs["status"]).toBe("succeeded");
+    const pr = Number(delivered.outputs["pr-number"]);
+    h.repo.collaborator("rev", "write");
+    await h.as("rev").createReview(pr, { event: "REQUEST_CHANGES", body: "Add a second file." });
+    h.fake.setScript([
+      reply(call("write_file", { path: "second.txt", content: "2\n" }), shell(plantNestedRepository())),
+      reply(call("finish", { summary: "Added the second file." })),
+    ]);
+
+    const { run, planted, started } = await recordedRun({ mode: "iterate", pr: String(pr) });
+
+    expect(planted).toBe(true);
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(await h.show(`locus/issue-${issue}`, "second.txt")).toBe("2\n");
+    const tree = await h.git(["ls-tree", "-r", "--name-only", `origin/locus/issue-${issue}`]);
+    expect(tree).not.toContain("vendor/lib");
+    expect(existsSync(marker())).toBe(false);
+    expect(existsSync(envDump())).toBe(false);
+    expect(outsideTheRule(started, runnerTempOf(runs))).toEqual([]);
+  }, 180_000);
+});
+
 describeWithSandbox("the nested-repository filter in a sprint's second task", () => {
   it("never runs on the host: the first task's nested repository is not recorded for the second to descend into", async () => {
     const milestone = await h.api.createMilestone({ title: "Nested sprint" });
