@@ -11,6 +11,7 @@ import { execGit, type GitExecResult, type GitMounts } from "./exec-git.ts";
 import type { GitClientOptions } from "./git-client-types.ts";
 import { gitDirsOf } from "./git-dirs.ts";
 import { sandboxedGit } from "./sandboxed-git.ts";
+import { NO_REPOSITORY_PROGRAMS } from "./no-repository-programs.ts";
 
 /** One git command of a client. */
 export interface GitRunner {
@@ -26,12 +27,7 @@ export interface GitRunner {
 // No hooks, no fsmonitor program and no descent into nested repositories for any command: the
 // agent can write the worktree, and a "submodule" there is a repository with its own config.
 const SAFE = [
-  "-c",
-  "core.hooksPath=/dev/null",
-  "-c",
-  "core.fsmonitor=false",
-  "-c",
-  "submodule.recurse=false",
+  ...NO_REPOSITORY_PROGRAMS,
   "-c",
   "diff.ignoreSubmodules=all",
   "-c",

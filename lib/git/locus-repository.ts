@@ -12,6 +12,7 @@ import { execGit, type ExecGit } from "./exec-git.ts";
 import type { PushResult, RemoteAccess } from "./git-client-types.ts";
 import { NO_AUTH, type PushAuth } from "./push-auth.ts";
 import { MAX_BLOB_BYTES, oversizedBlobs, refusedChanges } from "./pushed-objects.ts";
+import { NO_REPOSITORY_PROGRAMS } from "./no-repository-programs.ts";
 
 const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
 
@@ -51,14 +52,6 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_TERMINAL_PROMPT: "0",
   };
-  const SAFE = [
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "submodule.recurse=false",
-  ];
   const REMOTE_SAFE = [
     "-c",
     "protocol.allow=never",
@@ -82,7 +75,7 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
         : typeof options.auth === "function"
           ? await options.auth(extra.remote)
           : options.auth;
-    return exec([...SAFE, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
+    return exec([...NO_REPOSITORY_PROGRAMS, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
       cwd: options.path,
       // Set last: the credentials' own variables cannot turn global or system config back on.
       env: { ...credentials.env, ...env },

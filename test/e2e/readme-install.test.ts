@@ -9,12 +9,10 @@
  * that drifts from the code (a renamed variable, another file name, a
  * permission left out) fails here as it would fail a user.
  */
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { createProbot } from "probot";
@@ -36,9 +34,9 @@ import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { SAMPLE_PROJECT } from "../../sandbox/world/sample-project.ts";
 import { locusStepInputs, type RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
 import { actionBundle } from "../action-bundle.ts";
+import { commitAsOwner } from "./owner-commit.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 
-const exec = promisify(execFile);
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));
 const OWNER = randomOwner();
 const REPO = randomRepoName();
@@ -205,28 +203,14 @@ async function runTheApp(step: string): Promise<string> {
 
 /** Commits files to the default branch over git, as the repository's owner. */
 async function commit(files: Record<string, string>): Promise<void> {
-  const clone = await mkdtemp(join(workDir, "owner-"));
-  const origin = new URL(sim.url);
-  const env = {
-    PATH: process.env["PATH"] ?? "",
-    HOME: workDir,
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_AUTHOR_NAME: OWNER,
-    GIT_AUTHOR_EMAIL: `${OWNER}@example.com`,
-    GIT_COMMITTER_NAME: OWNER,
-    GIT_COMMITTER_EMAIL: `${OWNER}@example.com`,
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: `http.${origin.protocol}//${origin.host}/.extraheader`,
-    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${sim.as(OWNER)}`).toString("base64")}`,
-  };
-  await exec("git", ["clone", "--quiet", `${sim.url}/${OWNER}/${REPO}.git`, clone], { env });
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(clone, path)), { recursive: true });
-    await writeFile(join(clone, path), text);
-  }
-  await exec("git", ["add", "--all"], { cwd: clone, env });
-  await exec("git", ["commit", "--quiet", "-m", "Set up Locus as the README says"], { cwd: clone, env });
-  await exec("git", ["push", "--quiet", "origin", "HEAD"], { cwd: clone, env });
+  await commitAsOwner({
+    sim,
+    dir: workDir,
+    owner: OWNER,
+    repo: REPO,
+    files,
+    message: "Set up Locus as the README says",
+  });
 }
 
 async function api(token: string, method: string, path: string, body?: unknown): Promise<unknown> {

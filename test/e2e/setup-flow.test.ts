@@ -15,14 +15,14 @@
  * process, so the test checks GitHub's state again after each request that is
  * not its own, until what it waits for holds.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseEnv, promisify } from "node:util";
+import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPath } from "../../sandbox/github-sim/git.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
@@ -34,8 +34,8 @@ import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { SAMPLE_PROJECT } from "../../sandbox/world/sample-project.ts";
 import { locusStepInputs, type RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
 import { actionBundle } from "../action-bundle.ts";
+import { commitAsOwner } from "./owner-commit.ts";
 
-const exec = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SERVER = join(ROOT, "app/server.ts");
 const OWNER = "acme";
@@ -156,28 +156,7 @@ async function api(method: string, path: string, body?: unknown): Promise<unknow
 
 /** Commits files to the default branch over git, as the repository's owner. */
 async function commit(files: Record<string, string>): Promise<void> {
-  const clone = await mkdtemp(join(workDir, "owner-"));
-  const origin = new URL(sim.url);
-  const env = {
-    PATH: process.env["PATH"] ?? "",
-    HOME: workDir,
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_AUTHOR_NAME: OWNER,
-    GIT_AUTHOR_EMAIL: `${OWNER}@example.com`,
-    GIT_COMMITTER_NAME: OWNER,
-    GIT_COMMITTER_EMAIL: `${OWNER}@example.com`,
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: `http.${origin.protocol}//${origin.host}/.extraheader`,
-    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${sim.as(OWNER)}`).toString("base64")}`,
-  };
-  await exec("git", ["clone", "--quiet", `${sim.url}/${OWNER}/${REPO}.git`, clone], { env });
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(clone, path)), { recursive: true });
-    await writeFile(join(clone, path), text);
-  }
-  await exec("git", ["add", "--all"], { cwd: clone, env });
-  await exec("git", ["commit", "--quiet", "-m", "Set up Locus"], { cwd: clone, env });
-  await exec("git", ["push", "--quiet", "origin", "HEAD"], { cwd: clone, env });
+  await commitAsOwner({ sim, dir: workDir, owner: OWNER, repo: REPO, files, message: "Set up Locus" });
 }
 
 /** A directory holding what `npm start` reads from its working directory: app.yml and package.json. */
