@@ -6,11 +6,14 @@
  * pull request comes back opened by Locus's own identity, with no call GitHub
  * would refuse for its permissions (the simulator records those).
  */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeEvent } from "../../app/token-route.ts";
 import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/scenario/demo-scenario.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
 
+const exec = promisify(execFile);
 const UNUSABLE = "ghs_the-exchange-replaces-this-token-000000";
 
 let world: World;
@@ -51,6 +54,19 @@ describe("a task whose tokens all come from the exchange", () => {
     expect(run?.conclusion).toBe("success");
     const pulls = await world.as("alice").rest.pulls.list({ owner: world.owner, repo: world.repo });
     expect(pulls.data.map((pull) => pull.user?.login)).toEqual([world.sim.app.botLogin]);
+    // The exchange told the run who it is: its commit names the app's bot with its noreply address.
+    const head = pulls.data[0]?.head.sha ?? "";
+    const { stdout } = await exec("git", [
+      "--git-dir",
+      world.gitDir,
+      "log",
+      "-1",
+      "--format=%an <%ae>|%cn <%ce>",
+      head,
+    ]);
+    const { login, id } = world.sim.bot;
+    const bot = `${login} <${id}+${login}@users.noreply.github.com>`;
+    expect(stdout.trim()).toBe(`${bot}|${bot}`);
   }, 120_000);
 
   it("traded the run's OIDC token for an agent token first and a publish token only to deliver", () => {
