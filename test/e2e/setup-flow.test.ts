@@ -26,6 +26,7 @@ import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPath } from "../../sandbox/github-sim/git.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
+import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import { startReplayModel, type ReplayModel } from "../../sandbox/replay/replay-model.ts";
 import { DEMO_ISSUES, DEMO_TRANSCRIPTS } from "../../sandbox/replay/transcripts.ts";
 import { createActionRunner, type ActionRunner } from "../../sandbox/world/action-runner.ts";
@@ -38,8 +39,9 @@ import { commitAsOwner } from "./owner-commit.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SERVER = join(ROOT, "app/server.ts");
-const OWNER = "acme";
-const REPO = "strkit";
+// Names GitHub or the operator choose: random, never ours.
+const OWNER = randomOwner();
+const REPO = randomRepoName();
 const ACTION = "locus-dev/locus";
 
 let sim: GitHubSimulator;
@@ -215,7 +217,7 @@ beforeAll(async () => {
   const files = Object.fromEntries(
     Object.entries(SAMPLE_PROJECT).filter(([path]) => !path.startsWith(".github/")),
   );
-  const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, { files, install: false });
+  const seeded = await sim.seed.repo(`${OWNER}/${REPO}`, { files, install: false, private: true });
   seeded.collaborator("alice", "write");
   await startFront();
 }, 120_000);
