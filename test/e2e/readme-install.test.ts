@@ -24,16 +24,15 @@ import { logPort } from "../../app/probot-log.ts";
 import { checkStartup, isConfigured } from "../../app/startup-check.ts";
 import { createTokenExchangeRoute, tokenExchangeConfigFromEnv } from "../../app/token-exchange.ts";
 import type { TokenRoute } from "../../app/token-route.ts";
-import { readPath } from "../../sandbox/github-sim/git.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
 import { startReplayModel, type ReplayModel } from "../../sandbox/replay/replay-model.ts";
 import { DEMO_ISSUES, DEMO_TRANSCRIPTS } from "../../sandbox/replay/transcripts.ts";
-import { createActionRunner, type ActionRunner } from "../../sandbox/world/action-runner.ts";
+import type { ActionRunner } from "../../sandbox/world/action-runner.ts";
 import { calledWorkflows, readmeCallerWorkflow } from "../../sandbox/world/caller-workflow.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { SAMPLE_PROJECT } from "../../sandbox/world/sample-project.ts";
-import { locusStepInputs, type RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
-import { actionBundle } from "../action-bundle.ts";
+import type { RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
+import { readmeActionRunner } from "./readme-runner.ts";
 import { commitAsOwner } from "./owner-commit.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 
@@ -117,27 +116,12 @@ beforeAll(async () => {
     // The sample project's own CI: `node --test` on every pull request head GitHub would run it on.
     ci: { execute: nodeTestCi() },
   });
-  late.runner = createActionRunner({
-    bundle: await actionBundle(workDir),
-    workDir: join(workDir, "runs"),
-    apiUrl: sim.apiUrl,
-    graphqlUrl: sim.graphqlUrl,
-    serverUrl: sim.url,
-    // The model's address; its key is the repository's secret, passed by the workflows.
-    model: { baseUrl: replay.url, apiKey: "" },
-    exchange: { appUrl: () => "", idTokenRequest: (runId) => sim.oidc.requestCredentials(runId) },
-    // What the Action gets comes from the repository's workflow file, its variables and its secrets.
-    stepInputs: async (run) => {
-      const file = await readPath(run.gitDir, run.headSha, run.workflowPath);
-      return locusStepInputs({
-        caller: file?.type === "file" ? file.content.toString("utf8") : "",
-        called: calledWorkflows(),
-        action: ACTION,
-        dispatchInputs: run.inputs,
-        settings: repoSettings,
-        githubToken: run.githubToken,
-      });
-    },
+  late.runner = await readmeActionRunner({
+    sim,
+    workDir,
+    modelUrl: replay.url,
+    action: ACTION,
+    settings: repoSettings,
   });
   const files = Object.fromEntries(
     Object.entries(SAMPLE_PROJECT).filter(([path]) => !path.startsWith(".github/")),

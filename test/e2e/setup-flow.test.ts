@@ -24,17 +24,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readPath } from "../../sandbox/github-sim/git.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import { startReplayModel, type ReplayModel } from "../../sandbox/replay/replay-model.ts";
 import { DEMO_ISSUES, DEMO_TRANSCRIPTS } from "../../sandbox/replay/transcripts.ts";
-import { createActionRunner, type ActionRunner } from "../../sandbox/world/action-runner.ts";
+import type { ActionRunner } from "../../sandbox/world/action-runner.ts";
 import { calledWorkflows, readmeCallerWorkflow } from "../../sandbox/world/caller-workflow.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { SAMPLE_PROJECT } from "../../sandbox/world/sample-project.ts";
-import { locusStepInputs, type RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
-import { actionBundle } from "../action-bundle.ts";
+import type { RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
+import { readmeActionRunner } from "./readme-runner.ts";
 import { commitAsOwner } from "./owner-commit.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -194,25 +193,12 @@ beforeAll(async () => {
       activity.wake?.();
     },
   });
-  late.runner = createActionRunner({
-    bundle: await actionBundle(workDir),
-    workDir: join(workDir, "runs"),
-    apiUrl: sim.apiUrl,
-    graphqlUrl: sim.graphqlUrl,
-    serverUrl: sim.url,
-    model: { baseUrl: replay.url, apiKey: "" },
-    exchange: { appUrl: () => "", idTokenRequest: (runId) => sim.oidc.requestCredentials(runId) },
-    stepInputs: async (run) => {
-      const file = await readPath(run.gitDir, run.headSha, run.workflowPath);
-      return locusStepInputs({
-        caller: file?.type === "file" ? file.content.toString("utf8") : "",
-        called: calledWorkflows(),
-        action: ACTION,
-        dispatchInputs: run.inputs,
-        settings,
-        githubToken: run.githubToken,
-      });
-    },
+  late.runner = await readmeActionRunner({
+    sim,
+    workDir,
+    modelUrl: replay.url,
+    action: ACTION,
+    settings,
   });
   const files = Object.fromEntries(
     Object.entries(SAMPLE_PROJECT).filter(([path]) => !path.startsWith(".github/")),
