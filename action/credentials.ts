@@ -12,7 +12,7 @@
  * `github-actions[bot]`. The bot user's id, for its noreply commit address,
  * is asked of GitHub where the exchange did not say it.
  */
-import { ACTIONS_BOT, botLoginOf, type LocusIdentity } from "../lib/auth/locus-identity.ts";
+import { ACTIONS_BOT, botLoginOf, type LocusIdentity } from "../lib/github/locus-identity.ts";
 import type { TokenRequest } from "../lib/github/action-octokit.ts";
 import type { Log } from "../lib/github/index.ts";
 import type { RemoteAccess } from "../lib/git/git-client.ts";

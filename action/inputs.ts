@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { PROVIDERS } from "../lib/config/schema.ts";
 import { MODES } from "../lib/dispatch/dispatch-inputs.ts";
-import type { ModeRequest } from "../lib/action/mode-request.ts";
+import type { ModeRequest } from "../lib/dispatch/mode-request.ts";
 
 const INPUT_NAMES = [
   "mode",

@@ -7,7 +7,7 @@
  * replaced by a guess.
  */
 import type { Probot } from "probot";
-import { botLoginOf, selfLoginsOf, type LocusIdentity } from "../lib/auth/locus-identity.ts";
+import { botLoginOf, selfLoginsOf, type LocusIdentity } from "../lib/github/locus-identity.ts";
 
 export interface AppIdentity {
   /** The bot's login. */

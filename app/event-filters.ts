@@ -7,7 +7,7 @@ import type { Context } from "probot";
 import { parseCommand } from "../lib/commands/index.ts";
 import { parseRunName } from "../lib/dispatch/dispatch-inputs.ts";
 import { statusLabel } from "../lib/labels/schema.ts";
-import { isStatusLabel } from "../lib/labels/status.ts";
+import { isStatusLabel } from "../lib/status-machine/status-machine.ts";
 import { issueOfBranch } from "../lib/naming/branches.ts";
 import { isActiveSprint } from "../lib/sprint/activation.ts";
 

@@ -11,7 +11,7 @@ import {
   type DeliverySweeper,
   type SweepReport,
 } from "../lib/app/delivery-sweeper.ts";
-import { createPermissionCache } from "../lib/app/permission-cache.ts";
+import { createPermissionCache } from "../lib/trust/permission-cache.ts";
 import { createReplyLimits } from "../lib/app/reply-limits.ts";
 import type { Permission } from "../lib/github/index.ts";
 import { issueOfBranch } from "../lib/naming/branches.ts";

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Context } from "probot";
 import type { AppContext } from "../lib/app/app-context.ts";
-import type { PermissionCache } from "../lib/app/permission-cache.ts";
+import type { PermissionCache } from "../lib/trust/permission-cache.ts";
 import type { ReplyLimits } from "../lib/app/reply-limits.ts";
 import { loadConfig, type ConfigError } from "../lib/config/index.ts";
 import { markerKey } from "../lib/markers.ts";

@@ -1,14 +1,14 @@
 /**
  * The app's own safety net, on a timer: for every repository of every
  * installation, repair what a dropped delivery or a crashed run left behind
- * (lib/app/reconcile.ts). Runs one repository at a time to stay gentle on the
+ * (lib/triggers/reconcile.ts). Runs one repository at a time to stay gentle on the
  * rate limit; a failure in one repository does not stop the others. Each
  * tick first asks GitHub to redeliver lost webhooks (the delivery sweeper),
  * so the reconciler then repairs only what redelivery cannot.
  */
 import type { Probot } from "probot";
 import type { DeliverySweeper } from "../lib/app/delivery-sweeper.ts";
-import { reconcileRepository } from "../lib/app/reconcile.ts";
+import { reconcileRepository } from "../lib/triggers/reconcile.ts";
 import { createGateway } from "../lib/github/index.ts";
 import { loadConfig } from "../lib/config/index.ts";
 import { CONFIG_PATH, type LocusServices } from "./locus-context.ts";

@@ -1,7 +1,7 @@
 /** check_suite.completed: another app's CI failed on a Locus PR's head; it may start a fix-ci round. */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
-import { onCiFailure } from "../../lib/app/ci-failure-events.ts";
+import { onCiFailure } from "../../lib/triggers/ci-failure-events.ts";
 
 export async function onCheckSuite(
   ctx: AppContext,

@@ -5,13 +5,13 @@
  */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
-import { authorize } from "../../lib/app/authorize.ts";
-import { answerQuestion } from "../../lib/app/answer-question.ts";
-import { handleCommand, isReadOnlyCommand } from "../../lib/app/handle-command.ts";
+import { authorize } from "../../lib/trust/authorize.ts";
+import { answerQuestion } from "../../lib/triggers/answer-question.ts";
+import { handleCommand, isReadOnlyCommand } from "../../lib/triggers/handle-command.ts";
 import { usageReply } from "../../lib/app/replies.ts";
-import { replyToComment, type AnsweredComment } from "../../lib/app/reply-to-comment.ts";
+import { replyToComment, type AnsweredComment } from "../../lib/triggers/reply-to-comment.ts";
 import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-limits.ts";
-import { classifyActor } from "../../lib/auth/actor-policy.ts";
+import { classifyActor } from "../../lib/trust/actor-policy.ts";
 import { parseCommand } from "../../lib/commands/index.ts";
 
 export async function onIssueComment(

@@ -5,16 +5,16 @@
  * their milestone's issues), so one set by someone without write access is
  * taken off again, silently, and acted on by nobody.
  */
-import { isLocus } from "../../lib/auth/locus-identity.ts";
+import { isLocus } from "../../lib/github/locus-identity.ts";
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
-import { assignOrder } from "../../lib/app/assign-order.ts";
-import { authorize } from "../../lib/app/authorize.ts";
-import { classifyActor, type Actor } from "../../lib/auth/actor-policy.ts";
-import { queueIssue } from "../../lib/app/queue-issue.ts";
+import { assignOrder } from "../../lib/triggers/assign-order.ts";
+import { authorize } from "../../lib/trust/authorize.ts";
+import { classifyActor, type Actor } from "../../lib/trust/actor-policy.ts";
+import { queueIssue } from "../../lib/triggers/queue-issue.ts";
 import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-limits.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
-import { removeOrder } from "../../lib/app/remove-order.ts";
+import { removeOrder } from "../../lib/triggers/remove-order.ts";
 
 const QUEUED = statusLabel("queued");
 

@@ -1,8 +1,8 @@
 /** milestone.created / milestone.edited with a description that became `locus: active` (see event-filters.ts): start the sprint. */
 import type { Context } from "probot";
-import { activateSprint } from "../../lib/app/activate-sprint.ts";
+import { activateSprint } from "../../lib/triggers/activate-sprint.ts";
 import type { AppContext } from "../../lib/app/app-context.ts";
-import { authorize } from "../../lib/app/authorize.ts";
+import { authorize } from "../../lib/trust/authorize.ts";
 
 type MilestoneContext = Context<"milestone.created"> | Context<"milestone.edited">;
 

@@ -1,14 +1,14 @@
 /** Pull request events on Locus PRs: merged, changes requested, opened. */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
-import { authorize } from "../../lib/app/authorize.ts";
-import { isLocus } from "../../lib/auth/locus-identity.ts";
+import { authorize } from "../../lib/trust/authorize.ts";
+import { isLocus } from "../../lib/github/locus-identity.ts";
 import {
   onChangesRequested,
   onLocusPullRequestOpened,
   onPullRequestClosedUnmerged,
   onPullRequestMerged,
-} from "../../lib/app/pull-request-events.ts";
+} from "../../lib/triggers/pull-request-events.ts";
 
 function slice(pr: {
   number: number;

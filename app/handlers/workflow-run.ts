@@ -5,8 +5,8 @@
  */
 import type { Context } from "probot";
 import type { AppContext } from "../../lib/app/app-context.ts";
-import { onCiFailure } from "../../lib/app/ci-failure-events.ts";
-import { isLocusWorkflowPath, onWorkflowRunCompleted } from "../../lib/app/workflow-run-events.ts";
+import { onCiFailure } from "../../lib/triggers/ci-failure-events.ts";
+import { isLocusWorkflowPath, onWorkflowRunCompleted } from "../../lib/triggers/workflow-run-events.ts";
 import { parseRunName } from "../../lib/dispatch/dispatch-inputs.ts";
 
 export async function onWorkflowRun(

@@ -5,7 +5,7 @@
  * activation for N = 10, 100, 250; and the naive reference (naive.ts) for the standalone task.
  */
 import { randomUUID } from "node:crypto";
-import { activateSprint } from "../../lib/app/activate-sprint.ts";
+import { activateSprint } from "../../lib/triggers/activate-sprint.ts";
 import { installLabels } from "../../lib/app/install-labels.ts";
 import { writeStatus } from "../../lib/status/status-store.ts";
 import type { AppContext } from "../../lib/app/app-context.ts";

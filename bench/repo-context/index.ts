@@ -6,7 +6,7 @@
  * suite's (`linux_literal_default`, `linux_re_literal_suffix`).
  */
 import { spawn } from "node:child_process";
-import { readRepositoryContext } from "../../lib/action/repository-context.ts";
+import { readRepositoryContext } from "../../lib/task/repository-context.ts";
 import { listFilesTool } from "../../lib/agent/tools/list-files.ts";
 import { createSearchTextTool } from "../../lib/agent/tools/search-text.ts";
 import type { ToolContext } from "../../lib/agent/tool.ts";

@@ -1,5 +1,5 @@
 /** The one place that maps a parsed request to its mode, after the checks every mode shares. */
-import type { ActionContext } from "./context.ts";
+import type { ActionContext } from "../task/context.ts";
 import { runAskMode } from "./modes/ask.ts";
 import { runFixCiMode } from "./modes/fix-ci.ts";
 import { runIssueMode } from "./modes/issue.ts";
@@ -9,9 +9,9 @@ import { runRebaseMode } from "./modes/rebase.ts";
 import { runReviewMode } from "./modes/review.ts";
 import { runSprintMode } from "./modes/sprint.ts";
 import { runStaleMode } from "./modes/stale.ts";
-import { refuseUnpricedMode } from "./refuse-unpriced-mode.ts";
-import type { ModeResult } from "./task-report.ts";
-import type { ModeRequest } from "./mode-request.ts";
+import { refuseUnpricedMode } from "../task/refuse-unpriced-mode.ts";
+import type { ModeResult } from "../task/task-report.ts";
+import type { ModeRequest } from "../dispatch/mode-request.ts";
 
 export async function runMode(ctx: ActionContext, request: ModeRequest): Promise<ModeResult> {
   const refused = await refuseUnpricedMode(ctx, request);

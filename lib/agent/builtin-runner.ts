@@ -15,7 +15,7 @@ import { NO_USAGE } from "./usage.ts";
 import { ProviderUnavailableError } from "./runners/provider-unavailable-error.ts";
 import { redactSecrets } from "../prompt/sanitize.ts";
 import type { Toolbox } from "./agent-loop.ts";
-import { scrubEnvironment, secretValues } from "./tools/environment.ts";
+import { scrubEnvironment, secretValues } from "../sandbox/environment.ts";
 
 export interface BuiltinRunnerOptions extends RunnerOptions {
   /** A ready client (tests); otherwise one is built from `env`. */

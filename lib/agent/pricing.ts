@@ -3,7 +3,7 @@
  * (platform.claude.com/docs/en/about-claude/pricing). Cache writes (5-minute TTL, the only kind
  * Locus uses) cost 1.25× input and cache reads 0.1× input, except where the page lists another
  * cache-hit price. Config `agent.pricing` adds or overrides prices per model id. A model with no
- * known price is refused at the start of a task (lib/action/unpriced-model.ts) rather than counted
+ * known price is refused at the start of a task (lib/cost/unpriced-model.ts) rather than counted
  * as free, which would turn the cost limits off.
  */
 import type { Usage } from "./usage.ts";

@@ -9,8 +9,8 @@ import { dispatchInputs, type DispatchRequest } from "../dispatch/dispatch-input
 import { commandTooLongText, MAX_COMMAND_CHARS, refusalText } from "../dispatch/dispatch-refusal.ts";
 import { isGitHubError } from "../github/index.ts";
 import { EMPTY_STATE, hasDelivery, withDelivery } from "../status/status-comment.ts";
-import { applyEffects } from "../task/apply-effects.ts";
-import { step, taskState } from "../task/lifecycle.ts";
+import { applyEffects } from "../lifecycle/apply-effects.ts";
+import { step, taskState } from "../lifecycle/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
 import { readStatusRecord, writeStatus, type StatusRecord } from "../status/status-store.ts";
 

@@ -7,7 +7,7 @@
  * (the CLIs take a single prompt) and keeps the cached prefix stable.
  */
 import { truncateHead } from "../prompt/budget.ts";
-import { isLocus } from "../auth/locus-identity.ts";
+import { isLocus } from "../github/locus-identity.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "../prompt/sanitize.ts";
 import { readAnswerComment, type Exchange } from "./answer-comment.ts";
 

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gitDirsOf } from "./git-dirs.ts";
+import { gitDirsOf } from "../sandbox/git-dirs.ts";
 
 export interface ConfigGuard {
   /** Records the git files that steer commands in `worktree`, unless already recorded. */

@@ -9,7 +9,7 @@
 import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
 import { execGit, type GitExecResult, type GitMounts } from "./exec-git.ts";
 import type { GitClientOptions } from "./git-client-types.ts";
-import { gitDirsOf } from "./git-dirs.ts";
+import { gitDirsOf } from "../sandbox/git-dirs.ts";
 import { sandboxedGit } from "./sandboxed-git.ts";
 import { NO_REPOSITORY_PROGRAMS } from "./no-repository-programs.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLocus } from "../auth/locus-identity.ts";
+import { isLocus } from "./locus-identity.ts";
 import { commentSchema } from "./schemas.ts";
 import { actorSchema } from "./task-node-schemas.ts";
 import type { Transport } from "./transport-types.ts";

@@ -4,7 +4,7 @@
  * instructions), Locus's own words are not feedback, and people without write
  * access are heard only when config allows it.
  */
-import { isLocus } from "../auth/locus-identity.ts";
+import { isLocus } from "../github/locus-identity.ts";
 
 export interface FeedbackComment {
   readonly author: string;

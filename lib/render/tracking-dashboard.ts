@@ -5,7 +5,7 @@
  * sequence coloured by status, the last stop with what to do about it, and
  * the run state as JSON in an HTML comment. A pure function of its input.
  */
-import { isCompleted, statusOf } from "../labels/status.ts";
+import { isCompleted, statusOf } from "../status-machine/status-machine.ts";
 import { fitBody } from "./comment-limit.ts";
 import { embedJson, hiddenMarker } from "../markers.ts";
 import { formatUsd, tableCell } from "./markdown.ts";

@@ -4,7 +4,7 @@
  * opened Locus comments with the same findings; APPROVE is never an option.
  */
 import type { Verdict } from "./review-schema.ts";
-import { isLocus } from "../auth/locus-identity.ts";
+import { isLocus } from "../github/locus-identity.ts";
 
 export function reviewEvent(verdict: Verdict, prAuthor: string, selfLogins: readonly string[]): Verdict {
   return isLocus(selfLogins, prAuthor) ? "COMMENT" : verdict;

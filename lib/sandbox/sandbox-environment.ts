@@ -4,7 +4,7 @@
  * is passed (the search path, locale, CI flag, toolchain locations), HOME and TMPDIR point into
  * the sandbox's private directories, and nothing else of the Action's environment gets in.
  */
-import { isSecretName } from "../agent/tools/environment.ts";
+import { isSecretName } from "./environment.ts";
 
 const EXACT = new Set([
   "PATH",

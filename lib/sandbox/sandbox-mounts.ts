@@ -8,7 +8,7 @@
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { gitDirsOf } from "../git/git-dirs.ts";
+import { gitDirsOf } from "./git-dirs.ts";
 
 const SYSTEM_DIRS = ["/usr", "/etc", "/opt", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 

@@ -8,7 +8,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { scrubEnvironment } from "../agent/tools/environment.ts";
+import { scrubEnvironment } from "./environment.ts";
 import type { Sandbox, WrapOptions } from "./sandbox.ts";
 import { ownConfigOnly } from "./sandbox-environment.ts";
 import { startDirectory } from "./sandbox-mounts.ts";

@@ -5,7 +5,7 @@
  * recorded for each task (PR, attempts, duration, cost) and its run state.
  * Pure: the caller reads and writes.
  */
-import { isCompleted, statusOf } from "../labels/status.ts";
+import { isCompleted, statusOf } from "../status-machine/status-machine.ts";
 import { markerValue } from "../markers.ts";
 import {
   renderTrackingDashboard,

@@ -3,7 +3,7 @@
  * interrupted ones retried in their position, pending ones run. With
  * `stopOnFailure` the run stops at the first task that fails.
  */
-import { isCompleted, statusOf } from "../labels/status.ts";
+import { isCompleted, statusOf } from "../status-machine/status-machine.ts";
 import type { Status } from "../labels/schema.ts";
 import { sortByOrder } from "./order.ts";
 import type { SprintIssue } from "./sprint-issue.ts";

@@ -3,7 +3,7 @@
  * issues are frozen; the listed issues take orders floor+1, floor+2, … where the
  * floor is the highest frozen order, so done work never sits after pending work.
  */
-import { isCompleted, statusOf } from "../labels/status.ts";
+import { isCompleted, statusOf } from "../status-machine/status-machine.ts";
 import { orderOf, withOrder } from "./order.ts";
 import type { SprintIssue } from "./sprint-issue.ts";
 

@@ -6,7 +6,7 @@
  * budget, an answer, the stale in-progress check, a person adding the order).
  * Pure.
  */
-import { statusOf } from "../labels/status.ts";
+import { statusOf } from "../status-machine/status-machine.ts";
 import { planSprint } from "./plan.ts";
 import type { SprintIssue } from "./sprint-issue.ts";
 

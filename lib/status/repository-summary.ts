@@ -5,11 +5,11 @@
  * they close. Labels are the truth for status; a status comment counts only
  * when Locus wrote it, so a person's copy of one changes nothing.
  */
-import { trackingTitle } from "../action/sprint-tracking.ts";
-import { ACTIONS_BOT } from "../auth/locus-identity.ts";
+import { trackingTitle } from "../sprint/sprint-tracking.ts";
+import { ACTIONS_BOT } from "../github/locus-identity.ts";
 import type { RepositoryStatusRead, SpendComment, StatusIssue } from "../github/index.ts";
 import { statusLabel, type Status } from "../labels/schema.ts";
-import { statusOf } from "../labels/status.ts";
+import { statusOf } from "../status-machine/status-machine.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { RepositoryStatus, StatusAbout, StatusSprint, StatusTask } from "../render/repository-status.ts";
 import { EMPTY_STATE, isStatusComment, readStatusState, type StatusState } from "./status-comment.ts";

@@ -3,7 +3,7 @@
  * Both the app and the Action use it: the app to record the deliveries it
  * dispatched, the Action to show progress and count attempts.
  */
-import { isLocus } from "../auth/locus-identity.ts";
+import { isLocus } from "../github/locus-identity.ts";
 import {
   MomentWriteError,
   type Comment,

@@ -2,7 +2,7 @@
  * The phase of an issue's task as its status comment shows it: queued,
  * working (with the tool the agent is using and its turn), pull request open,
  * failed (with the reason and what to do). Pure: the Action's live updater
- * (`lib/action/live-status.ts`) and the task's own transitions feed it.
+ * (`lib/task/live-status.ts`) and the task's own transitions feed it.
  */
 import { untrustedLine } from "../render/markdown.ts";
 import { isAbsolute, relative } from "node:path";

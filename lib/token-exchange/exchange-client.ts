@@ -8,7 +8,7 @@
  * and its error carries the app's reason. The app answers which bot the
  * tokens act as: that is who Locus is in this run.
  */
-import type { LocusIdentity } from "../auth/locus-identity.ts";
+import type { LocusIdentity } from "../github/locus-identity.ts";
 import type { Log } from "../github/index.ts";
 import {
   DEFAULT_RETRY_POLICY,

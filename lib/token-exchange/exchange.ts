@@ -4,7 +4,7 @@
  * permissions. Each step can refuse with a Refusal; the caller turns it into
  * a 4xx and logs it with the claims, never with the token.
  */
-import type { LocusIdentity } from "../auth/locus-identity.ts";
+import type { LocusIdentity } from "../github/locus-identity.ts";
 import type { ActionsClaims } from "./claims.ts";
 import { checkWorkflowClaims } from "./claim-rules.ts";
 import type { OidcVerifier } from "./oidc-verifier.ts";

@@ -8,7 +8,7 @@
  * neither. The stale sweep's own run (its schedule, or a writer starting it)
  * is accepted as it is.
  */
-import { isLocus } from "../auth/locus-identity.ts";
+import { isLocus } from "../github/locus-identity.ts";
 import { parseRunName } from "../dispatch/dispatch-inputs.ts";
 import { refuse } from "./refusal.ts";
 import type { WorkflowKind } from "./claim-rules.ts";

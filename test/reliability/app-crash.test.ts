@@ -21,7 +21,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forkPeer, type Peer } from "../../bench/webhook/ipc.ts";
 import { SECRET, type SimReady, type TargetReady } from "../../bench/webhook/shared.ts";
-import { reconcileRepository } from "../../lib/app/reconcile.ts";
+import { reconcileRepository } from "../../lib/triggers/reconcile.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
 import { repliedCommentId } from "../../lib/markers.ts";

@@ -14,9 +14,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ActionContext, ActionLog } from "../../lib/action/context.ts";
+import type { ActionContext, ActionLog } from "../../lib/task/context.ts";
 import { runIssueMode } from "../../lib/action/modes/issue.ts";
-import { createSecretMask } from "../../lib/action/secret-mask.ts";
+import { createSecretMask } from "../../lib/secrets/secret-mask.ts";
 import { createRunner } from "../../lib/agent/create-runner.ts";
 import { defaultConfig } from "../../lib/config/index.ts";
 import { createGitClient } from "../../lib/git/git-client.ts";
@@ -26,7 +26,7 @@ import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-
 import type { FakeTurn } from "../../sandbox/anthropic-fake/types.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { startTestSim, type TestSim } from "../sandbox/github-sim/harness.ts";
-import { commitIdentity } from "../../lib/auth/commit-identity.ts";
+import { commitIdentity } from "../../lib/git/commit-identity.ts";
 
 const exec = promisify(execFile);
 const ANTHROPIC_KEY = "sk-ant-api03-r7TestKeyDoNotLeak0123456789abcdefghij";

@@ -15,24 +15,24 @@ import { earlierExchanges, renderConversation } from "../../ask/conversation.ts"
 import { truncateHead } from "../../prompt/budget.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
-import type { ActionContext } from "../context.ts";
-import { withDaySpend } from "../daily-budget.ts";
-import { commandTrigger } from "../command-trigger.ts";
-import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
-import { commandActs } from "../trigger-act.ts";
-import { createWriters } from "../writers.ts";
-import type { CommentTrust } from "../../prompt/comment-trust.ts";
+import type { ActionContext } from "../../task/context.ts";
+import { withDaySpend } from "../../cost/daily-budget.ts";
+import { commandTrigger } from "../../trust/command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
+import { commandActs } from "../../trust/trigger-act.ts";
+import { createWriters } from "../../trust/writers.ts";
+import type { CommentTrust } from "../../trust/comment-trust.ts";
 import {
   checkoutForReading,
   refusalOverBudget,
   runReadOnlyAgent,
   UNTRUSTED_RULE,
-} from "../read-only-agent.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
-import { itemAtTrigger } from "../text-at-trigger.ts";
-import { selfLogins } from "../self-logins.ts";
+} from "../../task/read-only-agent.ts";
+import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
+import { itemAtTrigger } from "../../trust/text-at-trigger.ts";
+import { selfLogins } from "../../trust/self-logins.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
-import type { ModeResult } from "../task-report.ts";
+import type { ModeResult } from "../../task/task-report.ts";
 
 const DIFF_BUDGET = 30_000;
 

@@ -6,14 +6,14 @@
  * brings the default branch, the run's creation time and the day's spend.
  */
 import { join } from "node:path";
-import { canTransition, statusOf } from "../../labels/status.ts";
-import { createMutex, mapWithLimit } from "../concurrency.ts";
-import type { ActionContext } from "../context.ts";
-import { runTask } from "../run-task.ts";
-import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
+import { canTransition, statusOf } from "../../status-machine/status-machine.ts";
+import { createMutex, mapWithLimit } from "../../task/concurrency.ts";
+import type { ActionContext } from "../../task/context.ts";
+import { runTask } from "../../task/run-task.ts";
+import { reportWithoutRun, type ModeResult, type TaskReport } from "../../task/task-report.ts";
 import { MANAGED_LABEL } from "../../labels/schema.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
-import { createWriters } from "../writers.ts";
+import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
+import { createWriters } from "../../trust/writers.ts";
 
 export async function runIssueMode(ctx: ActionContext, numbers: readonly number[]): Promise<ModeResult> {
   const [firstNumber, ...others] = numbers;

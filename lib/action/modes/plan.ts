@@ -12,22 +12,22 @@ import { truncateHead } from "../../prompt/budget.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
 import { GITHUB_BODY_LIMIT } from "../../render/comment-limit.ts";
-import { renderFittedPlanComment } from "../../render/plan-fit.ts";
-import type { ActionContext } from "../context.ts";
-import { withDaySpend } from "../daily-budget.ts";
-import { commandTrigger } from "../command-trigger.ts";
-import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
-import { commandActs } from "../trigger-act.ts";
-import { createWriters } from "../writers.ts";
+import { renderFittedPlanComment } from "../../plan/plan-fit.ts";
+import type { ActionContext } from "../../task/context.ts";
+import { withDaySpend } from "../../cost/daily-budget.ts";
+import { commandTrigger } from "../../trust/command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
+import { commandActs } from "../../trust/trigger-act.ts";
+import { createWriters } from "../../trust/writers.ts";
 import {
   checkoutForReading,
   refusalOverBudget,
   runReadOnlyAgent,
   UNTRUSTED_RULE,
-} from "../read-only-agent.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
+} from "../../task/read-only-agent.ts";
+import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
-import type { ModeResult } from "../task-report.ts";
+import type { ModeResult } from "../../task/task-report.ts";
 
 const RULES = [
   "You are Locus, planning work for an AI engineering team in this repository. You can read the repository but not change it.",

@@ -10,25 +10,25 @@
  * onto its (retargeted) base, so a squash merge below leaves no duplicate.
  */
 import { join } from "node:path";
-import { isLocus } from "../../auth/locus-identity.ts";
+import { isLocus } from "../../github/locus-identity.ts";
 import { NO_USAGE } from "../../agent/usage.ts";
 import { type PullRequest } from "../../github/index.ts";
 import { issueOfBranch } from "../../naming/branches.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
-import type { ActionContext } from "../context.ts";
-import { readLocusPullRequest } from "../locus-pull-request.ts";
-import { commandTrigger } from "../command-trigger.ts";
-import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
-import { commandActs } from "../trigger-act.ts";
-import { readRepositoryContext, trustedCommit } from "../repository-context.ts";
-import { selfLogins } from "../self-logins.ts";
-import { createWriters } from "../writers.ts";
-import { restack, type RestackOutcome, type StackBranch } from "../restack.ts";
-import { createConflictResolver } from "../agent-conflict-resolver.ts";
-import { startRestack } from "../pull-request-round.ts";
-import { runFacts } from "../task-read-context.ts";
-import type { ModeResult } from "../task-report.ts";
-import { createEventRecorder } from "../tool-cards.ts";
+import type { ActionContext } from "../../task/context.ts";
+import { readLocusPullRequest } from "../../pull-request/locus-pull-request.ts";
+import { commandTrigger } from "../../trust/command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
+import { commandActs } from "../../trust/trigger-act.ts";
+import { readRepositoryContext, trustedCommit } from "../../task/repository-context.ts";
+import { selfLogins } from "../../trust/self-logins.ts";
+import { createWriters } from "../../trust/writers.ts";
+import { restack, type RestackOutcome, type StackBranch } from "../../stack/restack.ts";
+import { createConflictResolver } from "../../task/agent-conflict-resolver.ts";
+import { startRestack } from "../../pull-request/pull-request-round.ts";
+import { runFacts } from "../../task/task-read-context.ts";
+import type { ModeResult } from "../../task/task-report.ts";
+import { createEventRecorder } from "../../task/tool-cards.ts";
 
 const MAX_STACK = 20;
 

@@ -19,24 +19,24 @@ import { numberDiff } from "../../review/numbered-diff.ts";
 import { renderFindingComment, renderReviewBody } from "../../review/review-comment.ts";
 import { reviewEvent } from "../../review/review-event.ts";
 import type { SubmittedReview, Verdict } from "../../review/review-schema.ts";
-import type { ActionContext } from "../context.ts";
-import { withDaySpend } from "../daily-budget.ts";
-import { commandTrigger } from "../command-trigger.ts";
-import { commentAuthors, promptIssueAtTrigger } from "../prompt-issue.ts";
-import { commandActs } from "../trigger-act.ts";
-import { createWriters, type Writers } from "../writers.ts";
+import type { ActionContext } from "../../task/context.ts";
+import { withDaySpend } from "../../cost/daily-budget.ts";
+import { commandTrigger } from "../../trust/command-trigger.ts";
+import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
+import { commandActs } from "../../trust/trigger-act.ts";
+import { createWriters, type Writers } from "../../trust/writers.ts";
 import {
   checkoutForReading,
   refusalOverBudget,
   runReadOnlyAgent,
   UNTRUSTED_RULE,
-} from "../read-only-agent.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
-import { textAtTrigger } from "../text-at-trigger.ts";
-import { selfLogins } from "../self-logins.ts";
-import { isLocus } from "../../auth/locus-identity.ts";
+} from "../../task/read-only-agent.ts";
+import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
+import { textAtTrigger } from "../../trust/text-at-trigger.ts";
+import { selfLogins } from "../../trust/self-logins.ts";
+import { isLocus } from "../../github/locus-identity.ts";
 import { readStatus, writeStatus } from "../../status/status-store.ts";
-import type { ModeResult } from "../task-report.ts";
+import type { ModeResult } from "../../task/task-report.ts";
 
 const RULES = [
   "You are Locus, reviewing a pull request in this repository. You can read the repository (checked out at the pull request's head) but not change it.",

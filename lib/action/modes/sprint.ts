@@ -11,14 +11,14 @@
 import { join } from "node:path";
 import type { GitClient } from "../../git/git-client.ts";
 import type { MomentWrite } from "../../github/index.ts";
-import { isCompleted, statusOf } from "../../labels/status.ts";
+import { isCompleted, statusOf } from "../../status-machine/status-machine.ts";
 import { issueBranch, sprintBranch } from "../../naming/branches.ts";
 import type { SprintContext } from "../../prompt/task-prompt.ts";
 import { sortByOrder } from "../../sprint/order.ts";
 import { continuesAfter, planSprint } from "../../sprint/plan.ts";
-import type { ActionContext } from "../context.ts";
-import { runTask } from "../run-task.ts";
-import { firstReadOptions, runFacts } from "../task-read-context.ts";
+import type { ActionContext } from "../../task/context.ts";
+import { runTask } from "../../task/run-task.ts";
+import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
 import {
   createTrackingIssue,
   trackingIssueAmong,
@@ -26,13 +26,13 @@ import {
   trackingTitle,
   type SprintRunState,
   type TrackedTask,
-} from "../sprint-tracking.ts";
+} from "../../sprint/sprint-tracking.ts";
 import { renderTrackingDashboard } from "../../render/tracking-dashboard.ts";
-import type { ModeResult, TaskReport } from "../task-report.ts";
-import { createWriters, type Writers } from "../writers.ts";
+import type { ModeResult, TaskReport } from "../../task/task-report.ts";
+import { createWriters, type Writers } from "../../trust/writers.ts";
 import { milestonedBy, notAMemberBecause } from "../../sprint/milestoned-by.ts";
 import type { IssueTimeline, TaskIssue } from "../../github/index.ts";
-import { selfLogins } from "../self-logins.ts";
+import { selfLogins } from "../../trust/self-logins.ts";
 
 interface Parent {
   readonly branch: string;

@@ -18,16 +18,16 @@
  */
 import type { Issue, ListedIssue } from "../../github/index.ts";
 import { sprintBlockedBy } from "../../sprint/sprint-blocked.ts";
-import { utcDay } from "../daily-budget.ts";
+import { utcDay } from "../../cost/daily-budget.ts";
 import { statusLabel, type Status } from "../../labels/schema.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
 import { withDelivery, type StatusState } from "../../status/status-comment.ts";
-import { applyEffects } from "../../task/apply-effects.ts";
-import { step, taskState, type Step } from "../../task/lifecycle.ts";
-import type { TaskEvent } from "../../task/task-events.ts";
-import type { ActionContext } from "../context.ts";
+import { applyEffects } from "../../lifecycle/apply-effects.ts";
+import { step, taskState, type Step } from "../../lifecycle/lifecycle.ts";
+import type { TaskEvent } from "../../lifecycle/task-events.ts";
+import type { ActionContext } from "../../task/context.ts";
 import { readStatusRecord, writeStatus } from "../../status/status-store.ts";
-import { reportWithoutRun, type ModeResult, type TaskReport } from "../task-report.ts";
+import { reportWithoutRun, type ModeResult, type TaskReport } from "../../task/task-report.ts";
 import { markerKey } from "../../markers.ts";
 
 function report(issue: Issue, status: TaskReport["status"], reason: string): TaskReport {

@@ -12,7 +12,7 @@ import { decideShellCommand } from "../../config/shell-policy.ts";
 import type { ToolContext } from "../tool.ts";
 import { blockedByHook, runCommandHooks } from "../tools/command-hooks.ts";
 import { shellQuote } from "../tools/hook-commands.ts";
-import { scrubEnvironment } from "../tools/environment.ts";
+import { scrubEnvironment } from "../../sandbox/environment.ts";
 import { runProcess, type ProcessOutcome } from "../tools/process.ts";
 import { AcpRefusal, terminalDirectory } from "./acp-files.ts";
 

@@ -6,7 +6,7 @@
 import { realpath } from "node:fs/promises";
 import { programFiles } from "../../sandbox/program-files.ts";
 import type { Sandbox, WrappedCommand } from "../../sandbox/sandbox.ts";
-import { isSecretName } from "../tools/environment.ts";
+import { isSecretName } from "../../sandbox/environment.ts";
 import type { CliSpec } from "./cli-spec.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { scrubEnvironment } from "../tools/environment.ts";
+import { scrubEnvironment } from "../../sandbox/environment.ts";
 
 /**
  * A CLI provider's environment: stripped of secrets like the built-in agent's shell, except the

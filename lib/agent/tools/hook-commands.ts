@@ -6,7 +6,7 @@
  * collected into one report for the tool result.
  */
 import type { AgentHook, ToolContext } from "../tool.ts";
-import { scrubEnvironment } from "./environment.ts";
+import { scrubEnvironment } from "../../sandbox/environment.ts";
 import { runProcess } from "./process.ts";
 
 export interface HookRun {

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { decideShellCommand } from "../../config/shell-policy.ts";
 import type { AgentTool, ShellPolicy } from "../tool.ts";
 import { blockedByHook, runCommandHooks } from "./command-hooks.ts";
-import { scrubEnvironment } from "./environment.ts";
+import { scrubEnvironment } from "../../sandbox/environment.ts";
 import { runProcess } from "./process.ts";
 import { clip, errorResult } from "./results.ts";
 

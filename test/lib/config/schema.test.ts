@@ -27,7 +27,7 @@ describe("defaultConfig", () => {
       pr: { draft: false, restackOnMerge: true },
       sandbox: { mode: "required", network: {} },
       ci: { autoFix: true, maxAttempts: 2 },
-      // The bot's login and noreply address come from GitHub (lib/auth/commit-identity.ts).
+      // The bot's login and noreply address come from GitHub (lib/git/commit-identity.ts).
       commit: {},
     });
     expect(defaultConfig().baseBranch).toBeUndefined();

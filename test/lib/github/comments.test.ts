@@ -1,6 +1,6 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { isLocus } from "../../../lib/auth/locus-identity.ts";
+import { isLocus } from "../../../lib/github/locus-identity.ts";
 import { API, R, comment, testGateway } from "./helpers.ts";
 
 const MARKER = "locus:status";

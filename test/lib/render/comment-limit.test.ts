@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fitBody } from "../../../lib/render/comment-limit.ts";
-import { renderFittedPlanComment } from "../../../lib/render/plan-fit.ts";
+import { renderFittedPlanComment } from "../../../lib/plan/plan-fit.ts";
 import { readPlanComment } from "../../../lib/plan/plan-comment.ts";
 import { planSchema } from "../../../lib/plan/plan-schema.ts";
 

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderFailureComment } from "../../../lib/action/failure-comment.ts";
+import { renderFailureComment } from "../../../lib/render/failure-comment.ts";
 import { tableCell } from "../../../lib/render/markdown.ts";
 import { renderPullRequestBody } from "../../../lib/render/pull-request-body.ts";
 import { renderQuestionComment } from "../../../lib/render/question-comment.ts";

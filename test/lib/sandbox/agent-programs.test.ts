@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { programFiles } from "../../../lib/sandbox/program-files.ts";
-import { modelHosts } from "../../../lib/sandbox/run-sandbox.ts";
+import { modelHosts } from "../../../lib/agent/run-sandbox.ts";
 
 describe("the model API an agent reaches from inside the sandbox", () => {
   it("is none for the built-in agent, whose model calls leave from Locus's own process", () => {

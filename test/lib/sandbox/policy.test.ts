@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderJobSummary } from "../../../lib/action/job-summary.ts";
+import { renderJobSummary } from "../../../lib/task/job-summary.ts";
 import { defaultAllowedHosts, hostAllowed, parseHostRule } from "../../../lib/sandbox/host-patterns.ts";
 import { sandboxEnvironment } from "../../../lib/sandbox/sandbox-environment.ts";
 import { bwrapArgs } from "../../../lib/sandbox/bwrap-args.ts";

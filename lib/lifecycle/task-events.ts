@@ -1,0 +1,139 @@
+/**
+ * The words of a task's lifecycle (lifecycle.ts): its state, the events that
+ * happen to it, and the effects a step answers, all plain data.
+ */
+import type { FailureCommentInput } from "../render/failure-comment.ts";
+import type { StatusState, StatusView } from "../status/status-comment.ts";
+
+/** An issue's labels (its status is the one `locus:*` among them) and its status comment's hidden state. */
+export type TaskState = StatusState & { readonly labels: readonly string[] };
+
+export type Effect =
+  /** The issue's whole new label set: one write, never remove-then-add. */
+  | { readonly kind: "labels"; readonly labels: readonly string[] }
+  /** The status comment, shown as `view`, holding `state`. */
+  | { readonly kind: "status"; readonly view: StatusView; readonly state: StatusState }
+  /** A new comment on the issue; posted after the moment's other writes. */
+  | { readonly kind: "comment"; readonly role: "failure" | "question" | "refusal"; readonly body: string };
+
+/** What a spend adds: to the task's cost and to the issue's spend on that UTC day (the daily cap's tally). */
+export interface Spend {
+  readonly usd: number;
+  readonly at: Date;
+}
+
+/**
+ * The events that move only the labels (label-steps.ts): the app's and the stale sweep's. The status
+ * comment keeps what the Action (or the dispatch that follows) records.
+ */
+export type LabelEvent =
+  /** A writer answered a waiting task: it is queued again, and the answerer is who a next question mentions. */
+  | { readonly kind: "answered"; readonly by: string }
+  /** A person's `/locus cancel`: the status is cleared (refused when no status the machine can clear is on). */
+  | { readonly kind: "cancel-requested" }
+  /** The task's PR was closed without merging: no longer in review, and not completed (refused otherwise). */
+  | { readonly kind: "pr-closed-unmerged" }
+  /** The app refused to dispatch the task's run (the request cannot be sent): a queued or running task fails. */
+  | { readonly kind: "dispatch-refused" }
+  /** The task's PR merged into the default branch: the task is done (refused once it is). */
+  | { readonly kind: "pr-merged" }
+  /**
+   * The app saw a Locus workflow run end (failed, cancelled, timed out) before the Action recorded an
+   * end itself: the task fails, with the run's link. Refused when the task is no longer queued or in
+   * progress (the Action said how it ended, or a person cancelled it).
+   */
+  | { readonly kind: "run-ended"; readonly runUrl: string; readonly conclusion: string; readonly wip: string }
+  /** The stale sweep retries a failure Locus recorded (an attempt in its own status comment), within the budget. */
+  | { readonly kind: "retried"; readonly budget: number }
+  /** The stale sweep puts back a task in progress with no live run. */
+  | { readonly kind: "stale-requeued" }
+  /**
+   * A writer asked for the work: the `locus:queued` label (`byLabel`; the task's labels are GitHub's,
+   * that label included) or `/locus run`. A task the daily cost cap holds is let through as it is.
+   * Refused with the reason the writer is told; a refusal by label undoes the label.
+   */
+  | { readonly kind: "queue-requested"; readonly byLabel: boolean }
+  /**
+   * The task's milestone was marked active: it gets `order` when it has no order yet, and is queued
+   * unless it is queued or in progress already. Refused for completed work.
+   */
+  | { readonly kind: "sprint-activated"; readonly order?: number | undefined };
+
+export type TaskEvent =
+  | LabelEvent
+  /** A run starts the task: one attempt more, the last attempt's error and question gone. */
+  | { readonly kind: "started"; readonly runUrl?: string | undefined; readonly unsandboxed: boolean }
+  /** What the agent is doing now (the live status line). */
+  | { readonly kind: "progress"; readonly view: StatusView }
+  /** Money spent before the task's end (resolving a checkpoint's conflicts). */
+  | ({ readonly kind: "spent" } & Spend)
+  | ({ readonly kind: "delivered"; readonly pr: number } & Spend)
+  | ({
+      readonly kind: "failed";
+      /** The reason, as it may be published. */
+      readonly reason: string;
+      readonly checkpoint?: string | undefined;
+      /** The failure comment's other facts: the log's tail, the run, what the agent said. */
+      readonly comment: Omit<FailureCommentInput, "reason" | "checkpoint">;
+    } & Spend)
+  /** The agent asked: the questions go on the issue, then `question-posted` records where. */
+  | ({
+      readonly kind: "asked";
+      readonly questions: readonly string[];
+      /** Who the question mentions: whoever asked for the work. */
+      readonly requester?: string | undefined;
+      readonly checkpoint?: string | undefined;
+    } & Spend)
+  | {
+      readonly kind: "question-posted";
+      readonly questions: readonly string[];
+      readonly commentId: number;
+      readonly askedAt: string;
+    }
+  /** The run found its issue cleared by `/locus cancel` (`labels`, as read now): no failure, no retry. */
+  | ({
+      readonly kind: "cancelled";
+      readonly labels: readonly string[];
+      readonly checkpoint?: string | undefined;
+    } & Spend)
+  /** Not started for the daily cost cap: said once a UTC day, nothing else changes. */
+  | { readonly kind: "over-budget"; readonly reason: string; readonly at: Date }
+  /** Not started for a model with no price: the status is cleared until a person fixes the config. */
+  | { readonly kind: "unpriced-refused"; readonly reason: string }
+  /** An iterate or fix-ci round on the task's open PR starts. */
+  | {
+      readonly kind: "round-started";
+      readonly headline: string;
+      readonly runUrl?: string | undefined;
+      readonly unsandboxed: boolean;
+    }
+  /** The round ends: back in review (`deliver`, also when nothing changed) or failed. */
+  | ({
+      readonly kind: "round-finished";
+      readonly outcome: "deliver" | "fail";
+      readonly headline: string;
+      readonly lastError?: string | undefined;
+    } & Spend)
+  /** A rebase of the task's PR (and the PRs stacked on it) starts: out of review if it is in review. */
+  | {
+      readonly kind: "restack-started";
+      readonly headline: string;
+      readonly runUrl?: string | undefined;
+      readonly unsandboxed: boolean;
+    }
+  /** The rebase ends: back in review when `resume` (this run took the task out of review), its cost added. */
+  | ({ readonly kind: "restack-finished"; readonly resume: boolean; readonly headline: string } & Spend);
+
+/** The task's next state and the writes that say so on GitHub. */
+export interface Moved {
+  readonly state: TaskState;
+  readonly effects: readonly Effect[];
+}
+
+export type Step =
+  | Moved
+  | {
+      readonly refused: string;
+      /** What is still written though the event does not apply: the label a refused sender added, taken off. */
+      readonly undo?: Moved;
+    };

@@ -1,0 +1,33 @@
+/**
+ * The Action re-checks who asked before it checks out anything or calls a
+ * model: anyone with write access can dispatch the workflow by hand with any
+ * inputs. A person needs write access. A bot is trusted only when it is
+ * Locus itself (the bot this run acts as, learned from GitHub, or
+ * `github-actions[bot]` when Locus runs on the workflow's own token and
+ * dispatches its retries with it) or a bot config `bots.allowed` lists; any
+ * other bot (an integration someone installed, a bot that can dispatch
+ * workflows) is refused, since the app never dispatched for it.
+ */
+import { mayTriggerWork } from "./actor-policy.ts";
+import { isLocus } from "../github/locus-identity.ts";
+import type { LocusConfig } from "../config/index.ts";
+import type { GitHubGateway } from "../github/index.ts";
+
+export async function refuseRequester(
+  gateway: GitHubGateway,
+  actor: string,
+  selfLogins: readonly string[],
+  config: Pick<LocusConfig, "bots">,
+): Promise<string | undefined> {
+  if (actor === "") return "the run has no actor (GITHUB_ACTOR is empty)";
+  if (actor.toLowerCase().endsWith("[bot]")) {
+    if (isLocus(selfLogins, actor) || isLocus(config.bots.allowed, actor)) return undefined;
+    return (
+      `the run was started by ${actor}, which is neither Locus (${selfLogins.join(", ")}) nor a bot listed in config bots.allowed` +
+      " (if it is your Locus app, give the Action its slug as the app-slug input, or use app-url)"
+    );
+  }
+  const permission = await gateway.getCollaboratorPermission(actor);
+  if (mayTriggerWork(permission)) return undefined;
+  return `@${actor} has ${permission} permission; Locus takes work only from people with write access`;
+}
