@@ -60,25 +60,22 @@ afterAll(async () => {
   await h.close();
 });
 
-function clientFor(runId: number, waits: number[] = []) {
+function clientFor(runId: number, retries: string[] = []) {
   return createExchangeClient({
     appUrl: h.appUrl,
     idToken: (audience) => h.sim.oidc.sign(h.sim.oidc.claimsFor(runId, audience)),
     now: () => h.sim.store.now(),
-    log: quiet,
-    sleep: (ms) => {
-      waits.push(ms);
-      return Promise.resolve();
-    },
+    log: { ...quiet, warn: (message: string) => retries.push(message) },
+    sleep: () => Promise.resolve(),
   });
 }
 
 describe("a hundred runs started at once", () => {
   it("all get their agent and publish tokens from the app", async () => {
-    const waits: number[] = [];
+    const retries: string[] = [];
     const tokens = await Promise.all(
       runIds.map(async (runId) => {
-        const client = clientFor(runId, waits);
+        const client = clientFor(runId, retries);
         return Promise.all([client.token("agent"), client.token("publish")]);
       }),
     );
@@ -86,7 +83,12 @@ describe("a hundred runs started at once", () => {
     expect(tokens.flat()).toHaveLength(2 * RUNS);
     expect(tokens.flat().every((token) => token.startsWith("ghs_"))).toBe(true);
     expect(new Set(tokens.flat()).size).toBe(2 * RUNS);
-    expect(waits).toEqual([]);
+    // A loaded machine may drop a connection, which the client rightly asks again for; what a
+    // burst must never meet is the budget (429).
+    expect(retries.filter((line) => /\(429\b/.test(line))).toEqual([]);
+    // A loaded machine may drop a connection, which the client rightly asks again for; what a
+    // burst must never meet is the budget (429).
+    expect(retries.filter((line) => /\(429\b/.test(line))).toEqual([]);
   }, 120_000);
 
   it("still stop a flood: the repository's budget refuses, saying why and when to ask again", async () => {
@@ -123,13 +125,13 @@ describe("a hundred runs started at once", () => {
     expect(Number(refusal?.retryAfter)).toBeGreaterThan(0);
 
     // The Action's client does not wait ten minutes for it: it fails at once with the app's reason.
-    const waits: number[] = [];
+    const retries: string[] = [];
     const late = runIds[RUNS - 1] ?? 0;
-    await expect(clientFor(late, waits).token("agent")).rejects.toThrow(
+    await expect(clientFor(late, retries).token("agent")).rejects.toThrow(
       new RegExp(
         `refused an agent token \\(429 rate-limited\\): too many token requests for ${fullName}; try again in \\d+s`,
       ),
     );
-    expect(waits).toEqual([]);
+    expect(retries).toEqual([]);
   }, 120_000);
 });
