@@ -2,7 +2,8 @@
  * Who has write access, as the Action asks GitHub: one permission lookup per
  * login for the whole run, however many prompts and threads name it. Locus
  * itself (and its own review) and the bots config lists count as writers without a lookup; other
- * bots never do; the requester was checked before the run started.
+ * bots never do; the requester was checked before the run started, and so
+ * was the person the app dispatched the run for (`checkedByApp`).
  */
 import { mayTriggerWork } from "../auth/actor-policy.ts";
 import type { CommentTrust } from "../prompt/comment-trust.ts";
@@ -14,6 +15,12 @@ import { isLocus } from "../auth/locus-identity.ts";
 export interface Writers {
   /** Looks the logins up (each once per run) and answers the trust the prompt applies to them. */
   trustFor(logins: Iterable<string>): Promise<CommentTrust>;
+  /**
+   * A login the app checked for write access before it dispatched this run
+   * (lib/trust/app-checked-requester.ts): a writer without a lookup, unless this run already
+   * looked it up.
+   */
+  checkedByApp(login: string): void;
 }
 
 export function createWriters(ctx: Pick<ActionContext, "gateway" | "config" | "identity" | "run">): Writers {
@@ -38,6 +45,10 @@ export function createWriters(ctx: Pick<ActionContext, "gateway" | "config" | "i
   }
 
   return {
+    checkedByApp(login) {
+      const key = login.toLowerCase();
+      if (!lookups.has(key)) lookups.set(key, Promise.resolve(true));
+    },
     async trustFor(logins) {
       const distinct = [...new Set([...logins].map((login) => login.toLowerCase()))];
       const answers = await Promise.all(distinct.map(async (login) => [login, await lookUp(login)] as const));
