@@ -2,15 +2,16 @@
  * The HTTP server in front of Probot's webhook middleware. It turns away what
  * GitHub never sends before any signature work: bodies without a length or
  * over the cap (413), and senders too slow to finish a request (408, Node's
- * own request timeout). Probot's middleware then verifies the signature and
- * hands the event to the app. `POST /locus/token` is the token exchange
+ * own request timeout). The webhook intake then checks the signature,
+ * answers, and hands the event to the app (app/webhook-intake.ts). `POST /locus/token` is the token exchange
  * (app/token-route.ts), answered 404 when the server has none. Webhooks are
  * taken at the webhook path and at `/`, the URL Probot's setup flow registers
  * the app with.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createNodeMiddleware, type ApplicationFunction, type Probot } from "probot";
+import type { ApplicationFunction, Probot } from "probot";
 import { TOKEN_PATH, type TokenRoute } from "./token-route.ts";
+import { createWebhookIntake } from "./webhook-intake.ts";
 
 export interface LocusServerOptions {
   readonly probot: Probot;
@@ -36,10 +37,8 @@ function refuse(response: ServerResponse, status: number, message: string): void
 export async function createLocusServer(options: LocusServerOptions): Promise<Server> {
   const webhookPath = options.webhookPath ?? DEFAULT_WEBHOOK_PATH;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const middleware = await createNodeMiddleware(options.appFn, {
-    probot: options.probot,
-    webhooksPath: webhookPath,
-  });
+  await options.probot.load(options.appFn);
+  const intake = createWebhookIntake(options.probot);
 
   function guard(request: IncomingMessage, response: ServerResponse): boolean {
     if (request.method !== "POST" || request.url?.split("?")[0] !== webhookPath) return true;
@@ -69,9 +68,11 @@ export async function createLocusServer(options: LocusServerOptions): Promise<Se
       }
       if (request.method === "POST" && request.url === "/") request.url = webhookPath;
       if (!guard(request, response)) return;
-      void middleware(request, response, () => {
-        if (!response.headersSent) response.writeHead(404, { "content-type": "text/plain" }).end("Not found");
-      });
+      if (request.method === "POST" && request.url?.split("?")[0] === webhookPath) {
+        intake(request, response);
+        return;
+      }
+      response.writeHead(404, { "content-type": "text/plain" }).end("Not found");
     },
   );
   server.requestTimeout = options.requestTimeoutMs ?? 10_000;

@@ -9,7 +9,7 @@ import { sanitizeBenchmark } from "./sanitize/index.ts";
 import { sandboxReplayBenchmark } from "./sandbox/replay.ts";
 import { commandFuzzBenchmark } from "./reliability/command-fuzz.ts";
 import { loadBenchmark } from "./reliability/load.ts";
-import { webhookBenchmark } from "./webhook/index.ts";
+import { webhookBenchmark, webhookSteadyBenchmark } from "./webhook/index.ts";
 
 export const benchmarks: readonly Benchmark[] = [
   webhookBenchmark,
@@ -22,4 +22,5 @@ export const benchmarks: readonly Benchmark[] = [
   sandboxBenchmark,
   sanitizeBenchmark,
   sandboxReplayBenchmark,
+  webhookSteadyBenchmark,
 ];

@@ -4,6 +4,11 @@ import type { RequestLogEntry } from "../../sandbox/github-sim/index.ts";
 
 export interface Tally {
   readonly total: number;
+  /**
+   * The run's lookup of its bot's user id (GET /users/{bot}), for its commits' noreply address: made
+   * once per run on the key fallback, never with the app's token exchange, which says the id.
+   */
+  readonly identity: number;
   readonly reads: number;
   readonly writes: number;
   /** Writes other than comment edits (PATCH …/comments/{id}): the content-creating ones. */
@@ -44,6 +49,7 @@ export function tally(entries: readonly RequestLogEntry[]): Tally {
   }
   return {
     total: calls.length,
+    identity: calls.filter((e) => e.method === "GET" && e.path.startsWith("/users/")).length,
     reads: reads.length,
     writes: writes.length,
     creating: writes.filter((e) => !(e.method === "PATCH" && /\/issues\/comments\/\d+$/.test(e.path))).length,

@@ -10,6 +10,7 @@ import type { BenchContext, Benchmark, Figure } from "../lib/types.ts";
 import { forkPeer, type Peer } from "./ipc.ts";
 import { load, type LoadResult } from "./load.ts";
 import { issueDelivery, type Delivery } from "./payload.ts";
+import { CONNECTIONS, measured, steadyFigures } from "./steady.ts";
 import {
   REDELIVERED_ISSUE,
   SECRET,
@@ -21,8 +22,6 @@ import {
 } from "./shared.ts";
 
 const BENCH = "webhook";
-const CONNECTIONS = 50;
-const SECONDS = 5;
 const BURST = 10_000;
 const BURST_CONNECTIONS = 200;
 const SLOW_MS = 2_000;
@@ -49,20 +48,6 @@ async function start(args: string[]): Promise<Target> {
     "--expose-gc",
   ]);
   return { peer, url: ready.url };
-}
-
-type Cpu = { user: number; system: number };
-
-/** A load run with the receiver's CPU time (µs) spent meanwhile and until its work drained. */
-async function measured(
-  target: Target,
-  run: () => Promise<LoadResult>,
-): Promise<LoadResult & { cpuMs: number }> {
-  const before = await target.peer.ask<Cpu>("cpu");
-  const result = await run();
-  await target.peer.ask("drain");
-  const after = await target.peer.ask<Cpu>("cpu");
-  return { ...result, cpuMs: (after.user - before.user + after.system - before.system) / 1000 };
 }
 
 async function send(url: string, delivery: Delivery, id: string): Promise<number> {
@@ -116,52 +101,8 @@ async function run(ctx: BenchContext): Promise<Figure[]> {
   const other = delivery(1, "p:high", "opened");
   try {
     const figures: Figure[] = [];
+    figures.push(...(await steadyFigures(ctx, { app, bare }, other)));
     const repeats = ctx.repeats(3);
-    await load(app.url, other, { connections: CONNECTIONS, seconds: 1 });
-    await load(bare.url, other, { connections: CONNECTIONS, seconds: 1 });
-    const steady = {
-      app: [] as (LoadResult & { cpuMs: number })[],
-      bare: [] as (LoadResult & { cpuMs: number })[],
-    };
-    for (let i = 0; i < repeats; i++) {
-      const shape = { connections: CONNECTIONS, seconds: SECONDS };
-      steady.bare.push(await measured(bare, () => load(bare.url, other, shape)));
-      steady.app.push(await measured(app, () => load(app.url, other, shape)));
-      ctx.log(
-        `steady ${i + 1}/${repeats}: app ${Math.round(steady.app.at(-1)!.perSecond)}/s, bare ${Math.round(steady.bare.at(-1)!.perSecond)}/s`,
-      );
-    }
-    const pick = (key: keyof LoadResult, side: "app" | "bare") => steady[side].map((r) => r[key]);
-    figures.push(
-      figure(
-        `deliveries/s, ${CONNECTIONS} connections, ${SECONDS} s`,
-        "/s",
-        pick("perSecond", "app"),
-        pick("perSecond", "bare"),
-        (m, r) => [atLeast("≥ 50 % of baseline", r, 0.5), atLeast("≥ 1,500/s", m, 1500)],
-      ),
-      figure(
-        `p99 latency, ${CONNECTIONS} connections`,
-        "ms",
-        pick("p99", "app"),
-        pick("p99", "bare"),
-        (m) => [atMost("p99 ≤ 50 ms", m, 50)],
-      ),
-      figure(
-        "CPU per delivery (receiver process, incl. its background work)",
-        "ms",
-        steady.app.map((r) => r.cpuMs / r.ok),
-        steady.bare.map((r) => r.cpuMs / r.ok),
-        (m) => [atMost("≤ 0.5 ms", m, 0.5)],
-      ),
-      figure(
-        `failed deliveries, ${CONNECTIONS} connections`,
-        "",
-        pick("failed", "app"),
-        pick("failed", "bare"),
-        (m) => [atMost("0 errors", m, 0)],
-      ),
-    );
 
     // Burst: 10,000 at once over 200 connections; every one acknowledged and its work done.
     const burst = { app: [] as LoadResult[], bare: [] as LoadResult[], lost: [] as number[] };
@@ -417,4 +358,30 @@ export const webhookBenchmark: Benchmark = {
   description:
     "webhook intake: app server vs bare node:http (throughput, p99, CPU, burst, slow GitHub, redelivery)",
   run,
+};
+
+/** The steady rows alone, for reading the intake's ratio run after run without the long rows. */
+export const webhookSteadyBenchmark: Benchmark = {
+  name: "webhook-steady",
+  description: "webhook intake, steady load only: app server vs bare node:http in back-to-back pairs",
+  async run(ctx) {
+    const { peer: sim, ready: github } = await forkPeer<SimReady>(
+      join(import.meta.dirname, "sim-process.ts"),
+      [],
+    );
+    const app = await start(["app", JSON.stringify(github)]);
+    const bare = await start(["bare"]);
+    try {
+      const other = issueDelivery({
+        secret: SECRET,
+        installationId: github.installationId,
+        issue: 1,
+        label: "p:high",
+        action: "opened",
+      });
+      return await steadyFigures(ctx, { app, bare }, other);
+    } finally {
+      await Promise.all([app.peer.stop(), bare.peer.stop(), sim.stop()]);
+    }
+  },
 };

@@ -72,7 +72,8 @@ export async function dispatchOnce(
   const state = {
     ...(ctx.bodyKey ? withDelivery(delivered, ctx.bodyKey) : delivered),
     runUrl: run?.url,
-    ...(remember.requester ? { requester: remember.requester } : {}),
+    // The requester was checked for write access for this delivery: its run may take that check as its own.
+    ...(remember.requester ? { requester: remember.requester, requesterDelivery: ctx.delivery } : {}),
   };
   await writeStatus(ctx.gateway, anchorIssue, { headline }, state, record);
   return "dispatched";

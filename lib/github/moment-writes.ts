@@ -9,14 +9,16 @@
  * fails on the request, the gateway looks for the comment before sending
  * again, and then sends only the other writes (create-once.ts).
  *
- * GraphQL names labels and subjects by global id. When any id is unknown
- * (a label this run never read, a subject read over REST without one) the
- * writes go over REST one by one: the batch saves calls, it never decides
- * whether a write happens.
+ * GraphQL names labels and subjects by global id. A label the repository
+ * lacks is created first, once for the repository (label-creation.ts). When
+ * an id is still unknown (a subject read over REST without one, a label that
+ * could not be created) the writes go over REST one by one: the batch saves
+ * calls, it never decides whether a write happens.
  */
 import { z } from "zod";
 import { findLandedComment, graphqlCommentSchema } from "./comments.ts";
 import { isGitHubError } from "./errors.ts";
+import { createMissingLabels } from "./label-creation.ts";
 import { overRest, type RestWrites } from "./moment-writes-rest.ts";
 import type { Transport } from "./transport-types.ts";
 import type { Comment, GitHubGateway, MomentResult, MomentWrite } from "./types.ts";
@@ -83,6 +85,20 @@ function batchable(t: Transport, writes: readonly MomentWrite[]): Batched[] | nu
     batch.push(one);
   }
   return batch;
+}
+
+/** As `batchable`, after creating (once, label-creation.ts) the labels the writes set that GitHub lacks. */
+async function batchableCreatingLabels(
+  t: Transport,
+  writes: readonly MomentWrite[],
+): Promise<Batched[] | null> {
+  const batch = batchable(t, writes);
+  if (batch) return batch;
+  const unknown = writes.flatMap((write) =>
+    write.kind === "labels" && write.nodeId ? t.labelIds.unknown(write.labels) : [],
+  );
+  if (unknown.length === 0 || !(await createMissingLabels(t, unknown))) return null;
+  return batchable(t, writes);
 }
 
 const LABEL_NAMES = "labels(first: 100) { nodes { id name } }";
@@ -197,7 +213,7 @@ export function momentOps(t: Transport, rest: RestWrites): MomentOps {
 
   return {
     async writeMoment(writes) {
-      const batch = writes.length > 1 ? batchable(t, writes) : null;
+      const batch = writes.length > 1 ? await batchableCreatingLabels(t, writes) : null;
       if (!batch) return overRest(rest, writes);
       const since = new Date(Date.now() - LANDED_SLACK_MS);
       try {

@@ -1,6 +1,7 @@
 import { MANAGED_LABEL, ORDER_PREFIX, STATUS_PREFIX } from "../labels/schema.ts";
 import { ANSWER_LANDED_QUERY, answerReviewFeedbackMutation } from "./answer-review-feedback.ts";
 import { COMMENT_LANDED_QUERY } from "./comments.ts";
+import { createLabelsMutation } from "./label-creation.ts";
 import { writeMomentMutation } from "./moment-writes.ts";
 import { LINKED_ISSUE_QUERY, PULL_REQUEST_FEEDBACK_QUERY } from "./pull-feedback.ts";
 import { REVIEW_THREAD_COMMENTS_QUERY, REVIEW_THREADS_QUERY } from "./review-thread-pages.ts";
@@ -74,6 +75,8 @@ export const QUERIES = {
   AnswerReviewFeedback: answerReviewFeedbackMutation([{ resolve: true }, { resolve: false }]),
   // A task's moments: every kind of write it batches.
   WriteMoment: writeMomentMutation(["pull-labels", "labels", "body", "comment", "new-comment"]),
+  // Locus's missing labels, created once for a repository.
+  CreateLabels: createLabelsMutation(2),
   // The "did it land?" reads after a create failed (create-once.ts).
   CommentLanded: COMMENT_LANDED_QUERY,
   AnswerReviewFeedbackLanded: ANSWER_LANDED_QUERY,

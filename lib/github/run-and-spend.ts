@@ -27,12 +27,14 @@ const SPEND_COMMENTS = `
 `;
 
 /**
- * The default branch, the ids of Locus's labels (so a label set can be
- * written in one GraphQL request with the status comment), and the day's spend: the comments of every issue and
+ * The repository's id and default branch, the ids of Locus's labels (so a
+ * label set can be written in one GraphQL request with the status comment,
+ * and a missing one created first, once), and the day's spend: the comments of every issue and
  * pull request updated since `$spendSince`, whatever its labels, since ask,
  * plan and review spend on threads Locus does not otherwise touch.
  */
 export const RUN_AND_SPEND = /* GraphQL */ `
+  id
   defaultBranchRef {
     name
   }
@@ -100,6 +102,7 @@ export const runSchema = z.object({ __typename: z.string(), createdAt: z.string(
 
 /** The zod shape of `RUN_AND_SPEND` inside `repository`. */
 export const repositoryCommon = {
+  id: z.string().optional(),
   defaultBranchRef: z.object({ name: z.string() }).nullable(),
   statusLabels: labelNodesSchema.nullish(),
   managedLabel: z.object({ id: z.string(), name: z.string() }).nullish(),
@@ -129,6 +132,7 @@ export function runAndSpendOf(
   t: Transport,
   data: {
     repository: {
+      id?: string | undefined;
       defaultBranchRef: { name: string } | null;
       statusLabels?: z.infer<typeof labelNodesSchema> | null | undefined;
       managedLabel?: { id: string; name: string } | null | undefined;
@@ -141,6 +145,7 @@ export function runAndSpendOf(
 ): RunAndSpend {
   const { spend, spendPulls, statusLabels, managedLabel } = data.repository;
   rememberLabelIds(t.labelIds, [...(statusLabels?.nodes ?? []), managedLabel]);
+  if (data.repository.id) t.labelIds.rememberRepository(data.repository.id);
   // GitHub filters pull requests by update time only through search; the newest are kept here.
   const since = spendSince === undefined ? 0 : Date.parse(spendSince);
   const pulls = present(spendPulls?.nodes ?? []).filter((pull) => Date.parse(pull.updatedAt) >= since);

@@ -40,6 +40,8 @@ const stateSchema = z.object({
   unsandboxed: z.boolean().optional(),
   /** Who asked for the work (by label, command or answer): the person a question mentions. */
   requester: z.string().optional(),
+  /** The delivery the app dispatched for when it checked `requester`'s write access (lib/trust/app-checked-requester.ts). */
+  requesterDelivery: z.string().optional(),
   /** The agent's open questions, posted on the issue in comment `commentId`; a writer's answer after it resumes the task. */
   waiting: z
     .object({ questions: z.array(z.string()), commentId: z.number().int(), askedAt: z.string() })

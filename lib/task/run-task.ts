@@ -16,6 +16,7 @@ import { renderConflictAnswers } from "../prompt/rebase-conflict-prompt.ts";
 import type { ActionContext } from "./context.ts";
 import { commentAuthors, promptIssue } from "./prompt-issue.ts";
 import { createWriters } from "../trust/writers.ts";
+import { appCheckedRequester } from "../trust/app-checked-requester.ts";
 import { selfLogins } from "../trust/self-logins.ts";
 import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import { taskTrigger } from "./task-trigger.ts";
@@ -62,6 +63,12 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     };
   }
   const writers = plan.writers ?? createWriters(ctx);
+  // The app checked who asked before it dispatched this run: no second lookup for them.
+  const checked = appCheckedRequester(
+    { actor: ctx.run.actor, delivery: ctx.delivery, bot: ctx.identity.login },
+    record,
+  );
+  if (checked) writers.checkedByApp(checked);
   // The title and description are those a writer vouched for by triggering the task (task-trigger.ts).
   const trigger = await taskTrigger(ctx, plan.issue, {
     runCreatedAt: plan.triggeredAt,

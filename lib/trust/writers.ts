@@ -2,7 +2,8 @@
  * Who has write access, as the Action asks GitHub: one permission lookup per
  * login for the whole run, however many prompts and threads name it. Locus
  * itself (and its own review) and the bots config lists count as writers without a lookup; other
- * bots never do; the requester was checked before the run started.
+ * bots never do; the requester was checked before the run started, and so
+ * was the person the app dispatched the run for (`checkedByApp`).
  */
 import { mayTriggerWork } from "./actor-policy.ts";
 import type { CommentTrust } from "./comment-trust.ts";
@@ -15,6 +16,12 @@ import { isLocus } from "../github/locus-identity.ts";
 export interface Writers {
   /** Looks the logins up (each once per run) and answers the trust the prompt applies to them. */
   trustFor(logins: Iterable<string>): Promise<CommentTrust>;
+  /**
+   * A login the app checked for write access before it dispatched this run
+   * (lib/trust/app-checked-requester.ts): a writer without a lookup, unless this run already
+   * looked it up.
+   */
+  checkedByApp(login: string): void;
 }
 
 /** What deciding who may steer a run needs: who asked, who Locus is, and a permission read. */
@@ -47,6 +54,10 @@ export function createWriters(ctx: WritersPorts): Writers {
   }
 
   return {
+    checkedByApp(login) {
+      const key = login.toLowerCase();
+      if (!lookups.has(key)) lookups.set(key, Promise.resolve(true));
+    },
     async trustFor(logins) {
       const distinct = [...new Set([...logins].map((login) => login.toLowerCase()))];
       const answers = await Promise.all(distinct.map(async (login) => [login, await lookUp(login)] as const));

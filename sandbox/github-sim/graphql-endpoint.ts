@@ -3,6 +3,7 @@ import type { DocumentNode, ExecutionResult } from "graphql";
 import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
 import { issueUpdateRoot } from "./graphql-issue-updates.ts";
+import { labelMutationRoot } from "./graphql-labels.ts";
 import { mutationRoot } from "./graphql-mutations.ts";
 import { graphqlCost } from "./graphql-cost.ts";
 import { nodeRoot } from "./graphql-nodes.ts";
@@ -127,6 +128,7 @@ export async function executeGraphql(
       ...nodeRoot({ core, viewer, bucket }),
       ...mutationRoot({ core, viewer, bucket }),
       ...issueUpdateRoot({ core, viewer, bucket }),
+      ...labelMutationRoot({ core, viewer, bucket }),
     },
     contextValue: { core, viewer, bucket },
     variableValues: request.variables,

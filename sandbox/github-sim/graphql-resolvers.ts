@@ -389,7 +389,7 @@ function milestoneNode(core: SimCore, repo: Repo, milestone: Milestone): Record<
   };
 }
 
-function labelNode(label: Repo["labels"][number]): Record<string, unknown> {
+export function labelNode(label: Repo["labels"][number]): Record<string, unknown> {
   return { id: nodeId("LA", label.id), name: label.name, color: label.color, description: label.description };
 }
 

@@ -39,6 +39,11 @@ const MUTATIONS: Readonly<Record<string, Requirement>> = {
     { name: "pull_requests", access: "write" },
   ],
   addPullRequestReviewThreadReply: one("pull_requests", "write"),
+  // As its REST twin, POST /repos/{owner}/{repo}/labels.
+  createLabel: [
+    { name: "issues", access: "write" },
+    { name: "pull_requests", access: "write" },
+  ],
   resolveReviewThread: one("pull_requests", "write"),
   updateIssue: one("issues", "write"),
   updatePullRequest: one("pull_requests", "write"),

@@ -1,6 +1,7 @@
 /**
  * A task's moment (labels, status comment, dashboard, a new PR's label) goes
- * out as one GraphQL request when every id is known, over REST otherwise, and
+ * out as one GraphQL request when every id is known (the labels a repository
+ * lacks created first, once), over REST otherwise, and
  * a new comment in it is created once even when GitHub fails after doing it.
  * Against the simulator over HTTP.
  */
@@ -83,14 +84,42 @@ describe("a moment's writes", () => {
     expect(result.labels.get(created.number)?.sort()).toEqual(["locus:in-progress", "p:high"]);
   });
 
-  it("go over REST, one call each, when a label id is unknown", async () => {
+  it("create the labels the repository lacks once, in one request, then go out as one request", async () => {
     const created = await locus.createIssue({ title: "Task", labels: ["locus:queued"] });
     const status = await locus.createComment(created.number, "Queued.");
     const issue = await readIssue(created.number);
 
-    const { sent } = await traffic(() =>
+    const first = await traffic(() =>
       locus.writeMoment([
         labelWrite(issue, ["locus:in-progress"]),
+        { kind: "comment", comment: status, body: "Working." },
+      ]),
+    );
+    const later = await traffic(() =>
+      locus.writeMoment([
+        labelWrite(issue, ["locus:in-review"]),
+        { kind: "comment", comment: status, body: "Done." },
+      ]),
+    );
+
+    expect(first.sent).toEqual(["POST CreateLabels 200", "POST WriteMoment 200"]);
+    expect(later.sent).toEqual(["POST WriteMoment 200"]);
+    expect(labelsOf(created.number)).toEqual(["locus:in-review"]);
+    expect(repo.comments.find((c) => c.id === status.id)?.body).toBe("Done.");
+    // Every label a task sets was created, with Locus's colour and description, and none twice.
+    const names = repo.labels.map((label) => label.name);
+    for (const name of ["locus:waiting", "locus:failed", "locus:done", "agent:managed"])
+      expect(names.filter((n) => n === name)).toHaveLength(1);
+    expect(repo.labels.find((label) => label.name === "locus:failed")?.color).toBe("d73a4a");
+  });
+
+  it("go over REST, one call each, when no read brought the repository's id", async () => {
+    const created = await locus.createIssue({ title: "Task", labels: ["locus:queued"] });
+    const status = await locus.createComment(created.number, "Queued.");
+
+    const { sent } = await traffic(() =>
+      locus.writeMoment([
+        labelWrite(created, ["locus:in-progress"]),
         { kind: "comment", comment: status, body: "Working." },
       ]),
     );

@@ -24,6 +24,7 @@ function ctx(actor: string) {
 
 const writers: Writers = {
   trustFor: () => Promise.resolve({ isWriter: (login) => login === "alice", includeOutsiders: false }),
+  checkedByApp: () => undefined,
 };
 
 const runCreatedAt = new Date("2026-11-24T10:00:00Z");
