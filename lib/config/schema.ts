@@ -140,6 +140,12 @@ export const configSchema = z
     pr: z
       .looseObject({
         draft: z.boolean().default(false).describe("Open Locus pull requests as drafts."),
+        blockOnVulnerable: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Stop before opening a pull request whose branch brings in a dependency with a known vulnerability (GitHub's dependency review); otherwise it is reported in the PR body.",
+          ),
         restackOnMerge: z
           .boolean()
           .default(true)

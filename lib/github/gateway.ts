@@ -11,6 +11,7 @@ import { momentOps } from "./moment-writes.ts";
 import { pullFeedbackOps } from "./pull-feedback.ts";
 import { pullOps } from "./pulls.ts";
 import { createRateLimitTracker, type RateLimitOptions } from "./rate-limit.ts";
+import { dependencyReviewOps } from "./dependency-review.ts";
 import { repositoryOps } from "./repository.ts";
 import { repositoryStatusOps } from "./repository-status-read.ts";
 import { taskReadOps } from "./task-read.ts";
@@ -65,6 +66,7 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     counter,
     rateLimits: () => tracker.snapshot(),
     ...repositoryOps(t),
+    ...dependencyReviewOps(t),
     ...labels,
     ...issues,
     ...comments,

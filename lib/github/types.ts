@@ -138,6 +138,8 @@ export type GitHubGateway = {
   getCollaboratorPermission(user: string): Promise<Permission>;
   /** A file's text at `ref` (default branch when omitted); null when there is no such file. */
   getFileContent(path: string, ref?: string): Promise<string | null>;
+  /** The dependencies `head` adds or removes against `base`, with their known advisories (dependency review). */
+  compareDependencies(base: string, head: string): Promise<DependencyReview>;
 
   /** One list (paged past 100 labels), then a create per missing label and an update per label whose colour or description differs. Names match case-insensitively. */
   ensureLabels(defs: LabelDef[]): Promise<EnsureLabelsResult>;
@@ -227,3 +229,26 @@ export type GitHubGateway = {
   /** Pull requests stacked on a branch. */
   readonly stack: PullStackReads;
 };
+
+/** A known advisory of a dependency, as the dependency review names it. */
+export interface DependencyAdvisory {
+  readonly severity: string;
+  /** `GHSA-…` */
+  readonly id: string;
+  readonly summary: string;
+  readonly url: string;
+}
+
+export interface DependencyChange {
+  readonly change: "added" | "removed";
+  readonly manifest: string;
+  readonly ecosystem: string;
+  readonly name: string;
+  readonly version: string;
+  readonly advisories: readonly DependencyAdvisory[];
+}
+
+/** What the dependency review said, or why it could not say. */
+export type DependencyReview =
+  | { readonly available: true; readonly changes: readonly DependencyChange[] }
+  | { readonly available: false; readonly reason: string };

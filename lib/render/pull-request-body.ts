@@ -3,6 +3,7 @@ import type { BlockContent } from "mdast";
 import type { Usage } from "../agent/usage.ts";
 import { hiddenMarker } from "../markers.ts";
 import { formatUsd } from "./markdown.ts";
+import { renderPreReviewChecks, type PreReviewChecks } from "./pre-review-checks.ts";
 import {
   blockquote,
   closesIssue,
@@ -50,6 +51,8 @@ export interface PullRequestBodyInput {
   /** Shown when the model was not a real one (the sandbox's replay model). */
   readonly notice?: string;
   readonly runUrl?: string;
+  /** What the checks before review found (dependency review, suspect files). */
+  readonly checks?: PreReviewChecks;
 }
 
 const MAX_TOOL_LINES = 200;
@@ -72,6 +75,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
     heading(2, "Summary"),
     summary.length > 0 ? summary : paragraph(emphasis("The agent gave no summary.")),
     renderFiles(input.filesChanged),
+    input.checks && renderPreReviewChecks(input.checks),
     renderToolLog(input.toolCalls),
     small(plain(input.model), ` · ${renderTokens(input.usage)} · ${formatUsd(input.costUsd)}`, ...run),
   );

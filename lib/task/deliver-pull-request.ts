@@ -12,6 +12,7 @@ import type { Issue, MomentWrite } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import { pullRequestTitle } from "../naming/commit.ts";
 import { renderPullRequestBody } from "../render/pull-request-body.ts";
+import type { PreReviewChecks } from "../render/pre-review-checks.ts";
 import type { ActionContext } from "./context.ts";
 
 export interface DeliveryInput {
@@ -21,6 +22,7 @@ export interface DeliveryInput {
   readonly result: RunResult;
   readonly files: readonly FileStat[];
   readonly stackedOn?: number;
+  readonly checks?: PreReviewChecks;
   /** Whether the branch was on GitHub before this attempt pushed it. */
   readonly branchExisted: boolean;
 }
@@ -49,6 +51,7 @@ export async function deliverPullRequest(
       model: ctx.model,
       ...(input.stackedOn === undefined ? {} : { stackedOn: input.stackedOn }),
       ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+      ...(input.checks ? { checks: input.checks } : {}),
     }),
   );
   const title = pullRequestTitle(input.issue);

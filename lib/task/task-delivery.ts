@@ -9,6 +9,7 @@ import type { GitClient } from "../git/git-client.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
+import { runPreReviewChecks, vulnerableStop } from "./pre-review-checks.ts";
 import { leftOutNote, withheldNote } from "./scratch-files.ts";
 import { failTask } from "./task-failure.ts";
 import type { TaskOutcome } from "./task-plan.ts";
@@ -47,12 +48,17 @@ export async function deliverTask(
         : `pushing ${branch} failed: ${pushed.message}`,
     );
   }
+  const files = await worktree.diffStat(plan.parentRef, "HEAD");
+  const checks = await runPreReviewChecks(ctx.gateway, plan.prBase, branch, files);
+  const blocked = ctx.config.pr.blockOnVulnerable ? vulnerableStop(checks) : undefined;
+  if (blocked) return await failTask(s, blocked);
   const pr = await deliverPullRequest(ctx, {
     issue,
     branch,
     prBase: plan.prBase,
     result,
-    files: await worktree.diffStat(plan.parentRef, "HEAD"),
+    files,
+    checks,
     branchExisted: start.remoteBranch !== "",
     ...(plan.stackedOn === undefined ? {} : { stackedOn: plan.stackedOn }),
   });

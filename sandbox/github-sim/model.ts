@@ -202,6 +202,18 @@ export interface Repo {
   collaborators: Map<string, Permission>;
   nextIssueNumber: number;
   nextMilestoneNumber: number;
+  /** A private repository's dependency review needs GitHub Advanced Security; a public one always has it. */
+  advancedSecurity?: boolean;
+}
+
+/** A simulated entry of GitHub's advisory database: these exact versions of an npm package are vulnerable. */
+export interface Advisory {
+  readonly ghsaId: string;
+  readonly ecosystem: "npm";
+  readonly name: string;
+  readonly versions: readonly string[];
+  readonly severity: "low" | "moderate" | "high" | "critical";
+  readonly summary: string;
 }
 
 export interface Installation {
@@ -261,6 +273,8 @@ export interface Store {
   installations: Map<number, Installation>;
   tokens: Map<string, TokenRecord>;
   permissionViolations: PermissionViolation[];
+  /** The advisory database the dependency review matches against. */
+  advisories: Advisory[];
   now: () => Date;
   nextId: () => number;
 }

@@ -3,6 +3,7 @@ import { actionRoutes } from "./routes-actions.ts";
 import { appRoutes } from "./routes-app.ts";
 import { ciRoutes } from "./routes-ci.ts";
 import { commentRoutes } from "./routes-comments.ts";
+import { dependencyReviewRoutes } from "./routes-dependency-review.ts";
 import { hookDeliveryRoutes } from "./routes-hook-deliveries.ts";
 import { issueRoutes } from "./routes-issues.ts";
 import { labelRoutes } from "./routes-labels.ts";
@@ -17,6 +18,7 @@ const allRoutes: Route[] = [
   ...appRoutes,
   ...hookDeliveryRoutes,
   ...repoRoutes,
+  ...dependencyReviewRoutes,
   ...labelRoutes,
   ...issueRoutes,
   ...commentRoutes,

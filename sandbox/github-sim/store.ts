@@ -26,6 +26,7 @@ export function createStore(options: StoreOptions): Store {
     installations: new Map(),
     tokens: new Map(),
     permissionViolations: [],
+    advisories: [],
     now: options.now,
     nextId: () => ++id,
   };

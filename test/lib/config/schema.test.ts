@@ -24,7 +24,7 @@ describe("defaultConfig", () => {
       sprint: { stopOnFailure: true, rebaseBeforeTask: true },
       bots: { allowed: [] },
       review: { onOpen: false },
-      pr: { draft: false, restackOnMerge: true },
+      pr: { draft: false, blockOnVulnerable: false, restackOnMerge: true },
       sandbox: { mode: "required", network: {} },
       ci: { autoFix: true, maxAttempts: 2 },
       // The bot's login and noreply address come from GitHub (lib/git/commit-identity.ts).
