@@ -74,6 +74,8 @@ function firstOverrun(text: string): Overrun | undefined {
   let brackets = 0;
   let deepestBrackets = 0;
   let longRun = false;
+  /** The last run of lines starting within the size limit (less room for the note). */
+  let lastRunInLimit = 0;
   const openersOverrun = (runEnd: number): Overrun | undefined => {
     if (unclosedOpeners(text, paragraph, runEnd) <= MAX_HTML_OPENERS) return undefined;
     return earliest(text, longRun, {
@@ -89,6 +91,7 @@ function firstOverrun(text: string): Overrun | undefined {
       const overrun = openersOverrun(start);
       if (overrun) return overrun;
       paragraph = lineEnd + 1;
+      if (paragraph <= MAX_MARKDOWN_CHARS - NOTE_ROOM) lastRunInLimit = paragraph;
       brackets = 0;
       deepestBrackets = 0;
     } else if (nesting(text, start, lineEnd) > MAX_NESTING) {
@@ -111,6 +114,12 @@ function firstOverrun(text: string): Overrun | undefined {
   if (overrun) return overrun;
   if (!longRun && text.length <= MAX_MARKDOWN_CHARS) return undefined;
   const tooLong = text.length > MAX_MARKDOWN_CHARS;
+  // With no run of lines longer than a paragraph may be, the last blank line is near the limit.
+  if (!longRun)
+    return {
+      cut: lastRunInLimit,
+      reason: `longer than ${MAX_MARKDOWN_CHARS.toLocaleString("en-US")} characters`,
+    };
   return blockCut(
     text,
     tooLong ? { chars: MAX_MARKDOWN_CHARS, cutBefore: MAX_MARKDOWN_CHARS - NOTE_ROOM } : undefined,
