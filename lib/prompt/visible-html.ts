@@ -72,6 +72,11 @@ export function visibleHtml(fragments: readonly HtmlFragment[], documentEnd: num
   const pieces: string[][] = fragments.map(() => []);
   const removals: Edit[] = [];
   let hidden: Hidden | undefined;
+  /** How much of the stream the parser's events have covered; the rest is a token left open. */
+  let covered = 0;
+  const cover = (): void => {
+    covered = Math.max(covered, parser.endIndex + 1);
+  };
 
   /** The fragment holding stream index `at`: the last one starting at or before it. */
   const fragmentAt = (at: number): number => {
@@ -116,6 +121,7 @@ export function visibleHtml(fragments: readonly HtmlFragment[], documentEnd: num
    * is inside the tag, not on the page. So the gaps it spans go too.
    */
   const dropSpannedGaps = (): void => {
+    cover();
     const first = fragmentAt(parser.startIndex);
     const last = fragmentAt(parser.endIndex);
     for (let index = first; index < last; index += 1)
@@ -155,12 +161,17 @@ export function visibleHtml(fragments: readonly HtmlFragment[], documentEnd: num
       if (SHOWN_TAGS.has(name) && !VOID_ELEMENTS.has(name)) emit(at, `</${name}>`);
     },
     ontext() {
+      cover();
       // The source, not the decoded text: `&lt;` must stay text, not become a tag.
       if (!hidden) emitSource(parser.startIndex, parser.endIndex + 1);
     },
   });
   parser.end(stream);
   if (hidden) removals.push({ start: fragmentEnd(hidden.fragment), end: documentEnd, text: "" });
+  // A tag whose attribute value never closes takes the rest of the page into the tag.
+  if (covered < stream.length) {
+    removals.push({ start: fragmentEnd(fragmentAt(covered)), end: documentEnd, text: "" });
+  }
 
   const rebuilt = fragments.map((fragment, index) => ({
     start: fragment.start,

@@ -4,33 +4,55 @@
  * GFM parser of the unified family, with exact source offsets), and only the constructs GitHub hides
  * are cut out of the source or rewritten in place; everything else, code above all, is kept byte
  * for byte. Cutting one construct can join the pieces of another (`<!<!-- x -->-- y -->`), so the
- * passes repeat until nothing changes.
+ * passes repeat until nothing changes. The parser is given at most what it reads in time
+ * (markdown-bounds.ts); what is left out is named in a note after the text.
  */
 import type { Definition, Nodes } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
+import { boundMarkdown } from "./markdown-bounds.ts";
 import { visibleHtml, type Edit, type HtmlFragment } from "./visible-html.ts";
 
-/** Each pass only removes; nesting deeper than this is an attack, and its markup is neutralised. */
-const MAX_PASSES = 16;
+/**
+ * Each pass only removes; a construct rebuilt from pieces more than this many times over is an
+ * attack, and its markup is neutralised. Each pass is a parse, so this also bounds the time.
+ */
+const MAX_PASSES = 3;
 
 /** Math GitHub renders as blank space: `\phantom` (and `\vphantom`, `\hphantom`), or a transparent or white colour. */
 const HIDDEN_MATH = /\\(?:[vh]?phantom|(?:text)?color\s*\{\s*(?:transparent|white|#fff(?:fff)?)\s*\})/i;
 /** GitHub's math spans: `$$…$$`, `` $`…`$ `` and `$…$`. */
 const MATH_SPAN = /\$\$[\s\S]*?\$\$|\$`[^`\n]*`\$|\$[^$\n]+\$/g;
 
-/** GitHub-flavoured Markdown as github.com parses it: tables, task lists, strikethrough, footnotes, autolinks. */
-const PARSE_OPTIONS = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+/**
+ * GitHub-flavoured Markdown as github.com parses it (tables, task lists, footnotes, autolinks),
+ * without emphasis and strikethrough: they never hide anything, no other construct depends on
+ * them (code, HTML, links and references bind first), and matching their delimiters is the one
+ * part of micromark whose time grows with the square of a paragraph (`*_*_*_…`).
+ */
+const PARSE_OPTIONS = {
+  extensions: [gfm(), { disable: { null: ["attention", "strikethrough"] } }],
+  mdastExtensions: [gfmFromMarkdown()],
+};
 
 /** Characters every hiding construct starts with; text without them is returned without parsing. */
 const MAY_HIDE = /[<[$]/;
 
 /** What stands for text the parser cannot take (nesting thousands deep exhausts its stack). */
-export const UNPARSABLE = "(text left out: it is nested too deeply to be read safely)";
+const UNPARSABLE = "(text left out: it is nested too deeply to be read safely)";
 
 export function visibleMarkdown(text: string): string {
   if (!MAY_HIDE.test(text)) return text;
+  const bounded = boundMarkdown(text);
+  if (bounded.note === undefined) return visibleWithin(text);
+  // The stand-in definitions come first; what is left of them is blank lines.
+  const visible = visibleWithin(bounded.text).replace(/^\n+/, "");
+  return visible === "" ? bounded.note : `${visible}\n\n${bounded.note}`;
+}
+
+/** The visible part of a document the parser can take in time. */
+function visibleWithin(text: string): string {
   try {
     let current = text;
     for (let pass = 0; pass < MAX_PASSES; pass += 1) {

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { quoteUntrusted, redactSecrets, sanitizeUntrusted } from "../../../lib/prompt/sanitize.ts";
-import { UNPARSABLE } from "../../../lib/prompt/visible-markdown.ts";
 import { outsideCode } from "./outside-code.ts";
 
 describe("sanitizeUntrusted: hidden content", () => {
@@ -145,8 +144,10 @@ describe("sanitizeUntrusted: hidden content", () => {
     );
   });
 
-  it("replaces text nested too deeply to parse by a notice instead of throwing", () => {
-    expect(sanitizeUntrusted(`${">".repeat(20000)} [x`)).toBe(UNPARSABLE);
+  it("leaves out text nested too deeply to parse, and says so, instead of throwing", () => {
+    expect(sanitizeUntrusted(`${">".repeat(20000)} [x`)).toBe(
+      "(…truncated: 20,003 characters left out, nesting deeper than 100 levels)",
+    );
   });
 
   it("keeps ordinary markdown intact", () => {
