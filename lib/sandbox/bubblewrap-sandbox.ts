@@ -81,7 +81,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
   }
 
   /** The mounts and environment of one command (`file args…` when it is wrapped on its own). */
-  async function planFor(wrap: WrapOptions, dirs: { tmp: string; home: string }) {
+  function planFor(wrap: WrapOptions, dirs: { tmp: string; home: string }) {
     const env = sandboxEnvironment(wrap.env, {
       home: HOME,
       tmp: TMP,
@@ -109,7 +109,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
   }
 
   const sessions = createSessionPool(async (wrap) => {
-    const { plan } = await planFor(wrap, await privateFor(wrap.cwd));
+    const { plan } = planFor(wrap, await privateFor(wrap.cwd));
     const init = { bridgePort: BRIDGE_PORT, ...(wrap.offline ? {} : { proxySocket: PROXY_SOCKET }) };
     // The init gets only PATH from the spawner; every command brings its own environment.
     const args = bwrapArgs({ ...plan, unsetEnv: [], sealed: true }, [
@@ -127,7 +127,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
     async wrap(file: string, args: readonly string[], wrap: WrapOptions): Promise<WrappedCommand> {
       const dirs = wrap.holdsCredentials ? await freshDirs() : await privateFor(wrap.cwd);
       const command = wrap.offline ? [file, ...args] : bridgeCommand(relay, PROXY_SOCKET, file, args);
-      const { env, plan } = await planFor(wrap, dirs);
+      const { env, plan } = planFor(wrap, dirs);
       const chdir = startIn(wrap);
       const bwrap = bwrapArgs({ ...plan, ...(chdir === undefined ? {} : { chdir }) }, command);
       return { file: options.bwrap, args: bwrap, env, cwd: wrap.cwd };
@@ -136,7 +136,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
       // A credential-holding program gets directories of its own: a sandbox of its own too.
       if (wrap.holdsCredentials || wrap.startIn === "neutral")
         return runHostCommand(await sandbox.wrap(request.file, request.args, wrap), request);
-      const { env } = await planFor(wrap, await privateFor(wrap.cwd));
+      const { env } = planFor(wrap, await privateFor(wrap.cwd));
       return sessions.run(wrap, { ...request, cwd: startIn(wrap) ?? wrap.cwd, env });
     },
     refused: () => proxy.refused(),

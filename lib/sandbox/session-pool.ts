@@ -5,7 +5,9 @@
  * while its session is busy (an ACP agent's second terminal) gets a session of its own, kept for
  * later. A session whose init died is dropped and the next command starts a fresh one.
  */
+import { statSync } from "node:fs";
 import type { CommandOutcome, WrapOptions } from "./sandbox.ts";
+import { gitMounts } from "./sandbox-mounts.ts";
 import type { SandboxSession, SessionCommand } from "./sandbox-session.ts";
 
 export interface SessionPool {
@@ -14,27 +16,61 @@ export interface SessionPool {
   close(): Promise<void>;
 }
 
-/** What decides a session's mounts (pure). */
-export function mountKey(wrap: WrapOptions): string {
-  return JSON.stringify([
+/**
+ * What decides a session's mounts, with the identity (device and inode) of each path: a bind
+ * mount holds the directory it was made from, so a worktree removed and added again at the same
+ * path needs a new session, never one still showing the old, deleted directory.
+ */
+export function mountKey(wrap: WrapOptions): { shape: string; key: string } {
+  const paths = [
     wrap.cwd,
-    wrap.offline === true,
-    [...(wrap.writable ?? [])].sort(),
-    [...(wrap.readable ?? [])].sort(),
-  ]);
+    ...gitMounts(wrap.cwd).readOnlyGit,
+    ...[...(wrap.writable ?? [])].sort(),
+    "",
+    ...[...(wrap.readable ?? [])].sort(),
+  ];
+  return {
+    shape: JSON.stringify([wrap.offline === true, ...paths]),
+    key: JSON.stringify([wrap.offline === true, ...paths.map((path) => `${path}@${identity(path)}`)]),
+  };
+}
+
+function identity(path: string): string {
+  if (path === "") return "";
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return "missing";
+  }
 }
 
 export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxSession>): SessionPool {
   const idle = new Map<string, SandboxSession[]>();
   const all = new Set<SandboxSession>();
   let closed = false;
+  const shapeOf = new Map<string, string>();
+
+  /** Idle sessions with these mounts whose directories are no longer the ones on disk. */
+  async function retireStale(shape: string, key: string): Promise<void> {
+    const stale: SandboxSession[] = [];
+    for (const [other, sessions] of idle) {
+      if (other === key || shapeOf.get(other) !== shape) continue;
+      stale.push(...sessions);
+      idle.delete(other);
+    }
+    for (const session of stale) all.delete(session);
+    await Promise.all(stale.map((session) => session.close()));
+  }
 
   return {
     async run(wrap, command) {
       if (closed) throw new Error("The sandbox is closed");
-      const key = mountKey(wrap);
+      const { shape, key } = mountKey(wrap);
+      shapeOf.set(key, shape);
       let session = idle.get(key)?.pop();
       if (session === undefined) {
+        await retireStale(shape, key);
         session = await start(wrap);
         all.add(session);
         if (closed) {
