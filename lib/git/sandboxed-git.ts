@@ -21,26 +21,30 @@ export function sandboxedGit(sandbox: GitSandbox): ExecGit {
   return async (args, options) => {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const outcome = await sandbox.exec(
-      {
-        file: "git",
-        args,
-        timeoutMs: TIMEOUT_MS,
-        headBytes: MAX_OUTPUT,
-        tailBytes: 0,
-        onOutput: (stream, chunk) => (stream === 1 ? out : err).push(chunk),
-      },
-      {
-        cwd: options.cwd,
-        env: options.env,
-        // The committer and the config switches the runner set (never a credential: there is none).
-        keep: Object.keys(options.env).filter((name) => name.startsWith("GIT_")),
-        // Locus's git over a worktree never reaches the network: the remote is Locus's repository's business.
-        offline: true,
-        ...(options.mounts?.writable ? { writable: options.mounts.writable } : {}),
-        ...(options.mounts?.readable ? { readable: options.mounts.readable } : {}),
-      },
-    );
+    const outcome = await sandbox
+      .exec(
+        {
+          file: "git",
+          args,
+          timeoutMs: TIMEOUT_MS,
+          headBytes: MAX_OUTPUT,
+          tailBytes: 0,
+          onOutput: (stream, chunk) => (stream === 1 ? out : err).push(chunk),
+        },
+        {
+          cwd: options.cwd,
+          env: options.env,
+          // The committer and the config switches the runner set (never a credential: there is none).
+          keep: Object.keys(options.env).filter((name) => name.startsWith("GIT_")),
+          // Locus's git over a worktree never reaches the network: the remote is Locus's repository's business.
+          offline: true,
+          ...(options.mounts?.writable ? { writable: options.mounts.writable } : {}),
+          ...(options.mounts?.readable ? { readable: options.mounts.readable } : {}),
+        },
+      )
+      .catch((error: unknown) => {
+        throw new GitError(args, null, error instanceof Error ? error.message : String(error));
+      });
     const stdout = Buffer.concat(out).toString("utf8");
     const stderr = Buffer.concat(err).toString("utf8");
     if (outcome.spawnError !== undefined) throw new GitError(args, null, outcome.spawnError);

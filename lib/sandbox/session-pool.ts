@@ -45,8 +45,15 @@ function identity(path: string): string {
   }
 }
 
+/**
+ * How long a session may wait for its next command before it is ended: each holds a node process
+ * (tens of MB), and a sprint's earlier worktrees need theirs no more. A model's turn is seconds.
+ */
+const IDLE_MS = 120_000;
+
 export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxSession>): SessionPool {
   const idle = new Map<string, SandboxSession[]>();
+  const idleTimers = new Map<SandboxSession, NodeJS.Timeout>();
   const all = new Set<SandboxSession>();
   let closed = false;
   const shapeOf = new Map<string, string>();
@@ -59,8 +66,28 @@ export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxS
       stale.push(...sessions);
       idle.delete(other);
     }
-    for (const session of stale) all.delete(session);
+    for (const session of stale) {
+      all.delete(session);
+      clearTimeout(idleTimers.get(session));
+      idleTimers.delete(session);
+    }
     await Promise.all(stale.map((session) => session.close()));
+  }
+
+  function park(key: string, session: SandboxSession): void {
+    idle.set(key, [...(idle.get(key) ?? []), session]);
+    const timer = setTimeout(() => {
+      idle.set(
+        key,
+        (idle.get(key) ?? []).filter((other) => other !== session),
+      );
+      all.delete(session);
+      idleTimers.delete(session);
+      void session.close();
+    }, IDLE_MS);
+    // A parked session never keeps Locus's process alive.
+    timer.unref();
+    idleTimers.set(session, timer);
   }
 
   return {
@@ -69,6 +96,7 @@ export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxS
       const { shape, key } = mountKey(wrap);
       shapeOf.set(key, shape);
       let session = idle.get(key)?.pop();
+      if (session !== undefined) clearTimeout(idleTimers.get(session));
       if (session === undefined) {
         await retireStale(shape, key);
         session = await start(wrap);
@@ -81,7 +109,7 @@ export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxS
       try {
         return await session.run(command);
       } finally {
-        if (session.alive && !closed) idle.set(key, [...(idle.get(key) ?? []), session]);
+        if (session.alive && !closed) park(key, session);
         else {
           all.delete(session);
           await session.close();
@@ -91,6 +119,8 @@ export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxS
     async close() {
       closed = true;
       idle.clear();
+      for (const timer of idleTimers.values()) clearTimeout(timer);
+      idleTimers.clear();
       await Promise.all([...all].map((session) => session.close()));
       all.clear();
     },

@@ -8,7 +8,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
 import { runHostCommand } from "../../sandbox/host-command.ts";
-import type { CommandRequest, Sandbox } from "../../sandbox/sandbox.ts";
+import type { CommandOutcome, CommandRequest, Sandbox } from "../../sandbox/sandbox.ts";
 import { createOutputCollector } from "./output-buffer.ts";
 
 /**
@@ -55,11 +55,14 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     onOutput: (stream, chunk) => collector.push(decoders[stream].write(chunk)),
   };
   const outcome = options.sandbox
-    ? await options.sandbox.exec(request, {
-        cwd: options.cwd,
-        env: options.env,
-        ...(options.chdir === undefined ? {} : { chdir: options.chdir }),
-      })
+    ? await options.sandbox
+        .exec(request, {
+          cwd: options.cwd,
+          env: options.env,
+          ...(options.chdir === undefined ? {} : { chdir: options.chdir }),
+        })
+        // The sandbox itself failed (its init died): said to the agent like a shell that could not start.
+        .catch((error: unknown) => sandboxFailure(error))
     : await runHostCommand(
         { file: "bash", args: request.args, cwd: options.chdir ?? options.cwd, env: options.env },
         request,
@@ -74,4 +77,9 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     aborted: outcome.aborted,
     ...(outcome.spawnError === undefined ? {} : { spawnError: outcome.spawnError }),
   };
+}
+
+function sandboxFailure(error: unknown): CommandOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  return { exitCode: -1, timedOut: false, aborted: false, droppedBytes: 0, spawnError: message };
 }
