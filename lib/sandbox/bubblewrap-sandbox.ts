@@ -132,6 +132,9 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
       const bwrap = bwrapArgs({ ...plan, ...(chdir === undefined ? {} : { chdir }) }, command);
       return { file: options.bwrap, args: bwrap, env, cwd: wrap.cwd };
     },
+    prepare(wrap: WrapOptions): void {
+      if (!wrap.holdsCredentials && wrap.startIn !== "neutral") sessions.prepare(wrap);
+    },
     async exec(request: CommandRequest, wrap: WrapOptions): Promise<CommandOutcome> {
       // A credential-holding program gets directories of its own: a sandbox of its own too.
       if (wrap.holdsCredentials || wrap.startIn === "neutral")

@@ -102,6 +102,11 @@ export interface Sandbox {
    * Rejects only when the sandbox itself failed (its init died or stopped answering).
    */
   exec(request: CommandRequest, options: WrapOptions): Promise<CommandOutcome>;
+  /**
+   * Starts the session `exec` will use for these mounts, in the background, so that its start
+   * (bubblewrap and the init, a few hundred ms under load) overlaps the model's first turn.
+   */
+  prepare(options: WrapOptions): void;
   /** Connections refused so far, most refused first. */
   refused(): RefusedHost[];
   /** Stops the proxy and removes the private directories. */

@@ -12,6 +12,8 @@ import type { SandboxSession, SessionCommand } from "./sandbox-session.ts";
 
 export interface SessionPool {
   run(wrap: WrapOptions, command: SessionCommand): Promise<CommandOutcome>;
+  /** Starts a session for these mounts in the background unless one is idle or starting. */
+  prepare(wrap: WrapOptions): void;
   /** Ends every session; a command started after this fails. */
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxS
   const all = new Set<SandboxSession>();
   let closed = false;
   const shapeOf = new Map<string, string>();
+  const starting = new Map<string, Promise<void>>();
 
   /** Idle sessions with these mounts whose directories are no longer the ones on disk. */
   async function retireStale(shape: string, key: string): Promise<void> {
@@ -91,10 +94,27 @@ export function createSessionPool(start: (wrap: WrapOptions) => Promise<SandboxS
   }
 
   return {
+    prepare(wrap) {
+      if (closed) return;
+      const { shape, key } = mountKey(wrap);
+      shapeOf.set(key, shape);
+      if ((idle.get(key)?.length ?? 0) > 0 || starting.has(key)) return;
+      const started = start(wrap)
+        .then(async (session) => {
+          all.add(session);
+          if (closed) await session.close();
+          else park(key, session);
+        })
+        // A session that fails to start here fails again, and is reported, at the first command.
+        .catch(() => undefined)
+        .finally(() => starting.delete(key));
+      starting.set(key, started);
+    },
     async run(wrap, command) {
       if (closed) throw new Error("The sandbox is closed");
       const { shape, key } = mountKey(wrap);
       shapeOf.set(key, shape);
+      await starting.get(key);
       let session = idle.get(key)?.pop();
       if (session !== undefined) clearTimeout(idleTimers.get(session));
       if (session === undefined) {

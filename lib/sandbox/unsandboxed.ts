@@ -35,6 +35,7 @@ export function unsandboxed(): Sandbox {
   const sandbox: Sandbox = {
     kind: "off",
     allowedHosts: [],
+    prepare: () => undefined,
     async exec(request, options) {
       return runHostCommand(await sandbox.wrap(request.file, request.args, options), request);
     },

@@ -175,6 +175,16 @@ describeWithSandbox("a sandbox session", () => {
     expect((await sh("ls", { wrap: { cwd: moving } })).output).toBe("");
   });
 
+  it("starts a session ahead when asked, and the first command uses it", async () => {
+    const dir = join(base, "prepared");
+    await mkdir(dir);
+    sandbox.prepare({ cwd: dir, env: {} });
+    sandbox.prepare({ cwd: dir, env: {} });
+    expect((await sh("echo ready", { wrap: { cwd: dir } })).output).toBe("ready\n");
+    // One sandbox for both requests and the command: bubblewrap's two processes.
+    expect(hostProcessesNaming(dir)).toHaveLength(2);
+  });
+
   it("tears everything down at close: no process, no private directory", async () => {
     const own = await createSandbox({ mode: "required", allow: [], env: { PATH: process.env["PATH"] } });
     const dir = join(base, "torn-down");
