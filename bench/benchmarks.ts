@@ -6,7 +6,6 @@ import { modelCostBenchmark } from "./model-cost/index.ts";
 import { repoContextBenchmark } from "./repo-context/index.ts";
 import { sandboxBenchmark } from "./sandbox/index.ts";
 import { sanitizeBenchmark } from "./sanitize/index.ts";
-import { sandboxReplayBenchmark } from "./sandbox/replay.ts";
 import { commandFuzzBenchmark } from "./reliability/command-fuzz.ts";
 import { loadBenchmark } from "./reliability/load.ts";
 import { webhookBenchmark, webhookSteadyBenchmark } from "./webhook/index.ts";
@@ -21,6 +20,5 @@ export const benchmarks: readonly Benchmark[] = [
   commandFuzzBenchmark,
   sandboxBenchmark,
   sanitizeBenchmark,
-  sandboxReplayBenchmark,
   webhookSteadyBenchmark,
 ];

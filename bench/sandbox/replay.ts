@@ -1,6 +1,7 @@
 /**
  * The sandbox's cost on a whole task: the scripted 20-turn replay (replay-script.ts) through the
- * built-in runner, the real SDK and the Anthropic fake, once with the bubblewrap sandbox and once
+ * built-in runner, the real SDK and the Anthropic fake, once with the bubblewrap sandbox (a new one
+ * per replay, as per run, so the session's start is counted) and once
  * with `sandbox.mode: off`, alternating in one run so other jobs' load falls on both alike. Each
  * replay starts from a fresh worktree (set up untimed). The fake answers at once, so the model's
  * own time — seconds per turn in a real task — is left out and the ratio is the worst case.
@@ -15,7 +16,7 @@ import { createSandbox } from "../../lib/sandbox/create-sandbox.ts";
 import { probeBubblewrap } from "../../lib/sandbox/probe.ts";
 import type { Sandbox } from "../../lib/sandbox/sandbox.ts";
 import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-fake/server.ts";
-import type { BenchContext, Benchmark, Figure, Skipped } from "../lib/types.ts";
+import type { BenchContext, Figure, Skipped } from "../lib/types.ts";
 import { replayFigure } from "./replay-figure.ts";
 import { REPLAY_FILES, replayScript } from "./replay-script.ts";
 
@@ -72,40 +73,43 @@ async function replay(fake: AnthropicFake, runner: AgentRunner, cwd: string): Pr
   return ms;
 }
 
-export const sandboxReplayBenchmark: Benchmark = {
-  name: BENCH,
-  description: "a 20-turn scripted task with the sandbox on vs sandbox.mode: off",
-  async run(ctx: BenchContext): Promise<(Figure | Skipped)[]> {
-    const probe = probeBubblewrap(process.env["PATH"]);
-    if (!probe.ok) return [{ benchmark: BENCH, skipped: probe.reason }];
-    const root = await mkdtemp(join(tmpdir(), "locus-bench-replay-"));
-    const fake = await startAnthropicFake();
-    const on = await createSandbox({ mode: "required", allow: ["registry.npmjs.org"], env: process.env });
-    const off = await createSandbox({ mode: "off", allow: [], env: process.env });
-    const runners = { on: runnerIn(fake, on), off: runnerIn(fake, off) };
-    const times = { on: [] as number[], off: [] as number[] };
-    try {
-      let index = 0;
-      const once = async (which: "on" | "off", timed: boolean) => {
-        const ms = await replay(fake, runners[which], await freshWorktree(root, index++));
+/** Part of `npm run bench -- sandbox` (index.ts). */
+export async function runReplay(ctx: BenchContext): Promise<(Figure | Skipped)[]> {
+  const probe = probeBubblewrap(process.env["PATH"]);
+  if (!probe.ok) return [{ benchmark: BENCH, skipped: probe.reason }];
+  const root = await mkdtemp(join(tmpdir(), "locus-bench-replay-"));
+  const fake = await startAnthropicFake();
+  const off = await createSandbox({ mode: "off", allow: [], env: process.env });
+  const times = { on: [] as number[], off: [] as number[] };
+  try {
+    let index = 0;
+    // A sandbox per replay, as per run: its session starts with the first command, timed.
+    const once = async (which: "on" | "off", timed: boolean) => {
+      const sandbox =
+        which === "off"
+          ? off
+          : await createSandbox({ mode: "required", allow: ["registry.npmjs.org"], env: process.env });
+      try {
+        const ms = await replay(fake, runnerIn(fake, sandbox), await freshWorktree(root, index++));
         if (timed) times[which].push(ms);
-      };
-      await once("on", false);
-      await once("off", false);
-      const repeats = ctx.repeats(10);
-      for (let i = 0; i < repeats; i++) {
-        // Alternate which goes first, so neither always follows the other's cache effects.
-        const order: ("on" | "off")[] = i % 2 === 0 ? ["on", "off"] : ["off", "on"];
-        for (const which of order) await once(which, true);
-        ctx.log(
-          `repeat ${i + 1}/${repeats}: on ${times.on.at(-1)?.toFixed(0)} ms, off ${times.off.at(-1)?.toFixed(0)} ms`,
-        );
+      } finally {
+        if (sandbox !== off) await sandbox.close();
       }
-    } finally {
-      await on.close();
-      await fake.close();
-      await rm(root, { recursive: true, force: true });
+    };
+    await once("on", false);
+    await once("off", false);
+    const repeats = ctx.repeats(10);
+    for (let i = 0; i < repeats; i++) {
+      // Alternate which goes first, so neither always follows the other's cache effects.
+      const order: ("on" | "off")[] = i % 2 === 0 ? ["on", "off"] : ["off", "on"];
+      for (const which of order) await once(which, true);
+      ctx.log(
+        `repeat ${i + 1}/${repeats}: on ${times.on.at(-1)?.toFixed(0)} ms, off ${times.off.at(-1)?.toFixed(0)} ms`,
+      );
     }
-    return [replayFigure(BENCH, replayScript().length, times.on, times.off)];
-  },
-};
+  } finally {
+    await fake.close();
+    await rm(root, { recursive: true, force: true });
+  }
+  return [replayFigure(BENCH, replayScript().length, times.on, times.off)];
+}

@@ -128,6 +128,8 @@ export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner 
     isAvailable: () => Promise.resolve(options.client !== undefined || Boolean(apiKey)),
     version: () => Promise.resolve(`builtin (@anthropic-ai/sdk ${VERSION})`),
     execute: async (execute) => {
+      // The worktree's sandbox session starts while the model takes its first turn.
+      options.sandbox?.prepare({ cwd: execute.cwd, env: {} });
       const anthropic = client();
       const mcp = await startMcpServers(options, execute);
       if (mcp.stop !== undefined) return mcp.stop;

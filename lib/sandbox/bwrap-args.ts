@@ -42,6 +42,12 @@ export interface BwrapPlan {
   readonly unsetEnv?: readonly string[];
   /** Where the command starts inside; the worktree when absent. */
   readonly chdir?: string;
+  /**
+   * For a session that runs many commands (sandbox-session.ts): the root and `/dev` read-only and
+   * a shared-memory directory the init empties after each command, so that nothing one command
+   * writes outside the worktree and the private temp is there for the next.
+   */
+  readonly sealed?: boolean;
 }
 
 export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[] {
@@ -68,6 +74,8 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   for (const path of plan.writable ?? []) args.push("--bind", path, path);
   if (plan.proxySocket) args.push("--bind", plan.proxySocket.source, plan.proxySocket.dest);
   for (const name of plan.unsetEnv ?? []) args.push("--unsetenv", name);
+  // Last, once every mount point exists: later mounts need their directories made on the root.
+  if (plan.sealed) args.push("--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--remount-ro", "/");
   args.push("--chdir", plan.chdir ?? plan.worktree, "--", ...command);
   return args;
 }

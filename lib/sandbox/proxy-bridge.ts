@@ -9,7 +9,7 @@
  */
 
 /** The proxy's address inside the sandbox: a port on the sandbox's private loopback. */
-const BRIDGE_PORT = 3128;
+export const BRIDGE_PORT = 3128;
 export const BRIDGE_URL = `http://127.0.0.1:${BRIDGE_PORT}`;
 
 const SCRIPT = `

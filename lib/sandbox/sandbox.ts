@@ -54,6 +54,36 @@ export interface WrappedCommand {
   readonly cwd: string;
 }
 
+/** One command run to its end (`Sandbox.exec`): what to run, for how long, and how much output to keep. */
+export interface CommandRequest {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** Milliseconds before the command's process group gets SIGTERM, then SIGKILL after `killGraceMs`. */
+  readonly timeoutMs: number;
+  readonly killGraceMs?: number;
+  /** Ends the command early, as a timeout does (the outcome says `aborted`). */
+  readonly signal?: AbortSignal;
+  /**
+   * The output kept: the first `headBytes` stream as they are written, the last `tailBytes` come
+   * when the command ends, and what falls between is only counted (`droppedBytes`).
+   */
+  readonly headBytes: number;
+  readonly tailBytes: number;
+  /** Output in the order it was written: fd 1 or 2 and its bytes. */
+  readonly onOutput: (stream: 1 | 2, chunk: Buffer) => void;
+}
+
+export interface CommandOutcome {
+  /** The exit code, or 128 + the signal number when a signal ended it (as bash reports it). */
+  readonly exitCode: number;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+  /** Output bytes left out between the head and the tail. */
+  readonly droppedBytes: number;
+  /** Set when the program could not start (not found, no such directory). */
+  readonly spawnError?: string;
+}
+
 /** A host the egress proxy refused, and how many times. */
 export interface RefusedHost {
   readonly host: string;
@@ -65,6 +95,18 @@ export interface Sandbox {
   /** Host patterns the egress proxy lets through (empty when off: the network is not filtered). */
   readonly allowedHosts: readonly string[];
   wrap(file: string, args: readonly string[], options: WrapOptions): Promise<WrappedCommand>;
+  /**
+   * Runs one command to its end, in its own process group, and kills whatever it left running.
+   * Under bubblewrap the command runs in the run's long-lived sandbox for these mounts
+   * (sandbox-session.ts) rather than a new one: a few milliseconds instead of a sandbox's start.
+   * Rejects only when the sandbox itself failed (its init died or stopped answering).
+   */
+  exec(request: CommandRequest, options: WrapOptions): Promise<CommandOutcome>;
+  /**
+   * Starts the session `exec` will use for these mounts, in the background, so that its start
+   * (bubblewrap and the init, a few hundred ms under load) overlaps the model's first turn.
+   */
+  prepare(options: WrapOptions): void;
   /** Connections refused so far, most refused first. */
   refused(): RefusedHost[];
   /** Stops the proxy and removes the private directories. */

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scrubEnvironment } from "./environment.ts";
+import { runHostCommand } from "./host-command.ts";
 import type { Sandbox, WrapOptions } from "./sandbox.ts";
 import { ownConfigOnly } from "./sandbox-environment.ts";
 import { startDirectory } from "./sandbox-mounts.ts";
@@ -31,9 +32,13 @@ export function unsandboxed(): Sandbox {
     return options.chdir ? startDirectory(options.cwd, options.chdir) : options.cwd;
   }
 
-  return {
+  const sandbox: Sandbox = {
     kind: "off",
     allowedHosts: [],
+    prepare: () => undefined,
+    async exec(request, options) {
+      return runHostCommand(await sandbox.wrap(request.file, request.args, options), request);
+    },
     async wrap(file, args, options) {
       const env = scrubEnvironment(options.env);
       for (const name of options.keep ?? []) {
@@ -49,4 +54,5 @@ export function unsandboxed(): Sandbox {
       await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
     },
   };
+  return sandbox;
 }

@@ -1,5 +1,5 @@
 // The replay benchmark's pure pieces: the scripted task it times and the figure it reports. The
-// timings themselves are measured by `npm run bench -- sandbox-replay`, never asserted here.
+// timings themselves are measured by `npm run bench -- sandbox`, never asserted here.
 import { describe, expect, it } from "vitest";
 import { modelTimeForGoal, replayFigure } from "../../bench/sandbox/replay-figure.ts";
 import { REPLAY_FILES, replayScript } from "../../bench/sandbox/replay-script.ts";

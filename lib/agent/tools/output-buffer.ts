@@ -19,6 +19,8 @@ const SHELL_OUTPUT_LIMITS: OutputLimits = {
 
 export interface OutputCollector {
   push(text: string): void;
+  /** Output that never reached the collector (the sandbox cut it from the middle): the mark says so. */
+  unseen(bytes: number): void;
   /** The kept output, with `[… N lines cut …]` where the middle was dropped. */
   text(): string;
 }
@@ -31,6 +33,7 @@ export function createOutputCollector(limits: OutputLimits = SHELL_OUTPUT_LIMITS
   /** What was already dropped from the front of `tail` while streaming. */
   let droppedChars = 0;
   let droppedLines = 0;
+  let unseenBytes = 0;
 
   function pushHead(text: string): string {
     let taken = 0;
@@ -61,7 +64,12 @@ export function createOutputCollector(limits: OutputLimits = SHELL_OUTPUT_LIMITS
 
   function text(): string {
     const tailLinesCount = countNewlines(tail) + (tail.endsWith("\n") || tail === "" ? 0 : 1);
-    if (droppedChars === 0 && tail.length <= limits.tailChars && tailLinesCount <= limits.tailLines) {
+    if (
+      unseenBytes === 0 &&
+      droppedChars === 0 &&
+      tail.length <= limits.tailChars &&
+      tailLinesCount <= limits.tailLines
+    ) {
       return head + tail;
     }
     // Keep whole lines at the end within both tail limits.
@@ -74,12 +82,20 @@ export function createOutputCollector(limits: OutputLimits = SHELL_OUTPUT_LIMITS
     }
     const cutLines = droppedLines + countNewlines(tail.slice(0, start));
     const cutChars = droppedChars + start;
-    const mark = cutLines > 0 ? `[… ${cutLines} lines cut …]` : `[… ${cutChars} characters cut …]`;
+    const more = unseenBytes > 0 ? "more than " : "";
+    const mark =
+      cutLines > 0 ? `[… ${more}${cutLines} lines cut …]` : `[… ${more}${cutChars} characters cut …]`;
     const separator = head.endsWith("\n") || head === "" ? "" : "\n";
     return `${head}${separator}${mark}\n${tail.slice(start)}`;
   }
 
-  return { push, text };
+  return {
+    push,
+    text,
+    unseen: (bytes) => {
+      unseenBytes += bytes;
+    },
+  };
 }
 
 function countNewlines(text: string): number {
