@@ -19,10 +19,6 @@ export async function readStatusRecord(gateway: GitHubGateway, issue: number): P
   return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
 }
 
-export async function readStatus(gateway: GitHubGateway, issue: number): Promise<StatusState> {
-  return (await readStatusRecord(gateway, issue)).state;
-}
-
 /**
  * The status record among comments already read (a task's one read holds them
  * all): the first one Locus wrote. A status comment anyone else wrote is
