@@ -6,9 +6,13 @@
  * happened as an event, and hand the effects to `applyEffects`
  * (apply-effects.ts), which sends one moment's writes together. The label
  * moves themselves are the status machine's (lib/status-machine/status-machine.ts); this
- * table adds what the status comment's hidden state must remember. The
- * steps that move only the labels (the app's, the stale sweep's) are in
- * label-steps.ts, the pieces every step is made of in lifecycle-moves.ts.
+ * table adds what the status comment's hidden state must remember. `STEPS`
+ * below names each event's step: those that move only the labels (the
+ * app's, the stale sweep's) are in label-steps.ts, those that write only the
+ * status comment (a dispatch's record, a read-only run) in record-steps.ts,
+ * the pieces every step is made of in lifecycle-moves.ts. The modes ask it,
+ * not the status machine, whether a task may start (`canStart`), a round
+ * may start (`roundCanStart`) and a rebase resumes review (`resumesReview`).
  * docs/lifecycle.md walks through it.
  */
 import { renderFailureComment } from "../render/failure-comment.ts";
@@ -203,5 +207,7 @@ export function resumesReview(before: readonly string[], after: readonly string[
 }
 
 export function step(task: TaskState, event: TaskEvent): Step {
+  // `STEPS` pairs each kind with the step of that kind's event; TypeScript cannot follow the pairing
+  // through an index by a union, so the lookup is widened here, the one place it is.
   return (STEPS[event.kind] as (task: TaskState, event: TaskEvent) => Step)(task, event);
 }
