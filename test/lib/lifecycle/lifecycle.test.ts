@@ -94,14 +94,12 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc
     .constantFrom(...STATUSES)
     .map((status): TaskEvent => ({ kind: "label-refused", label: statusLabel(status) })),
-  fc
-    .option(fc.constantFrom("https://run/10", null), { nil: undefined })
-    .map((runUrl): TaskEvent => ({
-      kind: "dispatch-recorded",
-      headline: "Queued.",
-      deliveries: ["d-1"],
-      runUrl,
-    })),
+  fc.option(fc.constantFrom("https://run/10", null), { nil: undefined }).map((runUrl): TaskEvent => ({
+    kind: "dispatch-recorded",
+    headline: "Queued.",
+    deliveries: ["d-1"],
+    runUrl,
+  })),
   fc.constant<TaskEvent>({
     kind: "ci-fix-stopped",
     headline: "CI still fails.",
@@ -110,14 +108,12 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc
     .boolean()
     .map((unsandboxed): TaskEvent => ({ kind: "read-only-started", headline: "Planning.", unsandboxed })),
-  fc
-    .tuple(fc.boolean(), spendArb)
-    .map(([taskCost, s]): TaskEvent => ({
-      kind: "read-only-finished",
-      headline: "Planned.",
-      taskCost,
-      ...s,
-    })),
+  fc.tuple(fc.boolean(), spendArb).map(([taskCost, s]): TaskEvent => ({
+    kind: "read-only-finished",
+    headline: "Planned.",
+    taskCost,
+    ...s,
+  })),
 );
 /** Events a person asks for: they may give a task a status whatever came before (cancel included). */
 const PERSONS = ["started", "pr-merged", "queue-requested", "sprint-activated"];
