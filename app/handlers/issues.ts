@@ -15,6 +15,7 @@ import { queueIssue } from "../../lib/triggers/queue-issue.ts";
 import { mayReply, refusalKey, REFUSAL_WINDOW_MS } from "../../lib/app/reply-limits.ts";
 import { statusLabel } from "../../lib/labels/schema.ts";
 import { removeOrder } from "../../lib/triggers/remove-order.ts";
+import { refuseLabel } from "../../lib/triggers/refuse-label.ts";
 
 const QUEUED = statusLabel("queued");
 
@@ -26,7 +27,7 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
   const { issue, sender, label } = context.payload;
   if (label?.name !== QUEUED) {
     await undoUnauthorized(ctx, sender, `#${issue.number} labelled ${label?.name ?? ""}`, () =>
-      ctx.gateway.removeLabel(issue.number, label?.name ?? ""),
+      refuseLabel(ctx, issue.number, label?.name ?? ""),
     );
     return;
   }
@@ -37,10 +38,7 @@ export async function onIssueLabeled(ctx: AppContext, context: Context<"issues.l
     // find the issue queued with no run and dispatch it on the bot's say-so.
     const ignoredBot = classifyActor(sender, ctx.selfLogins, ctx.config.bots.allowed).kind === "ignored-bot";
     if (access.refusal || ignoredBot) {
-      await ctx.gateway.setLabels(
-        issue.number,
-        labelsOf(issue).filter((name) => name !== QUEUED),
-      );
+      await refuseLabel(ctx, issue.number, QUEUED);
       const { owner, repo } = ctx.gateway.repo;
       const key = refusalKey(`${owner}/${repo}`, issue.number, sender.login);
       if (access.refusal && mayReply(ctx.replyLimits, key, REFUSAL_WINDOW_MS))

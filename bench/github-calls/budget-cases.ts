@@ -6,7 +6,8 @@
  * no label exists until the first task creates it.
  */
 import { randomUUID } from "node:crypto";
-import { writeStatus } from "../../lib/status/status-store.ts";
+import { hiddenMarker } from "../../lib/markers.ts";
+import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { PROJECT_FILES, startHarness, type ActionRun, type Harness } from "../../test/action/harness.ts";
 import { counted, type Tally } from "./tally.ts";
@@ -44,15 +45,23 @@ export async function budgetCases(): Promise<BudgetCases> {
     const asked = await h.api.createIssue({ title: "Greet warmly" });
     await h.as("alice").setLabels(asked.number, ["locus:queued"]);
     const delivery = randomUUID();
-    await writeStatus(
-      h.api,
-      asked.number,
-      { headline: "Queued." },
-      { deliveries: [delivery], attempts: 0, requester: "alice", requesterDelivery: delivery },
-    );
+    await arrangeStatus(h, asked.number, {
+      deliveries: [delivery],
+      attempts: 0,
+      requester: "alice",
+      requesterDelivery: delivery,
+    });
     const personTriggered = await task(h, asked.number, delivery, "task a person triggered");
     return { unlabelledFirst, unlabelledLater, personTriggered };
   } finally {
     await h.close();
   }
+}
+
+/** The status comment as the app leaves it when it dispatches (arranged directly, as the app would write it). */
+async function arrangeStatus(h: Harness, issue: number, state: StatusState): Promise<void> {
+  await h.api.createComment(
+    issue,
+    `${hiddenMarker("status")}\n${renderStatusComment({ headline: "Queued." }, state)}`,
+  );
 }

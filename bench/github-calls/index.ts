@@ -7,7 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { activateSprint } from "../../lib/triggers/activate-sprint.ts";
 import { installLabels } from "../../lib/app/install-labels.ts";
-import { writeStatus } from "../../lib/status/status-store.ts";
+import { advanceTask, statusTarget } from "../../lib/lifecycle/apply-effects.ts";
+import { taskState } from "../../lib/lifecycle/lifecycle.ts";
+import { EMPTY_STATE } from "../../lib/status/status-comment.ts";
 import type { AppContext } from "../../lib/app/app-context.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
@@ -68,11 +70,10 @@ async function standalone(h: Harness): Promise<{ locus: Tally; issue: number; pr
     labels: ["locus:queued", "type:feature"],
   });
   // As the app leaves it when it dispatches: its status comment, with the delivery it acted on.
-  await writeStatus(
-    h.api,
-    issue.number,
-    { headline: "Queued." },
-    { deliveries: [randomUUID()], attempts: 0 },
+  await advanceTask(
+    statusTarget(h.api, issue, { comment: null, state: EMPTY_STATE }),
+    taskState(issue.labels, EMPTY_STATE),
+    { kind: "dispatch-recorded", headline: "Queued.", deliveries: [randomUUID()] },
   );
   h.fake.setScript([
     reply(call("edit_file", { path: "src/greet.js", old_text: "Hello, ", new_text: "Hi, " })),

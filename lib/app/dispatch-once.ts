@@ -8,11 +8,12 @@
 import { dispatchInputs, type DispatchRequest } from "../dispatch/dispatch-inputs.ts";
 import { commandTooLongText, MAX_COMMAND_CHARS, refusalText } from "../dispatch/dispatch-refusal.ts";
 import { isGitHubError } from "../github/index.ts";
-import { EMPTY_STATE, hasDelivery, withDelivery } from "../status/status-comment.ts";
-import { applyEffects } from "../lifecycle/apply-effects.ts";
-import { step, taskState } from "../lifecycle/lifecycle.ts";
+import type { CiFixState } from "../status/status-comment.ts";
+import { EMPTY_STATE, hasDelivery } from "../status/status-comment.ts";
+import { advanceTask, applyEffects, statusTarget } from "../lifecycle/apply-effects.ts";
+import { step, taskState, type TaskEvent } from "../lifecycle/lifecycle.ts";
 import type { AppContext } from "./app-context.ts";
-import { readStatusRecord, writeStatus, type StatusRecord } from "../status/status-store.ts";
+import { readStatusRecord, type StatusRecord } from "../status/status-store.ts";
 
 export type DispatchOutcome = "dispatched" | "duplicate" | "refused";
 
@@ -39,8 +40,11 @@ export async function dispatchOnce(
   anchorIssue: number,
   headline: string,
   known?: StatusRecord,
-  /** Who asked for the work, remembered so a question the agent asks mentions them. */
-  remember: { readonly requester?: string } = {},
+  /**
+   * Who asked for the work, remembered so a question the agent asks mentions them; the CI-fix streak
+   * this dispatch continues.
+   */
+  remember: { readonly requester?: string; readonly ci?: CiFixState } = {},
 ): Promise<DispatchOutcome> {
   const record = known ?? (await readStatusRecord(ctx.gateway, anchorIssue));
   if (actedOn(ctx, record)) {
@@ -49,7 +53,7 @@ export async function dispatchOnce(
   }
   const inputs = dispatchInputs({ ...request, delivery: ctx.delivery });
   if (inputs.command.length > MAX_COMMAND_CHARS) {
-    await refuse(ctx, anchorIssue, record, commandTooLongText(inputs.command.length));
+    await refuse(ctx, anchorIssue, record, commandTooLongText(inputs.command.length), remember.ci);
     return "refused";
   }
   let run;
@@ -62,21 +66,35 @@ export async function dispatchOnce(
         : undefined;
     if (text === undefined) throw error;
     ctx.log.warn(`dispatch for #${anchorIssue} refused: ${error instanceof Error ? error.message : ""}`);
-    await refuse(ctx, anchorIssue, record, text);
+    await refuse(ctx, anchorIssue, record, text, remember.ci);
     return "refused";
   }
   // The link is there from the first write on when GitHub named the run. Without
   // it (a 204) an earlier run's link would mislead, so it goes until the new run
   // writes its own.
-  const delivered = withDelivery(record.state, ctx.delivery);
-  const state = {
-    ...(ctx.bodyKey ? withDelivery(delivered, ctx.bodyKey) : delivered),
-    runUrl: run?.url,
-    // The requester was checked for write access for this delivery: its run may take that check as its own.
-    ...(remember.requester ? { requester: remember.requester, requesterDelivery: ctx.delivery } : {}),
-  };
-  await writeStatus(ctx.gateway, anchorIssue, { headline }, state, record);
+  await recordDispatch(ctx, anchorIssue, record, {
+    kind: "dispatch-recorded",
+    headline,
+    deliveries: ctx.bodyKey ? [ctx.delivery, ctx.bodyKey] : [ctx.delivery],
+    runUrl: run?.url ?? null,
+    requester: remember.requester,
+    ci: remember.ci,
+  });
   return "dispatched";
+}
+
+/** The dispatch recorded in the anchor issue's status comment (the lifecycle's `dispatch-recorded`). */
+async function recordDispatch(
+  ctx: AppContext,
+  anchorIssue: number,
+  known: StatusRecord,
+  event: Extract<TaskEvent, { kind: "dispatch-recorded" }>,
+): Promise<void> {
+  await advanceTask(
+    statusTarget(ctx.gateway, { number: anchorIssue }, known),
+    taskState([], known.state),
+    event,
+  );
 }
 
 /** Tells the refusal in the status comment (recording the delivery) and fails a queued issue. */
@@ -85,14 +103,14 @@ async function refuse(
   anchorIssue: number,
   record: StatusRecord,
   text: string,
+  ci: CiFixState | undefined,
 ): Promise<void> {
-  await writeStatus(
-    ctx.gateway,
-    anchorIssue,
-    { headline: text },
-    withDelivery(record.state, ctx.delivery),
-    record,
-  );
+  await recordDispatch(ctx, anchorIssue, record, {
+    kind: "dispatch-recorded",
+    headline: text,
+    deliveries: [ctx.delivery],
+    ci,
+  });
   const issue = await ctx.gateway.getIssue(anchorIssue);
   if (!issue || issue.isPullRequest) return;
   const failed = step(taskState(issue.labels, EMPTY_STATE), { kind: "dispatch-refused" });

@@ -1,8 +1,10 @@
 /**
  * The lifecycle's steps that move only the labels: the app's (a writer's
  * request, an answer, a cancel, a sprint's activation, a PR merged or closed,
- * a dispatch refused, a run that died) and the stale sweep's. Their effects
- * are a label set, and for a run that died a comment; the status comment
+ * a dispatch refused, a run that died, a label someone without write access
+ * added) and the stale sweep's (its claim, its restore, its requeue and
+ * retry). Their effects are a label set or one label taken off, and for a
+ * run that died a comment; the status comment
  * keeps what the Action, or the dispatch that follows, records. `step`
  * (lifecycle.ts) hands these events here.
  */
@@ -102,5 +104,16 @@ export function labelStep(task: TaskState, event: LabelEvent): Step {
       return retried(task, event.budget);
     case "stale-requeued":
       return labelsOnly(task, "requeue-stale");
+    case "sweep-claimed":
+    case "label-refused": {
+      const label = event.kind === "sweep-claimed" ? statusLabel(event.from) : event.label;
+      // A claim needs the status to take; a refused label goes whatever the event's copy of the labels says.
+      if (event.kind === "sweep-claimed" && !task.labels.includes(label))
+        return { refused: `the issue does not carry ${label}` };
+      const labels = task.labels.filter((name) => name !== label);
+      return { state: { ...task, labels }, effects: [{ kind: "remove-label", label }] };
+    }
+    case "claim-restored":
+      return relabelled(task, event.labels);
   }
 }

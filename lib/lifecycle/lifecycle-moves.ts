@@ -27,6 +27,11 @@ export function spend(task: TaskState, { usd, at }: Spend): TaskState {
   };
 }
 
+/** Only the day's spend grows (the daily cap's tally): the task's own cost stays. */
+export function daySpend(task: TaskState, { usd, at }: Spend): TaskState {
+  return { ...withDaySpend(recordOf(task), at, usd), labels: task.labels };
+}
+
 export function without<K extends keyof StatusState>(task: TaskState, ...keys: K[]): TaskState {
   const next = { ...task };
   for (const key of keys) delete next[key];

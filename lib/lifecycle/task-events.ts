@@ -3,7 +3,8 @@
  * happen to it, and the effects a step answers, all plain data.
  */
 import type { FailureCommentInput } from "../render/failure-comment.ts";
-import type { StatusState, StatusView } from "../status/status-comment.ts";
+import type { Status } from "../labels/schema.ts";
+import type { CiFixState, StatusState, StatusView } from "../status/status-comment.ts";
 
 /** An issue's labels (its status is the one `locus:*` among them) and its status comment's hidden state. */
 export type TaskState = StatusState & { readonly labels: readonly string[] };
@@ -13,8 +14,17 @@ export type Effect =
   | { readonly kind: "labels"; readonly labels: readonly string[] }
   /** The status comment, shown as `view`, holding `state`. */
   | { readonly kind: "status"; readonly view: StatusView; readonly state: StatusState }
+  /**
+   * One label taken off on its own (GitHub's "remove a label"): a claim two sweeps race for, since
+   * GitHub removes it for one and answers the other 404, or a label someone without write access added.
+   */
+  | { readonly kind: "remove-label"; readonly label: string }
   /** A new comment on the issue; posted after the moment's other writes. */
-  | { readonly kind: "comment"; readonly role: "failure" | "question" | "refusal"; readonly body: string };
+  | {
+      readonly kind: "comment";
+      readonly role: "failure" | "question" | "refusal" | "outcome";
+      readonly body: string;
+    };
 
 /** What a spend adds: to the task's cost and to the issue's spend on that UTC day (the daily cap's tally). */
 export interface Spend {
@@ -57,10 +67,59 @@ export type LabelEvent =
    * The task's milestone was marked active: it gets `order` when it has no order yet, and is queued
    * unless it is queued or in progress already. Refused for completed work.
    */
-  | { readonly kind: "sprint-activated"; readonly order?: number | undefined };
+  | { readonly kind: "sprint-activated"; readonly order?: number | undefined }
+  /**
+   * The stale sweep claims the task by taking its `from` status off (refused when the task does not
+   * carry it): of two sweeps at once, GitHub removes the label for one only.
+   */
+  | { readonly kind: "sweep-claimed"; readonly from: Status }
+  /** A sweep that lost a race or failed after its claim puts the issue's labels back as it read them. */
+  | { readonly kind: "claim-restored"; readonly labels: readonly string[] }
+  /** Someone without write access added a status label that steers Locus: it is taken off again. */
+  | { readonly kind: "label-refused"; readonly label: string };
+
+/**
+ * The events that write only the status comment, recording what the app or the sweep did for the task:
+ * nothing here moves a label.
+ */
+export type RecordEvent =
+  /**
+   * A run was dispatched (or its dispatch refused for good) for these deliveries: they are recorded,
+   * so a redelivery finds them. `runUrl`: the run GitHub named; `null` clears an earlier run's link
+   * (it would mislead); absent keeps it. The requester and the CI-fix streak are remembered with it.
+   */
+  | {
+      readonly kind: "dispatch-recorded";
+      readonly headline: string;
+      readonly deliveries: readonly string[];
+      readonly runUrl?: string | null | undefined;
+      readonly requester?: string | undefined;
+      readonly ci?: CiFixState | undefined;
+    }
+  /** The CI-failure streak on the task's PR went on too long, or a person acted: no fix-ci round runs. */
+  | { readonly kind: "ci-fix-stopped"; readonly headline: string; readonly ci: CiFixState };
 
 export type TaskEvent =
   | LabelEvent
+  | RecordEvent
+  /** A read-only run (plan, review, ask) on the issue or PR starts: no status label moves. */
+  | {
+      readonly kind: "read-only-started";
+      readonly headline: string;
+      readonly runUrl?: string | undefined;
+      readonly unsandboxed: boolean;
+    }
+  /**
+   * The read-only run ends: its cost added to the day's spend, and to the task's cost when `taskCost`
+   * (an answer to a question is not work on the task); `comment`, when there is one, says why it
+   * produced nothing.
+   */
+  | ({
+      readonly kind: "read-only-finished";
+      readonly headline: string;
+      readonly taskCost: boolean;
+      readonly comment?: string | undefined;
+    } & Spend)
   /** A run starts the task: one attempt more, the last attempt's error and question gone. */
   | { readonly kind: "started"; readonly runUrl?: string | undefined; readonly unsandboxed: boolean }
   /** What the agent is doing now (the live status line). */

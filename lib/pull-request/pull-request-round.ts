@@ -11,11 +11,10 @@
  * goes back only if this run took it out (`restack-started`,
  * `restack-finished`); a rebase that stops on a conflict fails nothing.
  */
-import { statusOf } from "../status-machine/status-machine.ts";
 import type { StatusView } from "../status/status-comment.ts";
-import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
-import { applyEffects, type EffectTarget } from "../lifecycle/apply-effects.ts";
-import { step, taskState, type TaskEvent, type TaskState } from "../lifecycle/lifecycle.ts";
+import { statusRecordIn } from "../status/status-store.ts";
+import { advanceTask, statusTarget } from "../lifecycle/apply-effects.ts";
+import { resumesReview, taskState, type TaskEvent, type TaskState } from "../lifecycle/lifecycle.ts";
 import type { ActionContext } from "../task/context.ts";
 import { selfLogins } from "../trust/self-logins.ts";
 import type { ModeResult, TaskReport } from "../task/task-report.ts";
@@ -45,20 +44,14 @@ export interface Restack {
 
 /** The linked issue's lifecycle from its status comment as read: each event stepped and applied. */
 function linkedTask(ctx: RoundContext, issue: LinkedIssue) {
-  const { gateway } = ctx;
   const record = statusRecordIn(issue.comments, selfLogins(ctx));
-  const writeStatus = createStatusWriter(gateway, issue, record);
-  const target: EffectTarget = { gateway, issue, writeStatus, mask: ctx.mask };
+  const target = statusTarget(ctx.gateway, issue, record, ctx.mask);
   let task: TaskState = taskState(issue.labels, record.state);
   return {
     now: () => task,
     // The labels and the status comment change at one moment: one request (gateway.writeMoment).
     async apply(event: TaskEvent): Promise<void> {
-      const next = step(task, event);
-      if ("refused" in next) throw new Error(`#${issue.number}: ${next.refused}`);
-      task = next.state;
-      const applied = await applyEffects(target, next.effects);
-      if (applied.labels) task = { ...task, labels: applied.labels };
+      task = (await advanceTask(target, task, event)).task;
     },
   };
 }
@@ -97,7 +90,7 @@ export async function startRestack(
   headline: string,
 ): Promise<Restack> {
   const linked = linkedTask(ctx, issue);
-  const before = statusOf(linked.now().labels);
+  const before = linked.now().labels;
   await linked.apply({
     kind: "restack-started",
     headline,
@@ -105,7 +98,7 @@ export async function startRestack(
     unsandboxed: ctx.run.unsandboxed === true,
   });
   // Another run's work in progress stays in progress when this rebase ends.
-  const resume = before === "in-review" && statusOf(linked.now().labels) === "in-progress";
+  const resume = resumesReview(before, linked.now().labels);
   return {
     progress: (view) => linked.apply({ kind: "progress", view }),
     finish: (endHeadline, usd) =>

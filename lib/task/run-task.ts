@@ -21,7 +21,8 @@ import { selfLogins } from "../trust/self-logins.ts";
 import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import { taskTrigger } from "./task-trigger.ts";
 import type { StatusView } from "../status/status-comment.ts";
-import { createStatusWriter, statusRecordIn } from "../status/status-store.ts";
+import { statusRecordIn } from "../status/status-store.ts";
+import { statusTarget } from "../lifecycle/apply-effects.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { findTaskStart } from "./task-start.ts";
 import { reportWithoutRun } from "./task-report.ts";
@@ -94,7 +95,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     plan,
     issue,
     found: state,
-    target: { gateway, issue, writeStatus: createStatusWriter(gateway, issue, record), mask: ctx.mask },
+    target: statusTarget(gateway, issue, record, ctx.mask),
     recorder,
     startedAt,
     task: initial,

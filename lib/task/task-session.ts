@@ -11,8 +11,13 @@ import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import type { MomentWrite, TaskIssue } from "../github/index.ts";
 import type { StatusState } from "../status/status-comment.ts";
-import { step, type Step, type TaskEvent, type TaskState } from "../lifecycle/lifecycle.ts";
-import { applyEffects, type Applied, type EffectTarget } from "../lifecycle/apply-effects.ts";
+import type { Step, TaskEvent, TaskState } from "../lifecycle/lifecycle.ts";
+import {
+  advanceTask,
+  applyStep as applyTaskStep,
+  type Applied,
+  type EffectTarget,
+} from "../lifecycle/apply-effects.ts";
 import type { ActionContext } from "./context.ts";
 import { scratchFiles } from "./scratch-files.ts";
 import type { TaskPlan } from "./task-plan.ts";
@@ -45,10 +50,8 @@ export async function applyStep(
   next: Step,
   alongside: readonly MomentWrite[] = [],
 ): Promise<Applied> {
-  if ("refused" in next) throw new Error(`#${s.issue.number}: ${next.refused}`);
-  s.task = next.state;
-  const applied = await applyEffects(s.target, next.effects, alongside);
-  if (applied.labels) s.task = { ...s.task, labels: applied.labels };
+  const { task, applied } = await applyTaskStep(s.target, next, alongside);
+  s.task = task;
   return applied;
 }
 
@@ -59,7 +62,9 @@ export async function advance(
   alongside?: readonly MomentWrite[],
 ): Promise<Applied> {
   if ("usd" in event) s.plan.budget?.record(event.usd);
-  return applyStep(s, step(s.task, event), alongside);
+  const { task, applied } = await advanceTask(s.target, s.task, event, alongside);
+  s.task = task;
+  return applied;
 }
 
 /** The start of every report of a task that ran: which issue; usage and cost follow from `spentSoFar`. */

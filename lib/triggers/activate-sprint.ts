@@ -2,24 +2,18 @@
  * A milestone marked `locus: active`: queue its unfinished issues (giving
  * orders to any that lack one) and dispatch the sprint once. What each issue
  * becomes is the lifecycle's `sprint-activated` step; every label set that
- * changes goes out in one request (gateway.writeMoment, 50 label sets at a
- * time; over REST when an id is unknown). The label changes are Locus's own events, so they trigger
- * nothing further.
+ * changes goes out together through the lifecycle's applier (applyLabelSets:
+ * one request per 50 label sets; over REST when an id is unknown). The label
+ * changes are Locus's own events, so they trigger nothing further.
  */
-import { labelWrite, type MomentWrite } from "../github/index.ts";
 import { orderLabel } from "../labels/schema.ts";
 import { nextOrder, orderOf } from "../sprint/order.ts";
 import { planSprint } from "../sprint/plan.ts";
 import { EMPTY_STATE } from "../status/status-comment.ts";
-import { step, taskState } from "../lifecycle/lifecycle.ts";
+import { step, taskState, type Effect } from "../lifecycle/lifecycle.ts";
+import { applyLabelSets } from "../lifecycle/apply-effects.ts";
 import type { AppContext } from "../app/app-context.ts";
 import { dispatchOnce, type DispatchOutcome } from "../app/dispatch-once.ts";
-
-/**
- * Label sets per request: a large milestone's writes go in several, so no one request nears
- * GitHub's time limit for a GraphQL call (docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#timeouts).
- */
-const WRITES_PER_REQUEST = 50;
 
 export type ActivationOutcome = DispatchOutcome | "empty" | "missing";
 
@@ -27,7 +21,7 @@ export async function activateSprint(ctx: AppContext, milestone: number): Promis
   const issues = await ctx.gateway.listMilestoneIssues(milestone);
   if (!issues) return "missing";
   let next = nextOrder(issues);
-  const writes: MomentWrite[] = [];
+  const steps: { issue: (typeof issues)[number]; effects: readonly Effect[] }[] = [];
   const updated = [];
   for (const issue of issues) {
     const activated =
@@ -44,13 +38,10 @@ export async function activateSprint(ctx: AppContext, milestone: number): Promis
       await ctx.gateway.createLabel(orderLabel(next));
       next++;
     }
-    for (const effect of activated.effects)
-      if (effect.kind === "labels") writes.push(labelWrite(issue, effect.labels));
+    steps.push({ issue, effects: activated.effects });
     updated.push({ ...issue, labels: [...activated.state.labels] });
   }
-  for (let start = 0; start < writes.length; start += WRITES_PER_REQUEST) {
-    await ctx.gateway.writeMoment(writes.slice(start, start + WRITES_PER_REQUEST));
-  }
+  await applyLabelSets(ctx.gateway, steps);
   const first = planSprint(updated).tasks[0];
   if (!first) return "empty";
   return dispatchOnce(

@@ -15,7 +15,8 @@ import { authorize } from "../trust/authorize.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "../app/app-context.ts";
 import { dispatchOnce, readDeliveryRecord } from "../app/dispatch-once.ts";
-import { writeStatus } from "../status/status-store.ts";
+import { advanceTask, statusTarget } from "../lifecycle/apply-effects.ts";
+import { taskState } from "../lifecycle/lifecycle.ts";
 
 export interface CiFailure {
   readonly source: { readonly kind: "run" | "suite"; readonly id: number };
@@ -96,13 +97,11 @@ export async function onCiFailure(ctx: AppContext, failure: CiFailure): Promise<
   if (decision.action === "stop") {
     if (decision.notify)
       await ctx.gateway.createComment(pr.number, await whatIsLeft(ctx, failure, decision.next.streak));
-    await writeStatus(
-      ctx.gateway,
-      issue,
-      { headline: `CI still fails on PR #${pr.number}; Locus stopped fixing it.` },
-      { ...record.state, ci: decision.next },
-      record,
-    );
+    await advanceTask(statusTarget(ctx.gateway, { number: issue }, record), taskState([], record.state), {
+      kind: "ci-fix-stopped",
+      headline: `CI still fails on PR #${pr.number}; Locus stopped fixing it.`,
+      ci: decision.next,
+    });
     return "stopped";
   }
   return dispatchOnce(
@@ -110,7 +109,8 @@ export async function onCiFailure(ctx: AppContext, failure: CiFailure): Promise<
     { mode: "fix-ci", pr: pr.number, command: formatCiSource(failure.source) },
     issue,
     `Fixing the CI failure on PR #${pr.number}…`,
-    { comment: record.comment, state: { ...record.state, ci: decision.next } },
+    record,
+    { ci: decision.next },
   );
 }
 

@@ -9,7 +9,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { RequestLogEntry } from "../../sandbox/github-sim/index.ts";
-import { writeStatus } from "../../lib/status/status-store.ts";
+import { hiddenMarker } from "../../lib/markers.ts";
+import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
 import { startHarness, type ActionRun, type Harness } from "./harness.ts";
 
 /** What a standalone task may cost: its read, its start, one progress edit, its PR, its end. */
@@ -86,12 +87,12 @@ describe("a standalone task's GitHub requests", () => {
     await h.as("alice").setLabels(issue.number, ["locus:queued"]);
     // As the app leaves it when it dispatches for alice's label: it checked her for this delivery.
     const delivery = randomUUID();
-    await writeStatus(
-      h.api,
-      issue.number,
-      { headline: "Queued." },
-      { deliveries: [delivery], attempts: 0, requester: "alice", requesterDelivery: delivery },
-    );
+    await arrangeStatus(h, issue.number, {
+      deliveries: [delivery],
+      attempts: 0,
+      requester: "alice",
+      requesterDelivery: delivery,
+    });
 
     const counted = await countedRun(issue.number, delivery);
 
@@ -103,12 +104,12 @@ describe("a standalone task's GitHub requests", () => {
   it("look the person up when the app's check was for another delivery", async () => {
     const issue = await h.api.createIssue({ title: "Greet gently", body: "Say Hi." });
     await h.as("alice").setLabels(issue.number, ["locus:queued"]);
-    await writeStatus(
-      h.api,
-      issue.number,
-      { headline: "Queued." },
-      { deliveries: ["earlier"], attempts: 0, requester: "alice", requesterDelivery: "earlier" },
-    );
+    await arrangeStatus(h, issue.number, {
+      deliveries: ["earlier"],
+      attempts: 0,
+      requester: "alice",
+      requesterDelivery: "earlier",
+    });
 
     const counted = await countedRun(issue.number);
 
@@ -118,3 +119,11 @@ describe("a standalone task's GitHub requests", () => {
     ]);
   });
 });
+
+/** The status comment as the app leaves it when it dispatches (arranged directly, as the app would write it). */
+async function arrangeStatus(h: Harness, issue: number, state: StatusState): Promise<void> {
+  await h.api.createComment(
+    issue,
+    `${hiddenMarker("status")}\n${renderStatusComment({ headline: "Queued." }, state)}`,
+  );
+}

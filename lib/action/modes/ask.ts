@@ -16,7 +16,6 @@ import { truncateHead } from "../../prompt/budget.ts";
 import { quoteUntrusted, sanitizeUntrusted } from "../../prompt/sanitize.ts";
 import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
 import type { ActionContext } from "../../task/context.ts";
-import { withDaySpend } from "../../cost/daily-budget.ts";
 import { commandTrigger } from "../../trust/command-trigger.ts";
 import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
 import { commandActs } from "../../trust/trigger-act.ts";
@@ -31,7 +30,7 @@ import {
 import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
 import { itemAtTrigger } from "../../trust/text-at-trigger.ts";
 import { selfLogins } from "../../trust/self-logins.ts";
-import { readStatus, writeStatus } from "../../status/status-store.ts";
+import { startReadOnlyStatus } from "../../task/read-only-status.ts";
 import type { ModeResult } from "../../task/task-report.ts";
 
 const DIFF_BUDGET = 30_000;
@@ -117,12 +116,17 @@ export async function runAskMode(
   const files = new Set(await checkout.worktree.listFiles());
   await checkout.remove();
 
-  const status = withDaySpend(await readStatus(gateway, number), ctx.clock.now(), outcome.result.costUsd);
+  // An answer is not work on the task: its cost counts against the day's cap only.
+  const status = await startReadOnlyStatus(ctx, number, undefined, false);
+  const usd = outcome.result.costUsd;
   const answer = outcome.result.summary.trim();
   if (!outcome.result.success || answer === "") {
     const reason = outcome.result.success ? "the agent gave no answer" : outcome.stopReason;
-    await gateway.createComment(number, ctx.mask(`Locus could not answer: ${reason}.`));
-    await writeStatus(gateway, number, { headline: `Could not answer the question: ${reason}.` }, status);
+    await status.finish(
+      `Could not answer the question: ${reason}.`,
+      usd,
+      `Locus could not answer: ${reason}.`,
+    );
     return { tasks: [outcome.report("failed", reason)] };
   }
   const blobUrl = `${ctx.run.repositoryUrl}/blob/${checkout.sha}`;
@@ -137,6 +141,6 @@ export async function runAskMode(
       }),
     ),
   );
-  await writeStatus(gateway, number, { headline: `Answered a question: ${comment.url}` }, status);
+  await status.finish(`Answered a question: ${comment.url}`, usd);
   return { tasks: [outcome.report("succeeded")], note: `Answered: ${comment.url}` };
 }

@@ -6,7 +6,8 @@
  * brings the default branch, the run's creation time and the day's spend.
  */
 import { join } from "node:path";
-import { canTransition, statusOf } from "../../status-machine/status-machine.ts";
+import { statusOf } from "../../status-machine/status-machine.ts";
+import { canStart } from "../../lifecycle/lifecycle.ts";
 import { createMutex, mapWithLimit } from "../../task/concurrency.ts";
 import type { ActionContext } from "../../task/context.ts";
 import { runTask } from "../../task/run-task.ts";
@@ -40,8 +41,8 @@ export async function runIssueMode(ctx: ActionContext, numbers: readonly number[
     const issue = reads[index]?.issue;
     if (!issue) return skip("", `#${number} is not an issue`);
     if (issue.state !== "open") return skip(issue.title, `#${number} is closed`);
-    const status = statusOf(issue.labels);
-    if (!canTransition(status, "start")) return skip(issue.title, `#${number} is already locus:${status}`);
+    if (!canStart(issue.labels))
+      return skip(issue.title, `#${number} is already locus:${statusOf(issue.labels) ?? ""}`);
     const path = join(ctx.run.worktreeRoot, "locus-worktrees", `issue-${number}`);
     const outcome = await runTask(ctx, {
       issue,

@@ -14,7 +14,6 @@ import { BUDGETS, renderIssue } from "../../prompt/task-prompt.ts";
 import { GITHUB_BODY_LIMIT } from "../../render/comment-limit.ts";
 import { renderFittedPlanComment } from "../../plan/plan-fit.ts";
 import type { ActionContext } from "../../task/context.ts";
-import { withDaySpend } from "../../cost/daily-budget.ts";
 import { commandTrigger } from "../../trust/command-trigger.ts";
 import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
 import { commandActs } from "../../trust/trigger-act.ts";
@@ -26,7 +25,7 @@ import {
   UNTRUSTED_RULE,
 } from "../../task/read-only-agent.ts";
 import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
-import { readStatus, writeStatus } from "../../status/status-store.ts";
+import { startReadOnlyStatus } from "../../task/read-only-status.ts";
 import type { ModeResult } from "../../task/task-report.ts";
 
 const RULES = [
@@ -61,13 +60,7 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
     doing: "make a plan",
   });
   if (refused) return refused;
-  const status = await readStatus(gateway, issueNumber);
-  const runState = {
-    ...status,
-    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
-    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
-  };
-  await writeStatus(gateway, issueNumber, { headline: "Planning: studying the repository." }, runState);
+  const status = await startReadOnlyStatus(ctx, issueNumber, "Planning: studying the repository.");
 
   const goal = ctx.command.trim();
   const checkout = await checkoutForReading(ctx, `plan-${issueNumber}`, baseBranch);
@@ -92,40 +85,22 @@ export async function runPlanMode(ctx: ActionContext, issueNumber: number): Prom
     ].join("\n\n"),
   });
   await checkout.remove();
-  const spent = withDaySpend(runState, ctx.clock.now(), outcome.result.costUsd);
-  const costUsd = (status.costUsd ?? 0) + outcome.result.costUsd;
+  const usd = outcome.result.costUsd;
 
   if (proposed === undefined) {
     const reason = outcome.result.success
       ? "the agent finished without proposing a plan"
       : `the agent stopped before proposing a plan: ${outcome.stopReason}`;
-    await gateway.createComment(issueNumber, ctx.mask(`Locus could not make a plan: ${reason}.`));
-    await writeStatus(
-      gateway,
-      issueNumber,
-      { headline: `Planning failed: ${reason}.` },
-      { ...spent, costUsd },
-    );
+    await status.finish(`Planning failed: ${reason}.`, usd, `Locus could not make a plan: ${reason}.`);
     return { tasks: [outcome.report("failed", reason)] };
   }
   const body = ctx.mask(renderFittedPlanComment(proposed));
   if (body.length > GITHUB_BODY_LIMIT) {
     const reason = `the plan does not fit in one comment (${body.length} characters); ask for fewer tasks`;
-    await gateway.createComment(issueNumber, `Locus could not post the plan: ${reason}.`);
-    await writeStatus(
-      gateway,
-      issueNumber,
-      { headline: `Planning failed: ${reason}.` },
-      { ...spent, costUsd },
-    );
+    await status.finish(`Planning failed: ${reason}.`, usd, `Locus could not post the plan: ${reason}.`);
     return { tasks: [outcome.report("failed", reason)] };
   }
   const comment = await gateway.createComment(issueNumber, body);
-  await writeStatus(
-    gateway,
-    issueNumber,
-    { headline: `Proposed a plan of ${proposed.tasks.length} tasks: ${comment.url}` },
-    { ...spent, costUsd },
-  );
+  await status.finish(`Proposed a plan of ${proposed.tasks.length} tasks: ${comment.url}`, usd);
   return { tasks: [outcome.report("succeeded")], note: `Plan posted: ${comment.url}` };
 }

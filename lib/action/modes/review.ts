@@ -20,7 +20,6 @@ import { renderFindingComment, renderReviewBody } from "../../review/review-comm
 import { reviewEvent } from "../../review/review-event.ts";
 import type { SubmittedReview, Verdict } from "../../review/review-schema.ts";
 import type { ActionContext } from "../../task/context.ts";
-import { withDaySpend } from "../../cost/daily-budget.ts";
 import { commandTrigger } from "../../trust/command-trigger.ts";
 import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
 import { commandActs } from "../../trust/trigger-act.ts";
@@ -35,7 +34,7 @@ import { firstReadOptions, runFacts } from "../../task/task-read-context.ts";
 import { textAtTrigger } from "../../trust/text-at-trigger.ts";
 import { selfLogins } from "../../trust/self-logins.ts";
 import { isLocus } from "../../github/locus-identity.ts";
-import { readStatus, writeStatus } from "../../status/status-store.ts";
+import { startReadOnlyStatus } from "../../task/read-only-status.ts";
 import type { ModeResult } from "../../task/task-report.ts";
 
 const RULES = [
@@ -172,13 +171,7 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     doing: "review this pull request",
   });
   if (refused) return refused;
-  const status = await readStatus(gateway, prNumber);
-  const runState = {
-    ...status,
-    ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
-    ...(ctx.run.unsandboxed ? { unsandboxed: true } : {}),
-  };
-  await writeStatus(gateway, prNumber, { headline: `Reviewing ${pr.head.sha.slice(0, 7)}.` }, runState);
+  const status = await startReadOnlyStatus(ctx, prNumber, `Reviewing ${pr.head.sha.slice(0, 7)}.`);
 
   const diff = await gateway.getPullRequestDiff(prNumber);
   const checkout = await checkoutForReading(ctx, `review-${prNumber}`, pr.head.ref);
@@ -193,8 +186,7 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     ...(budget ? { budget } : {}),
   });
   await checkout.remove();
-  const spent = withDaySpend(runState, ctx.clock.now(), outcome.result.costUsd);
-  const costUsd = (status.costUsd ?? 0) + outcome.result.costUsd;
+  const usd = outcome.result.costUsd;
 
   // Every provider submits through the tool: the CLIs give it as their structured answer.
   const review = submitted;
@@ -202,8 +194,11 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     const reason = outcome.result.success
       ? "the agent finished without submitting a review"
       : `the agent stopped before submitting a review: ${outcome.stopReason}`;
-    await gateway.createComment(prNumber, ctx.mask(`Locus could not review this pull request: ${reason}.`));
-    await writeStatus(gateway, prNumber, { headline: `Review failed: ${reason}.` }, { ...spent, costUsd });
+    await status.finish(
+      `Review failed: ${reason}.`,
+      usd,
+      `Locus could not review this pull request: ${reason}.`,
+    );
     return { tasks: [outcome.report("failed", reason)] };
   }
   const posted = await postReview(ctx, pr, review, reviewEvent(review.verdict, pr.author, selfLogins(ctx)), {
@@ -211,13 +206,9 @@ export async function runReviewMode(ctx: ActionContext, prNumber: number): Promi
     sha: checkout.sha,
   });
   const verdict = posted.event === "REQUEST_CHANGES" ? "requested changes" : "commented";
-  await writeStatus(
-    gateway,
-    prNumber,
-    {
-      headline: `Reviewed ${checkout.sha.slice(0, 7)}: ${verdict}, ${review.findings.length} findings (${posted.inline} on diff lines).`,
-    },
-    { ...spent, costUsd },
+  await status.finish(
+    `Reviewed ${checkout.sha.slice(0, 7)}: ${verdict}, ${review.findings.length} findings (${posted.inline} on diff lines).`,
+    usd,
   );
   return { tasks: [outcome.report("succeeded")], note: `Review posted on PR #${prNumber}: ${verdict}.` };
 }

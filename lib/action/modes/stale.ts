@@ -21,12 +21,12 @@ import { sprintBlockedBy } from "../../sprint/sprint-blocked.ts";
 import { utcDay } from "../../cost/daily-budget.ts";
 import { statusLabel, type Status } from "../../labels/schema.ts";
 import { dispatchInputs, parseRunName, type DispatchRequest } from "../../dispatch/dispatch-inputs.ts";
-import { withDelivery, type StatusState } from "../../status/status-comment.ts";
-import { applyEffects } from "../../lifecycle/apply-effects.ts";
+import { EMPTY_STATE, type StatusState } from "../../status/status-comment.ts";
+import { advanceTask, applyEffects, statusTarget, type EffectTarget } from "../../lifecycle/apply-effects.ts";
 import { step, taskState, type Step } from "../../lifecycle/lifecycle.ts";
 import type { TaskEvent } from "../../lifecycle/task-events.ts";
 import type { ActionContext } from "../../task/context.ts";
-import { readStatusRecord, writeStatus } from "../../status/status-store.ts";
+import { readStatusRecord } from "../../status/status-store.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport } from "../../task/task-report.ts";
 import { markerKey } from "../../markers.ts";
 
@@ -71,32 +71,41 @@ export async function runStaleMode(ctx: ActionContext): Promise<ModeResult> {
     texts: { readonly headline: string; readonly why: string; readonly statusSeenAt?: string | null },
   ): Promise<void> {
     if ("refused" in labels) return;
-    const claimed = statusLabel(from);
-    if (!(await gateway.removeLabel(issue.number, claimed))) {
+    const target: EffectTarget = { gateway, issue, mask: ctx.mask };
+    const claim = step(taskState(issue.labels, EMPTY_STATE), { kind: "sweep-claimed", from });
+    if ("refused" in claim) return;
+    if (!(await applyEffects(target, claim.effects)).removed) {
       reports.push(report(issue, "skipped", "another sweep took it first"));
       return;
     }
+    // A task claimed and then lost would carry no status, and nothing sweeps an issue without one.
+    const restore = async () => {
+      const restored = step(claim.state, { kind: "claim-restored", labels: issue.labels });
+      if (!("refused" in restored)) await applyEffects(target, restored.effects);
+    };
     try {
       const record = await readStatusRecord(gateway, issue.number);
       // Another sweep handled it between this sweep's read and its claim: its status comment moved.
       if (texts.statusSeenAt !== undefined && (record.comment?.updatedAt ?? null) !== texts.statusSeenAt) {
-        await gateway.setLabels(issue.number, [...issue.labels]);
+        await restore();
         reports.push(report(issue, "skipped", "another sweep dispatched it first"));
         return;
       }
       const delivery = `stale-${ctx.run.id}-${issue.number}`;
-      await writeStatus(
-        gateway,
-        issue.number,
-        { headline: texts.headline },
-        withDelivery(record.state, delivery),
+      await advanceTask(
+        statusTarget(gateway, issue, record, ctx.mask),
+        taskState(claim.state.labels, record.state),
+        {
+          kind: "dispatch-recorded",
+          headline: texts.headline,
+          deliveries: [delivery],
+        },
       );
       // Only the labels: the status comment above holds this sweep's delivery.
-      await applyEffects({ gateway, issue, mask: (text) => text }, labels.effects);
+      await applyEffects(target, labels.effects);
       await dispatch(issue, delivery, texts.why);
     } catch (error) {
-      // A task claimed and then lost would carry no status, and nothing sweeps an issue without one.
-      await gateway.setLabels(issue.number, [...issue.labels]).catch(() => undefined);
+      await restore().catch(() => undefined);
       throw error;
     }
   }

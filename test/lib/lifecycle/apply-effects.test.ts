@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Comment, MomentResult, MomentWrite } from "../../../lib/github/index.ts";
-import type { StatusWriter } from "../../../lib/status/status-store.ts";
-import { applyEffects, type EffectTarget } from "../../../lib/lifecycle/apply-effects.ts";
+import type { StatusWriter } from "../../../lib/lifecycle/status-writer.ts";
+import { applyEffects, applyLabelSets, type EffectTarget } from "../../../lib/lifecycle/apply-effects.ts";
 import { EMPTY_STATE } from "../../../lib/status/status-comment.ts";
 
 /** The slice of GitHub the applier uses, recording every call in order. */
@@ -24,6 +24,12 @@ function fakeTarget() {
     writeStatus,
     mask: (text) => text.replaceAll("s3cret", "***"),
     gateway: {
+      removeLabel(issue, label) {
+        calls.push(`remove ${label} from #${issue}`);
+        // The second removal of the same label is GitHub's 404: someone took it first.
+        const first = !calls.slice(0, -1).includes(`remove ${label} from #${issue}`);
+        return Promise.resolve(first);
+      },
       writeMoment(writes) {
         calls.push(`moment ${writes.map((write) => write.kind).join("+")}`);
         return Promise.resolve(answer(writes));
@@ -81,5 +87,30 @@ describe("applyEffects", () => {
     const { calls, target } = fakeTarget();
     expect(await applyEffects(target, [])).toEqual({ comments: [] });
     expect(calls).toEqual([]);
+  });
+
+  it("takes one label off alone and says whether it was there to take", async () => {
+    const { calls, target } = fakeTarget();
+    const claim = [{ kind: "remove-label", label: "locus:queued" }] as const;
+    expect(await applyEffects(target, claim)).toEqual({ removed: true, comments: [] });
+    expect(await applyEffects(target, claim)).toEqual({ removed: false, comments: [] });
+    expect(calls).toEqual(["remove locus:queued from #3", "remove locus:queued from #3"]);
+  });
+});
+
+describe("applyLabelSets", () => {
+  it("sends many issues' label sets 50 to a request, and refuses any other effect", async () => {
+    const { calls, target } = fakeTarget();
+    const steps = Array.from({ length: 120 }, (_, index) => ({
+      issue: { number: index + 1 },
+      effects: [{ kind: "labels" as const, labels: ["locus:queued"] }],
+    }));
+    await applyLabelSets(target.gateway, steps);
+    expect(calls.map((call) => call.split("+").length)).toEqual([50, 50, 20]);
+    await expect(
+      applyLabelSets(target.gateway, [
+        { issue: { number: 1 }, effects: [{ kind: "status", view: { headline: "x" }, state: EMPTY_STATE }] },
+      ]),
+    ).rejects.toThrow("only label sets");
   });
 });

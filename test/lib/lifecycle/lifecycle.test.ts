@@ -5,6 +5,8 @@ import { isCompleted, statusOf } from "../../../lib/status-machine/status-machin
 import { isOrderLabel } from "../../../lib/sprint/order.ts";
 import { EMPTY_STATE } from "../../../lib/status/status-comment.ts";
 import {
+  canStart,
+  resumesReview,
   roundCanStart,
   step,
   taskState,
@@ -88,6 +90,30 @@ const eventArb: fc.Arbitrary<TaskEvent> = fc.oneof(
   fc
     .tuple(fc.boolean(), spendArb)
     .map(([resume, s]): TaskEvent => ({ kind: "restack-finished", resume, headline: "Rebased.", ...s })),
+  fc.constantFrom(...STATUSES).map((from): TaskEvent => ({ kind: "sweep-claimed", from })),
+  fc
+    .constantFrom(...STATUSES)
+    .map((status): TaskEvent => ({ kind: "label-refused", label: statusLabel(status) })),
+  fc.option(fc.constantFrom("https://run/10", null), { nil: undefined }).map((runUrl): TaskEvent => ({
+    kind: "dispatch-recorded",
+    headline: "Queued.",
+    deliveries: ["d-1"],
+    runUrl,
+  })),
+  fc.constant<TaskEvent>({
+    kind: "ci-fix-stopped",
+    headline: "CI still fails.",
+    ci: { heads: ["abc"], streak: 3, stopped: true },
+  }),
+  fc
+    .boolean()
+    .map((unsandboxed): TaskEvent => ({ kind: "read-only-started", headline: "Planning.", unsandboxed })),
+  fc.tuple(fc.boolean(), spendArb).map(([taskCost, s]): TaskEvent => ({
+    kind: "read-only-finished",
+    headline: "Planned.",
+    taskCost,
+    ...s,
+  })),
 );
 /** Events a person asks for: they may give a task a status whatever came before (cancel included). */
 const PERSONS = ["started", "pr-merged", "queue-requested", "sprint-activated"];
@@ -515,5 +541,85 @@ describe("the task lifecycle's steps", () => {
     expect(roundCanStart(task("in-review").labels)).toBe(true);
     for (const status of [undefined, "queued", "in-progress", "waiting", "failed", "done"] as const)
       expect(roundCanStart(task(status).labels)).toBe(false);
+  });
+});
+
+describe("the lifecycle's sweep, record and read-only steps", () => {
+  it("claims a status by taking that label off alone, and refuses a status the task does not carry", () => {
+    const claimed = applied(task("failed"), { kind: "sweep-claimed", from: "failed" });
+    expect(claimed.effects).toEqual([{ kind: "remove-label", label: "locus:failed" }]);
+    expect(statusOf(claimed.state.labels)).toBeUndefined();
+    expect(step(task("queued"), { kind: "sweep-claimed", from: "failed" })).toEqual({
+      refused: "the issue does not carry locus:failed",
+    });
+  });
+
+  it("restores the labels a sweep read, written only when they differ", () => {
+    const before = task("in-progress");
+    const claimed = applied(before, { kind: "sweep-claimed", from: "in-progress" });
+    const restored = applied(claimed.state, { kind: "claim-restored", labels: before.labels });
+    expect(restored.effects).toEqual([{ kind: "labels", labels: before.labels }]);
+    expect(applied(before, { kind: "claim-restored", labels: before.labels }).effects).toEqual([]);
+  });
+
+  it("takes a refused label off whatever the labels it was read with say", () => {
+    expect(applied(task(undefined), { kind: "label-refused", label: "locus:failed" }).effects).toEqual([
+      { kind: "remove-label", label: "locus:failed" },
+    ]);
+  });
+
+  it("records a dispatch's deliveries, run, requester and CI-fix streak in the status comment only", () => {
+    const ci = { heads: ["abc"], streak: 1, stopped: false };
+    const recorded = applied(task("queued", { runUrl: "https://run/1" }), {
+      kind: "dispatch-recorded",
+      headline: "Queued.",
+      deliveries: ["d-1", "body-1"],
+      runUrl: null,
+      requester: "alice",
+      ci,
+    });
+    expect(recorded.effects).toHaveLength(1);
+    expect(recorded.effects[0]?.kind).toBe("status");
+    expect(recorded.state).toMatchObject({ deliveries: ["d-1", "body-1"], requester: "alice", ci });
+    expect(recorded.state.runUrl).toBeUndefined();
+    const kept = applied(task("queued", { runUrl: "https://run/1" }), {
+      kind: "dispatch-recorded",
+      headline: "Refused.",
+      deliveries: ["d-2"],
+    });
+    expect(kept.state.runUrl).toBe("https://run/1");
+  });
+
+  it("adds a read-only run's cost to the day, and to the task only when it is the task's", () => {
+    const start = task("in-review", { costUsd: 1 });
+    const plan = applied(start, {
+      kind: "read-only-finished",
+      headline: "Planned.",
+      taskCost: true,
+      usd: 2,
+      at: AT,
+    });
+    expect(plan.state.costUsd).toBe(3);
+    expect(plan.state.daySpend).toEqual({ day: "2026-11-24", usd: 2 });
+    const answer = applied(start, {
+      kind: "read-only-finished",
+      headline: "Answered.",
+      taskCost: false,
+      comment: "Locus could not answer.",
+      usd: 2,
+      at: AT,
+    });
+    expect(answer.state.costUsd).toBe(1);
+    expect(answer.state.daySpend).toEqual({ day: "2026-11-24", usd: 2 });
+    expect(answer.effects.map((effect) => effect.kind)).toEqual(["status", "comment"]);
+    expect(answer.state.labels).toEqual(start.labels);
+  });
+
+  it("answers whether a task may start, and whether a rebase resumes review", () => {
+    expect(canStart(task("queued").labels)).toBe(true);
+    expect(canStart(task("in-review").labels)).toBe(false);
+    expect(canStart(task("waiting").labels)).toBe(false);
+    expect(resumesReview(task("in-review").labels, task("in-progress").labels)).toBe(true);
+    expect(resumesReview(task("in-progress").labels, task("in-progress").labels)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { AgentEvent } from "../../../lib/agent/events.ts";
 import { createLiveStatus, type LiveStatusOptions } from "../../../lib/task/live-status.ts";
 import type { Comment, GitHubGateway } from "../../../lib/github/index.ts";
 import { readStatusState, type StatusState } from "../../../lib/status/status-comment.ts";
-import { createStatusWriter } from "../../../lib/status/status-store.ts";
+import { createStatusWriter } from "../../../lib/lifecycle/status-writer.ts";
 import { NO_USAGE } from "../../../lib/agent/usage.ts";
 
 const ISSUE = 7;
