@@ -16,6 +16,7 @@ import { utcDay } from "../action/daily-budget.ts";
 import { statusOf } from "../labels/status.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
 import { untrustedLine } from "../render/markdown.ts";
+import { safeToPublish } from "../render/safe-text.ts";
 import { EMPTY_STATE } from "../status/status-comment.ts";
 import { failureNextStep, phaseView } from "../status/task-phase.ts";
 import { labelStep } from "./label-steps.ts";
@@ -134,7 +135,7 @@ export function step(task: TaskState, event: TaskEvent): Step {
             {
               kind: "comment",
               role: "refusal",
-              body: `Locus did not start this task: ${untrustedLine(event.reason)}. ${next}`,
+              body: safeToPublish(`Locus did not start this task: ${untrustedLine(event.reason)}. ${next}`),
             },
           ];
       return {
@@ -150,7 +151,7 @@ export function step(task: TaskState, event: TaskEvent): Step {
         {
           kind: "comment",
           role: "refusal",
-          body: `Locus did not start this task. ${untrustedLine(event.reason)}`,
+          body: safeToPublish(`Locus did not start this task. ${untrustedLine(event.reason)}`),
         },
       ]);
     case "round-started":
