@@ -16,11 +16,12 @@ import {
   paragraph,
   plain,
   root,
+  strong,
   table,
   type Inline,
 } from "../render/tree/nodes.ts";
 import { toGitHubMarkdown } from "../render/tree/serialize.ts";
-import { untrustedMarkdown } from "../render/tree/untrusted-text.ts";
+import { untrustedInline, untrustedMarkdown } from "../render/tree/untrusted-text.ts";
 import type { ModeResult, TaskReport } from "./task-report.ts";
 import type { ToolCard } from "./tool-cards.ts";
 import type { RefusedHost, SandboxKind } from "../sandbox/sandbox.ts";
@@ -61,16 +62,18 @@ function bytes(markdown: string): number {
 /**
  * Built as one Markdown tree: titles, reasons, tool summaries and hosts are text or code, so
  * nothing the agent or a repository wrote can act in it. `logUrl`: the run's page, where the full
- * log of every tool call stays.
+ * log of every tool call stays; `warning`: a line in bold after the note (hooks that never ran).
  */
 export function renderJobSummary(
   mode: string,
   result: ModeResult,
   sandbox?: SandboxReport,
   logUrl?: string,
+  warning?: string,
 ): string {
   const blocks: BlockContent[] = [heading(2, `Locus ${mode}`)];
   if (result.note) blocks.push(...untrustedMarkdown(result.note));
+  if (warning) blocks.push(paragraph(strong("Warning:"), " ", ...untrustedInline(warning)));
   if (sandbox) blocks.push(...sandboxSection(sandbox));
   if (result.tasks.length > 0) {
     const rows = result.tasks.map((task): Inline[][] => [
