@@ -214,10 +214,8 @@ export async function run(): Promise<void> {
     if (process.env["GITHUB_STEP_SUMMARY"]) {
       const report = { kind: sandbox.kind, refused: sandbox.refused() };
       // Hooks that never ran are said in the summary too, where a reader looks for what happened.
-      const summarised = unreached
-        ? { ...result, note: [result.note, `**Warning:** ${unreached}`].filter(Boolean).join("\n\n") }
-        : result;
-      await core.summary.addRaw(mask(renderJobSummary(request.mode, summarised, report, env.runUrl))).write();
+      const summary = renderJobSummary(request.mode, result, report, env.runUrl, unreached);
+      await core.summary.addRaw(mask(summary)).write();
     }
     const failed = result.tasks.filter((task) => task.fault);
     if (failed.length > 0) {

@@ -50,9 +50,12 @@ export function markerOpen(name: MarkerName): string {
   return `${LOCUS_OPEN}${name} `;
 }
 
-/** A value as JSON that cannot end the HTML comment it sits in (`-->` is escaped inside strings). */
+/**
+ * A value as JSON that cannot end the HTML comment it sits in: every `<` and `>` inside strings is
+ * escaped, so neither `-->` nor `--!>` (which also ends a comment in HTML) nor a tag appears.
+ */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/-->/g, "--\\u003e");
+  return JSON.stringify(value).replace(/[<>]/g, (c) => (c === "<" ? "\\u003c" : "\\u003e"));
 }
 
 /** The value of the first `name` marker in the body, or undefined when there is none. */

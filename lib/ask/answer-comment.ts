@@ -6,12 +6,15 @@
  * question.
  */
 import { embedJson, markerOpen, MARKER_CLOSE as CLOSE } from "../markers.ts";
-import { safeToPublish } from "../render/safe-text.ts";
-import { untrustedLine } from "../render/markdown.ts";
 import { fitBody, GITHUB_BODY_LIMIT } from "../render/comment-limit.ts";
+import { blockquote, code, link, paragraph, root, small, strong, trustedHtml } from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedInline, untrustedMarkdown } from "../render/tree/untrusted-text.ts";
 
 const ANSWER_OPEN = markerOpen("answer");
 const QUOTE_LIMIT = 500;
+/** Room left for the marker, the quoted question and the footer. */
+const ANSWER_LIMIT = GITHUB_BODY_LIMIT - 4_000;
 
 export interface AnswerView {
   readonly question: string;
@@ -27,20 +30,19 @@ export interface Exchange {
   readonly answer: string;
 }
 
-function quote(question: string): string {
-  const text = question.length > QUOTE_LIMIT ? `${question.slice(0, QUOTE_LIMIT)}…` : question;
-  return `> **Question:** ${untrustedLine(text)}`;
-}
-
+/** The comment as one tree: the record, the question quoted on one line, the answer's outline, the footer. */
 export function renderAnswerComment(view: AnswerView): string {
-  const record = embedJson({ question: view.question, sha: view.sha });
-  const head = `${ANSWER_OPEN}${record}${CLOSE}\n${quote(view.question)}\n\n`;
-  const footer = `\n\n<sub>Answered by Locus from the code at [\`${view.sha.slice(0, 7)}\`](${view.commitUrl}).</sub>`;
-  const answer = fitBody(
-    safeToPublish(view.answer.trim()),
-    Math.max(1_000, GITHUB_BODY_LIMIT - head.length - footer.length),
+  const question =
+    view.question.length > QUOTE_LIMIT ? `${view.question.slice(0, QUOTE_LIMIT)}…` : view.question;
+  const answer = view.answer.trim();
+  const tree = root(
+    trustedHtml(`${ANSWER_OPEN}${embedJson({ question: view.question, sha: view.sha })}${CLOSE}`),
+    blockquote(paragraph(strong("Question:"), " ", ...untrustedInline(question.replace(/\s+/g, " ").trim()))),
+    untrustedMarkdown(answer.length > ANSWER_LIMIT ? answer.slice(0, ANSWER_LIMIT) : answer),
+    small("Answered by Locus from the code at ", link(view.commitUrl, code(view.sha.slice(0, 7))), "."),
   );
-  return `${head}${answer}${footer}`;
+  // Escapes can lengthen the answer past GitHub's limit: cut at a line, which keeps every line's text inert.
+  return fitBody(toGitHubMarkdown(tree));
 }
 
 /** The exchange an answer comment records, or undefined for any other comment. */
@@ -55,11 +57,10 @@ export function readAnswerComment(body: string): Exchange | undefined {
     return undefined;
   }
   if (typeof question !== "string") return undefined;
-  const lines = body
-    .slice(end + CLOSE.length)
-    .replace(/^\n/, "")
-    .split("\n");
+  const lines = body.slice(end + CLOSE.length).split("\n");
   let start = 0;
+  // Older answers put the quoted question on the marker's next line, newer ones after a blank line.
+  while (lines[start]?.trim() === "") start += 1;
   while (lines[start]?.startsWith(">")) start += 1;
   while (lines[start]?.trim() === "") start += 1;
   let stop = lines.length;

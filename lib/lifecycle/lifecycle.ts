@@ -20,6 +20,7 @@ import { utcDay } from "../cost/daily-budget.ts";
 import { statusOf } from "../status-machine/status-machine.ts";
 import { renderQuestionComment } from "../render/question-comment.ts";
 import { untrustedLine } from "../render/markdown.ts";
+import { safeToPublish } from "../render/safe-text.ts";
 import { EMPTY_STATE } from "../status/status-comment.ts";
 import { failureNextStep, phaseView } from "../status/task-phase.ts";
 import { labelStep } from "./label-steps.ts";
@@ -151,7 +152,7 @@ const STEPS: Steps = {
           {
             kind: "comment",
             role: "refusal",
-            body: `Locus did not start this task: ${untrustedLine(event.reason)}. ${next}`,
+            body: safeToPublish(`Locus did not start this task: ${untrustedLine(event.reason)}. ${next}`),
           },
         ];
     return {
@@ -167,7 +168,7 @@ const STEPS: Steps = {
       {
         kind: "comment",
         role: "refusal",
-        body: `Locus did not start this task. ${untrustedLine(event.reason)}`,
+        body: safeToPublish(`Locus did not start this task. ${untrustedLine(event.reason)}`),
       },
     ]),
   // A round on the task's PR (lib/pull-request/pull-request-round.ts): iterate, fix-ci, a rebase.

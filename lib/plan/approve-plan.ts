@@ -3,8 +3,9 @@
  * confirmed sequence, deterministically. No AI is involved here.
  */
 import { markerOpen, MARKER_CLOSE } from "../markers.ts";
-import { safeToPublish } from "../render/safe-text.ts";
-import { untrustedLine } from "../render/markdown.ts";
+import { list, paragraph, plain, root, small, strong, trustedHtml } from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedInline, untrustedMarkdown } from "../render/tree/untrusted-text.ts";
 import { MANAGED_LABEL, ORDER_PREFIX } from "../labels/schema.ts";
 import type { Plan, PlannedTask } from "./plan-schema.ts";
 
@@ -36,7 +37,16 @@ export function approvePlan(plan: Plan, sequence?: readonly number[]): ApprovalR
       if ((rank.get(dependency) ?? 0) > (rank.get(index + 1) ?? 0)) {
         return {
           ok: false,
-          message: `Task ${index + 1} (${task.title}) depends on task ${dependency}, which this order runs after it.`,
+          // The title is the model's: text in a tree, so it can neither ping nor close.
+          message: toGitHubMarkdown(
+            root(
+              paragraph(
+                `Task ${index + 1} (`,
+                plain(task.title),
+                `) depends on task ${dependency}, which this order runs after it.`,
+              ),
+            ),
+          ),
         };
       }
     }
@@ -74,22 +84,24 @@ export function plannedByMarker(planCommentId: number): string {
   return `${markerOpen("planned")}comment=${planCommentId} `;
 }
 
+/** The created issue's body, built as one tree: the plan's words are the model's, so they are untrusted text. */
 export function renderPlannedIssueBody(
   entry: IssueToCreate,
   planCommentId: number,
   dependencyIssues: readonly number[],
 ): string {
-  const parts = [plannedIssueMarker(planCommentId, entry.position), safeToPublish(entry.task.body.trim())];
-  if (dependencyIssues.length > 0)
-    parts.push(`**Depends on:** ${dependencyIssues.map((n) => `#${n}`).join(", ")}`);
-  if (entry.task.acceptanceCriteria.length > 0) {
-    parts.push(
-      [
-        "**Acceptance criteria**",
-        ...entry.task.acceptanceCriteria.map((c) => `- [ ] ${untrustedLine(c)}`),
-      ].join("\n"),
-    );
-  }
-  parts.push(`<sub>Complexity: ${entry.task.complexity}. Planned by Locus.</sub>`);
-  return parts.filter((part) => part.length > 0).join("\n\n");
+  const criteria = list(
+    entry.task.acceptanceCriteria.map((c) => untrustedInline(c.replace(/\s+/g, " ").trim())),
+  );
+  for (const item of criteria.children) item.checked = false;
+  return toGitHubMarkdown(
+    root(
+      trustedHtml(plannedIssueMarker(planCommentId, entry.position)),
+      untrustedMarkdown(entry.task.body.trim()),
+      dependencyIssues.length > 0 &&
+        paragraph(strong("Depends on:"), ` ${dependencyIssues.map((n) => `#${n}`).join(", ")}`),
+      entry.task.acceptanceCriteria.length > 0 && [paragraph(strong("Acceptance criteria")), criteria],
+      small(`Complexity: ${entry.task.complexity}. Planned by Locus.`),
+    ),
+  );
 }

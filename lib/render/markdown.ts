@@ -1,5 +1,5 @@
 /** Small helpers for GitHub-flavoured markdown written by Locus. */
-import { code, plain } from "./tree/nodes.ts";
+import { plain } from "./tree/nodes.ts";
 import { toTableCellMarkdown } from "./tree/serialize.ts";
 import { untrustedInline } from "./tree/untrusted-text.ts";
 
@@ -13,22 +13,11 @@ export function untrustedLine(markdown: string): string {
   return toTableCellMarkdown(untrustedInline(markdown.replace(/\s+/g, " ").trim()));
 }
 
-/** Text shown as code in a table cell. */
-export function codeCell(text: string): string {
-  return toTableCellMarkdown([code(text)]);
-}
-
 /** A fenced block whose fence is longer than any backtick run inside the text. */
 export function codeBlock(text: string, language = ""): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
   const fence = "`".repeat(longest + 1);
   return `${fence}${language}\n${text}\n${fence}`;
-}
-
-/** A collapsed section. Its summary is raw HTML to GitHub, so it is escaped as HTML text. */
-export function details(summary: string, body: string): string {
-  const escaped = summary.replace(/\s+/g, " ").replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<details>\n<summary>${escaped}</summary>\n\n${body}\n\n</details>`;
 }
 
 export function formatUsd(amount: number): string {

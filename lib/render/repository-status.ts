@@ -9,8 +9,20 @@
  * whole would not.
  */
 import { GITHUB_BODY_LIMIT, fitBody } from "./comment-limit.ts";
-import { tableCell } from "./markdown.ts";
-import { toTableCellMarkdown } from "./tree/serialize.ts";
+import type { BlockContent } from "mdast";
+import {
+  code,
+  emphasis,
+  heading,
+  link,
+  paragraph,
+  plain,
+  root,
+  strong,
+  table,
+  type Inline,
+} from "./tree/nodes.ts";
+import { toGitHubMarkdown } from "./tree/serialize.ts";
 import { untrustedInline } from "./tree/untrusted-text.ts";
 import { progressBar } from "./tracking-dashboard.ts";
 
@@ -101,11 +113,10 @@ function shorten(text: string, max: number): string {
 
 /**
  * The agent's words in one table cell: cut first (so no code span is cut open and what it held read as
- * prose), then pinging and closing nobody and loading nothing, with no HTML that could hide the rest
- * of the reply.
+ * prose), then read as untrusted text: code spans kept, the rest text.
  */
-function agentCell(text: string, max: number): string {
-  return toTableCellMarkdown(untrustedInline(shorten(text, max)));
+function agentCell(text: string, max: number): Inline[] {
+  return untrustedInline(shorten(text, max));
 }
 
 /** `3 min`, `5 h`, `2 days`: how long a task has waited, to the unit that matters. */
@@ -125,72 +136,86 @@ const SPRINT_STATE: Readonly<Record<StatusSprint["state"], string>> = {
   finished: "finished",
 };
 
-function link(item: StatusLink): string {
-  return `[#${item.number}](${item.url})`;
+function issueLink(item: StatusLink): Inline {
+  return link(item.url, `#${item.number}`);
 }
 
-function numberCell(number: number | undefined): string {
-  return number === undefined ? "—" : `#${number}`;
+function numberCell(number: number | undefined): Inline[] {
+  return [number === undefined ? "—" : `#${number}`];
 }
 
-/** A table of at most `cap` rows, then how many were left out (cut here or never read). */
-function table(
+/** A section: its heading, then a table of at most `cap` rows and how many were left out (cut here or never read). */
+function section(
+  title: string,
   header: readonly string[],
-  rows: readonly string[][],
+  rows: readonly Inline[][][],
   cap: number,
   unread: number,
   noun: string,
-): string {
-  if (rows.length === 0 && unread === 0) return "_None._";
+): BlockContent[] {
+  const head = heading(3, title);
+  if (rows.length === 0 && unread === 0) return [head, paragraph(emphasis("None."))];
   const shown = rows.slice(0, cap);
   const more = rows.length - shown.length + unread;
-  const lines = [
-    `| ${header.join(" | ")} |`,
-    `| ${header.map(() => "---").join(" | ")} |`,
-    ...shown.map((cells) => `| ${cells.join(" | ")} |`),
+  return [
+    head,
+    table(
+      header.map(() => null),
+      [header.map((name) => [name]), ...shown],
+    ),
+    ...(more > 0 ? [paragraph(emphasis(`…and ${more} more ${noun} not shown.`))] : []),
   ];
-  if (more > 0) lines.push("", `_…and ${more} more ${noun} not shown._`);
-  return lines.join("\n");
 }
 
-function aboutLine(about: StatusAbout): string {
+function aboutLine(about: StatusAbout): BlockContent {
   if (about.status === undefined)
-    return `#${about.number} is not queued. Label it \`locus:queued\` or comment \`/locus run\` to start work.`;
-  const facts = [
-    about.pr === undefined ? "" : `PR #${about.pr}`,
-    about.runUrl ? `[last run](${about.runUrl})` : "",
-    about.attempts > 0 ? `${about.attempts} attempt${about.attempts === 1 ? "" : "s"}` : "",
-    about.waitedMs === undefined ? "" : `waiting ${waitedFor(about.waitedMs)} for an answer`,
-  ].filter(Boolean);
-  return `#${about.number} is \`${about.status}\`${facts.length > 0 ? ` · ${facts.join(" · ")}` : ""}.`;
+    return paragraph(
+      `#${about.number} is not queued. Label it `,
+      code("locus:queued"),
+      " or comment ",
+      code("/locus run"),
+      " to start work.",
+    );
+  const facts: Inline[][] = [
+    about.pr === undefined ? [] : [`PR #${about.pr}`],
+    about.runUrl ? [link(about.runUrl, "last run")] : [],
+    about.attempts > 0 ? [`${about.attempts} attempt${about.attempts === 1 ? "" : "s"}`] : [],
+    about.waitedMs === undefined ? [] : [`waiting ${waitedFor(about.waitedMs)} for an answer`],
+  ].filter((fact) => fact.length > 0);
+  return paragraph(
+    `#${about.number} is `,
+    code(about.status),
+    ...facts.flatMap((fact) => [" · ", ...fact]),
+    ".",
+  );
 }
 
-function sprintRows(sprints: readonly StatusSprint[]): string[][] {
+function sprintRows(sprints: readonly StatusSprint[]): Inline[][][] {
   return sprints.map((sprint) => [
-    `[${tableCell(shorten(sprint.title, MAX_TITLE))}](${sprint.url})`,
-    `\`${progressBar(sprint.completed, sprint.total)}\``,
-    SPRINT_STATE[sprint.state],
-    sprint.trackingIssue ? link(sprint.trackingIssue) : "—",
+    [link(sprint.url, plain(shorten(sprint.title, MAX_TITLE)))],
+    [code(progressBar(sprint.completed, sprint.total))],
+    [SPRINT_STATE[sprint.state]],
+    [sprint.trackingIssue ? issueLink(sprint.trackingIssue) : "—"],
   ]);
 }
 
-function taskCells(task: StatusTask): string[] {
+function taskCells(task: StatusTask): Inline[][] {
   return [
-    link(task),
-    tableCell(shorten(task.title, MAX_TITLE)),
-    task.sprint === undefined ? "—" : tableCell(shorten(task.sprint, MAX_TITLE)),
-    String(task.attempts),
+    [issueLink(task)],
+    [plain(shorten(task.title, MAX_TITLE))],
+    [task.sprint === undefined ? "—" : plain(shorten(task.sprint, MAX_TITLE))],
+    [String(task.attempts)],
     numberCell(task.pr),
   ];
 }
 
 const TASK_HEADER = ["Issue", "Title", "Sprint", "Attempts", "PR"];
 
-function questionCell(questions: readonly string[]): string {
+function questionCell(questions: readonly string[]): Inline[] {
   const [first] = questions;
-  if (first === undefined) return "—";
-  const more = questions.length > 1 ? ` _(and ${questions.length - 1} more)_` : "";
-  return `${agentCell(first, MAX_QUESTION)}${more}`;
+  if (first === undefined) return ["—"];
+  const more: Inline[] = questions.length > 1 ? [" ", emphasis(`(and ${questions.length - 1} more)`)] : [];
+  return [...agentCell(first, MAX_QUESTION), ...more];
 }
 
 function budgetLine(budget: RepositoryStatus["budget"]): string {
@@ -200,59 +225,77 @@ function budgetLine(budget: RepositoryStatus["budget"]): string {
   return `${count(budget.remaining)} of ${count(budget.limit)} GitHub API calls left, resets ${reset} UTC.`;
 }
 
+/** Built as one tree: titles, sprint names, questions and errors are text, so nothing in them can act. */
 function render(status: RepositoryStatus, cap: number): string {
-  const blocks = [
-    `## Locus status: ${status.repository}`,
-    status.about ? aboutLine(status.about) : "",
-    `### Active sprints (${status.sprints.length})\n\n${table(
-      ["Sprint", "Progress", "State", "Tracking issue"],
-      sprintRows(status.sprints),
-      cap,
-      0,
-      "sprints",
-    )}${status.moreMilestones > 0 ? `\n\n_${status.moreMilestones} more open milestones were not read._` : ""}`,
-    `### Running (${status.running.length})\n\n${table(TASK_HEADER, status.running.map(taskCells), cap, 0, "tasks")}`,
-    `### Queued (${status.queued.length})\n\n${table(TASK_HEADER, status.queued.map(taskCells), cap, 0, "tasks")}`,
-    `### Waiting for an answer (${status.waiting.length})\n\n${table(
-      [...TASK_HEADER, "Question", "Waiting", "To answer"],
-      status.waiting.map((task) => [
-        ...taskCells(task),
-        questionCell(task.questions),
-        task.waitedMs === undefined ? "—" : waitedFor(task.waitedMs),
-        "reply on it (a writer), or `/locus answer <text>`",
-      ]),
-      cap,
-      0,
-      "tasks",
-    )}`,
-    `### Failed (${status.failed.length})\n\n${table(
-      [...TASK_HEADER, "Last error", "To retry"],
-      status.failed.map((task) => [
-        ...taskCells(task),
-        task.lastError ? tableCell(shorten(task.lastError, MAX_ERROR)) : "—",
-        "comment `/locus run` on it",
-      ]),
-      cap,
-      0,
-      "tasks",
-    )}`,
-    status.moreTasks > 0
-      ? `_${status.moreTasks} more open Locus issues were not read; filter the issues by label to see them._`
-      : "",
-    `### Open Locus pull requests (${status.pullRequests.length + status.morePullRequests})\n\n${table(
-      ["PR", "Title", "Issue"],
-      status.pullRequests.map((pr) => [
-        link(pr),
-        tableCell(shorten(pr.title, MAX_TITLE)),
-        numberCell(pr.issue),
-      ]),
-      cap,
-      status.morePullRequests,
-      "pull requests",
-    )}`,
-    `**API budget:** ${budgetLine(status.budget)}`,
-  ];
-  return blocks.filter(Boolean).join("\n\n");
+  return toGitHubMarkdown(
+    root(
+      heading(2, `Locus status: ${status.repository}`),
+      status.about && aboutLine(status.about),
+      section(
+        `Active sprints (${status.sprints.length})`,
+        ["Sprint", "Progress", "State", "Tracking issue"],
+        sprintRows(status.sprints),
+        cap,
+        0,
+        "sprints",
+      ),
+      status.moreMilestones > 0 &&
+        paragraph(emphasis(`${status.moreMilestones} more open milestones were not read.`)),
+      section(
+        `Running (${status.running.length})`,
+        TASK_HEADER,
+        status.running.map(taskCells),
+        cap,
+        0,
+        "tasks",
+      ),
+      section(`Queued (${status.queued.length})`, TASK_HEADER, status.queued.map(taskCells), cap, 0, "tasks"),
+      section(
+        `Waiting for an answer (${status.waiting.length})`,
+        [...TASK_HEADER, "Question", "Waiting", "To answer"],
+        status.waiting.map((task) => [
+          ...taskCells(task),
+          questionCell(task.questions),
+          [task.waitedMs === undefined ? "—" : waitedFor(task.waitedMs)],
+          ["reply on it (a writer), or ", code("/locus answer <text>")],
+        ]),
+        cap,
+        0,
+        "tasks",
+      ),
+      section(
+        `Failed (${status.failed.length})`,
+        [...TASK_HEADER, "Last error", "To retry"],
+        status.failed.map((task) => [
+          ...taskCells(task),
+          [task.lastError ? plain(shorten(task.lastError, MAX_ERROR)) : "—"],
+          ["comment ", code("/locus run"), " on it"],
+        ]),
+        cap,
+        0,
+        "tasks",
+      ),
+      status.moreTasks > 0 &&
+        paragraph(
+          emphasis(
+            `${status.moreTasks} more open Locus issues were not read; filter the issues by label to see them.`,
+          ),
+        ),
+      section(
+        `Open Locus pull requests (${status.pullRequests.length + status.morePullRequests})`,
+        ["PR", "Title", "Issue"],
+        status.pullRequests.map((pr) => [
+          [issueLink(pr)],
+          [plain(shorten(pr.title, MAX_TITLE))],
+          numberCell(pr.issue),
+        ]),
+        cap,
+        status.morePullRequests,
+        "pull requests",
+      ),
+      paragraph(strong("API budget:"), ` ${budgetLine(status.budget)}`),
+    ),
+  );
 }
 
 export function renderRepositoryStatus(

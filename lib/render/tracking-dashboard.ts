@@ -8,7 +8,22 @@
 import { isCompleted, statusOf } from "../status-machine/status-machine.ts";
 import { fitBody } from "./comment-limit.ts";
 import { embedJson, hiddenMarker } from "../markers.ts";
-import { formatUsd, tableCell } from "./markdown.ts";
+import { formatUsd } from "./markdown.ts";
+import {
+  blockquote,
+  code,
+  codeBlock,
+  heading,
+  link,
+  paragraph,
+  plain,
+  root,
+  table,
+  trustedHtml,
+  type Inline,
+} from "./tree/nodes.ts";
+import { toGitHubMarkdown } from "./tree/serialize.ts";
+import { untrustedMarkdown } from "./tree/untrusted-text.ts";
 
 export interface DashboardTask {
   readonly number: number;
@@ -63,6 +78,10 @@ function statusName(task: DashboardTask): string {
   return statusOf(task.labels) ?? "pending";
 }
 
+/**
+ * Built as a tree: titles are text, the run's message (Locus's words around reasons and file
+ * names from elsewhere) is read as untrusted Markdown, so nothing in either can act.
+ */
 export function renderTrackingDashboard(
   milestone: DashboardMilestone,
   tasks: readonly DashboardTask[],
@@ -70,12 +89,19 @@ export function renderTrackingDashboard(
 ): string {
   const completed = tasks.filter((task) => isCompleted(statusOf(task.labels))).length;
   const due = milestone.dueOn ? ` · due ${milestone.dueOn.slice(0, 10)}` : "";
-  const rows = tasks.map((task) => {
-    const title = tableCell(task.title.slice(0, MAX_TITLE));
-    const pr = task.pr === undefined ? "—" : `#${task.pr}`;
-    const cost = task.costUsd === undefined ? "—" : formatUsd(task.costUsd);
-    return `| ${task.order ?? "—"} | #${task.number} | ${title} | ${statusName(task)} | ${pr} | ${task.attempts ?? 0} | ${duration(task.durationMs)} | ${cost} |`;
-  });
+  const rows = tasks.map((task): Inline[][] => [
+    [String(task.order ?? "—")],
+    [`#${task.number}`],
+    [plain(task.title.slice(0, MAX_TITLE).trim())],
+    [statusName(task)],
+    [task.pr === undefined ? "—" : `#${task.pr}`],
+    [String(task.attempts ?? 0)],
+    [duration(task.durationMs)],
+    [task.costUsd === undefined ? "—" : formatUsd(task.costUsd)],
+  ]);
+  const header = ["Order", "Issue", "Title", "Status", "PR", "Attempts", "Duration", "Cost"].map((name) => [
+    name,
+  ]);
   const nodes = tasks.map(
     (task) =>
       `  I${task.number}["#${task.number} ${statusName(task)}"]:::${statusName(task).replace("-", "_")}`,
@@ -84,22 +110,20 @@ export function renderTrackingDashboard(
   const classes = Object.entries(CLASSES).map(
     ([name, style]) => `  classDef ${name.replace("-", "_")} ${style}`,
   );
-  const runLink = run.runUrl ? ` ([workflow run](${run.runUrl}))` : "";
-  const quote = (text: string) => `> ${text.replace(/\n/g, "\n> ")}`;
+  const runLink: Inline[] = run.runUrl ? [" (", link(run.runUrl, "workflow run"), ")"] : [];
+  const message = run.message ? blockquote(...untrustedMarkdown(run.message)) : undefined;
+  const body = toGitHubMarkdown(
+    root(
+      trustedHtml(hiddenMarker("sprint", String(milestone.number))),
+      heading(2, "Sprint: ", plain(milestone.title), due),
+      paragraph(code(progressBar(completed, tasks.length)), ` completed · ${run.state}`, ...runLink),
+      run.state !== "stopped" && message,
+      table(["right", null, null, null, null, "right", "right", "right"], [header, ...rows]),
+      codeBlock(["graph LR", ...nodes, ...edges, ...classes].join("\n"), "mermaid"),
+      run.state === "stopped" && message && [heading(3, "Last stop"), message],
+    ),
+  );
   const state = hiddenMarker("sprint-state", embedJson({ milestone: milestone.number, ...run }));
-  const blocks = [
-    `${hiddenMarker("sprint", String(milestone.number))}\n## Sprint: ${tableCell(milestone.title)}${due}`,
-    `\`${progressBar(completed, tasks.length)}\` completed · ${run.state}${runLink}`,
-    run.message && run.state !== "stopped" ? quote(run.message) : "",
-    [
-      "| Order | Issue | Title | Status | PR | Attempts | Duration | Cost |",
-      "| ---: | --- | --- | --- | --- | ---: | ---: | ---: |",
-      ...rows,
-    ].join("\n"),
-    ["```mermaid", "graph LR", ...nodes, ...edges, ...classes, "```"].join("\n"),
-    run.message && run.state === "stopped" ? `### Last stop\n\n${quote(run.message)}` : "",
-  ];
-  const body = blocks.filter((block) => block !== "").join("\n\n");
   // The state comment goes last and survives any cut.
-  return `${fitBody(body, 65_536 - state.length - 1)}\n${state}`;
+  return `${fitBody(body, 65_536 - state.length - 2)}\n\n${state}`;
 }

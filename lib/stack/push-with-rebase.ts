@@ -6,6 +6,8 @@
  * rule, read on its own.
  */
 import type { GitClient } from "../git/git-client.ts";
+import { code, paragraph, plain, root, type Inline } from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
 
 export type PushOutcome = { ok: true; sha: string } | { ok: false; why: string };
 
@@ -35,13 +37,29 @@ export async function pushWithOneRebase(
   return { ok: true, sha: (await worktree.revParse("HEAD")) ?? "" };
 }
 
-/** Why the branch is as it was, and how to go on. */
+/** Why the branch is as it was, and how to go on. `why` is prose naming files and git's words: shown as text. */
 export function movedBranchComment(branch: string, why: string, checkpoint: string | undefined): string {
-  const kept = checkpoint
-    ? `Its work is on \`${checkpoint}\`: rebase that onto \`${branch}\`, resolve the conflicts and push, or`
-    : "You can";
-  return [
-    `Locus did not push: \`${branch}\` moved while Locus worked and ${why}.`,
-    `Locus never pushes over commits it did not make, so \`${branch}\` is as it was. ${kept} comment \`/locus iterate\` to have Locus start again from the branch as it is now.`,
-  ].join("\n\n");
+  const kept: Inline[] = checkpoint
+    ? [
+        "Its work is on ",
+        code(checkpoint),
+        ": rebase that onto ",
+        code(branch),
+        ", resolve the conflicts and push, or",
+      ]
+    : ["You can"];
+  return toGitHubMarkdown(
+    root(
+      paragraph("Locus did not push: ", code(branch), " moved while Locus worked and ", plain(why), "."),
+      paragraph(
+        "Locus never pushes over commits it did not make, so ",
+        code(branch),
+        " is as it was. ",
+        ...kept,
+        " comment ",
+        code("/locus iterate"),
+        " to have Locus start again from the branch as it is now.",
+      ),
+    ),
+  );
 }

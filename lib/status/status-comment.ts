@@ -7,6 +7,18 @@
 import { z } from "zod";
 import { embedJson, hiddenMarker, markerKey, markerOpen, MARKER_CLOSE } from "../markers.ts";
 import { formatUsd } from "../render/markdown.ts";
+import {
+  link,
+  list,
+  paragraph,
+  root,
+  small,
+  strong,
+  trustedHtml,
+  type Inline,
+} from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedInline } from "../render/tree/untrusted-text.ts";
 
 /** The sticky-comment key: the gateway puts `<!-- locus:status -->` on the comment's first line. */
 export const STATUS_MARKER = markerKey("status");
@@ -89,24 +101,43 @@ export function withDelivery(state: StatusState, delivery: string): StatusState 
   return { ...state, deliveries: [...state.deliveries, delivery].slice(-MAX_DELIVERIES) };
 }
 
-export interface StatusView {
-  /** One line saying where the work is: "Queued", "Working (run 123)", "PR #45 opened". */
-  readonly headline: string;
-  readonly details?: readonly string[];
+/** One bullet below the headline: a label in bold ("What to do", "Question") and one line of Locus's Markdown. */
+export interface StatusDetail {
+  readonly label: string;
+  readonly line: string;
 }
 
-/** The comment's body below the marker line, which the gateway's sticky-comment upsert adds. */
+export interface StatusView {
+  /**
+   * One line saying where the work is: "Queued", "Working (run 123)", "PR #45 opened". Locus's own
+   * Markdown, whose parts from elsewhere the caller made inert; it is read again as untrusted text
+   * (code spans and web links kept, the rest text), so nothing in it can act whatever a caller put in.
+   */
+  readonly headline: string;
+  readonly details?: readonly StatusDetail[];
+}
+
+/** The comment's body below the marker line, which the gateway's sticky-comment upsert adds; built as a tree. */
 export function renderStatusComment(view: StatusView, state: StatusState): string {
-  const json = embedJson(state);
-  const lines = [`**Locus:** ${view.headline}`];
-  for (const detail of view.details ?? []) lines.push(`- ${detail}`);
-  const facts: string[] = [];
-  if (state.runUrl) facts.push(`[workflow run](${state.runUrl})`);
-  if (state.pr !== undefined) facts.push(`PR #${state.pr}`);
-  if (state.costUsd !== undefined) facts.push(`cost ${formatUsd(state.costUsd)}`);
-  if (state.attempts > 0) facts.push(`attempt ${state.attempts}`);
-  if (facts.length > 0) lines.push("", `<sub>${facts.join(" · ")}</sub>`);
-  if (state.unsandboxed) lines.push("", UNSANDBOXED_NOTE);
-  lines.push(`${STATE_OPEN}${json}${STATE_CLOSE}`);
-  return lines.join("\n");
+  const facts: Inline[] = [];
+  const fact = (...parts: Inline[]) => facts.push(...(facts.length > 0 ? [" · "] : []), ...parts);
+  if (state.runUrl) fact(link(state.runUrl, "workflow run"));
+  if (state.pr !== undefined) fact(`PR #${state.pr}`);
+  if (state.costUsd !== undefined) fact(`cost ${formatUsd(state.costUsd)}`);
+  if (state.attempts > 0) fact(`attempt ${state.attempts}`);
+  const details = view.details ?? [];
+  return toGitHubMarkdown(
+    root(
+      paragraph(strong("Locus:"), " ", ...oneLine(view.headline)),
+      details.length > 0 &&
+        list(details.map((detail) => [strong(`${detail.label}:`), " ", ...oneLine(detail.line)])),
+      facts.length > 0 && small(...facts),
+      state.unsandboxed && paragraph(...untrustedInline(UNSANDBOXED_NOTE)),
+      trustedHtml(`${STATE_OPEN}${embedJson(state)}${STATE_CLOSE}`),
+    ),
+  );
+}
+
+function oneLine(markdown: string): Inline[] {
+  return untrustedInline(markdown.replace(/\s+/g, " ").trim());
 }

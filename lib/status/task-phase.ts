@@ -136,13 +136,13 @@ export function phaseView(phase: TaskPhase): StatusView {
     case "failed":
       return {
         headline: `Failed: ${untrustedLine(phase.reason)}`,
-        details: [`**What to do:** ${phase.nextStep}`],
+        details: [{ label: "What to do", line: phase.nextStep }],
       };
     case "waiting":
       return {
         headline:
           "Waiting for an answer to its question. Answer in a comment here (or `/locus answer <text>`) and Locus continues.",
-        details: phase.questions.map((question) => `**Question:** ${oneLine(question)}`),
+        details: phase.questions.map((question) => ({ label: "Question", line: oneLine(question) })),
       };
   }
 }

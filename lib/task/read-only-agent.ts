@@ -18,6 +18,7 @@ import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
 import { reportWithoutRun, type ModeResult, type TaskReport, type TaskStatus } from "./task-report.ts";
 import { createEventRecorder } from "./tool-cards.ts";
+import { safeToPublish } from "../render/safe-text.ts";
 
 export interface ReadingCheckout {
   readonly worktree: GitClient;
@@ -135,7 +136,10 @@ export async function refusalOverBudget(
   if (!budget || budget.remaining() > 0) return undefined;
   const reason = budget.refusal();
   ctx.log.warn(`Did not ${target.doing} on #${target.number}: ${reason}`);
-  await ctx.gateway.createComment(target.number, ctx.mask(`Locus did not ${target.doing}: ${reason}.`));
+  await ctx.gateway.createComment(
+    target.number,
+    ctx.mask(safeToPublish(`Locus did not ${target.doing}: ${reason}.`)),
+  );
   return {
     tasks: [reportWithoutRun({ issue: target.number, title: target.title }, "failed", reason)],
     note: `Past the daily cost cap: did not ${target.doing}.`,

@@ -10,6 +10,7 @@ import type { ActionContext } from "./context.ts";
 import type { ModeRequest } from "../dispatch/mode-request.ts";
 import { reportWithoutRun, type ModeResult } from "./task-report.ts";
 import { unpricedModelRefusal } from "../cost/unpriced-model.ts";
+import { safeToPublish } from "../render/safe-text.ts";
 
 type Gate =
   /** Refused here: what the mode would have done, and the command that asks again. */
@@ -61,7 +62,7 @@ export async function refuseUnpricedMode(
   const reason = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing, gate.askAgain);
   if (!reason) return undefined;
   ctx.log.warn(`Did not ${gate.doing} on #${thread}: ${reason}`);
-  await ctx.gateway.createComment(thread, ctx.mask(`Locus did not ${gate.doing}. ${reason}`));
+  await ctx.gateway.createComment(thread, ctx.mask(safeToPublish(`Locus did not ${gate.doing}. ${reason}`)));
   return {
     tasks: [reportWithoutRun({ issue: thread, title: `${request.mode} #${thread}` }, "skipped", reason)],
     note: `The model \`${ctx.model}\` has no known price: did not ${gate.doing}.`,

@@ -17,6 +17,8 @@ import {
 import { nextOrder } from "../sprint/order.ts";
 import { readPlanComment, renderApprovedPlanComment } from "../plan/plan-comment.ts";
 import type { AppContext } from "../app/app-context.ts";
+import { code, paragraph, plain, root, strong } from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
 
 export async function approvePlanCommand(
   ctx: AppContext,
@@ -68,8 +70,18 @@ export async function approvePlanCommand(
   }
   await ctx.gateway.updateComment(planComment.id, renderApprovedPlanComment(planComment.body, created));
   const list = created.map((entry) => `#${entry.issue}`).join(", ");
-  return (
-    `Created ${list} in milestone **${milestone.title}**, in that order. ` +
-    "Add a line `locus: active` to the milestone's description to start the sprint, or label an issue `locus:queued`."
+  // The milestone's title is the plan's (a model's words): text in a tree, so it can neither ping nor close.
+  return toGitHubMarkdown(
+    root(
+      paragraph(
+        `Created ${list} in milestone `,
+        strong(plain(milestone.title)),
+        ", in that order. Add a line ",
+        code("locus: active"),
+        " to the milestone's description to start the sprint, or label an issue ",
+        code("locus:queued"),
+        ".",
+      ),
+    ),
   );
 }

@@ -86,6 +86,19 @@ function runnerTempOf(run: number): string {
   return join(h.dir, `run-${run}`, "temp");
 }
 
+/**
+ * Whether Locus's git ran in a sandbox session of its own: offline (no relay to the proxy), its git
+ * directory writable. Its commands go to the session over a pipe, so the session's start is what shows.
+ */
+function gitSessionStarted(started: readonly StartedProcess[]): boolean {
+  return started.some(
+    (p) =>
+      basename(p.file) === "bwrap" &&
+      p.args.includes(SESSION_INIT) &&
+      !(p.args.at(-1) ?? "").includes("proxySocket"),
+  );
+}
+
 const shell = (command: string) => call("run_shell", { command });
 
 describeWithSandbox("the nested-repository filter, sandboxed", () => {
@@ -118,13 +131,7 @@ describeWithSandbox("the nested-repository filter, sandboxed", () => {
     expect(outsideTheRule(started, runnerTempOf(harnessRun))).toEqual([]);
     // Not vacuous: Locus's git did run, in a sandbox session of its own (offline: no relay to the
     // proxy, its git directory writable), and the push went from its own repository.
-    const gitSessions = started.filter(
-      (p) =>
-        basename(p.file) === "bwrap" &&
-        p.args.includes(SESSION_INIT) &&
-        !(p.args.at(-1) ?? "").includes("proxySocket"),
-    );
-    expect(gitSessions.length).toBeGreaterThan(0);
+    expect(gitSessionStarted(started)).toBe(true);
     const hostGit = started.filter((p) => basename(p.file) === "git");
     expect(hostGit.some((p) => p.args.includes("push"))).toBe(true);
   });
@@ -231,4 +238,93 @@ describe("the nested-repository filter with sandbox.mode off", () => {
     expect(existsSync(marker())).toBe(false);
     expect(existsSync(envDump())).toBe(false);
   }, 120_000);
+});
+
+describeWithSandbox("the nested-repository filter across a failed task and its retry", () => {
+  it("never runs on the host: not when the failure saves the work, nor when the retry continues it", async () => {
+    const issue = (await h.api.createIssue({ title: "Retry me", body: "x", labels: ["locus:queued"] }))
+      .number;
+    // One turn, then the model API refuses: the run fails and saves what the agent left, nested repository and all.
+    h.fake.setScript([
+      reply(call("write_file", { path: "saved.txt", content: "saved\n" }), shell(plantNestedRepository())),
+    ]);
+
+    const failed = await recordedRun({ mode: "issue", issue: String(issue) });
+
+    expect(failed.planted).toBe(true);
+    expect(failed.run.outputs["status"]).toBe("failed");
+    expect(await h.show(`locus/wip/issue-${issue}`, "saved.txt")).toBe("saved\n");
+    const wip = await h.git(["ls-tree", "-r", "--name-only", `origin/locus/wip/issue-${issue}`]);
+    expect(wip).not.toContain("vendor/lib");
+    expect(existsSync(marker())).toBe(false);
+    expect(outsideTheRule(failed.started, runnerTempOf(runs))).toEqual([]);
+    // Not vacuous: the checkpoint was staged by git in the sandbox.
+    expect(gitSessionStarted(failed.started)).toBe(true);
+
+    // Re-queued by hand: the retry continues from the checkpoint, and the agent plants the repository again.
+    await h.api.setLabels(issue, ["locus:queued"]);
+    h.fake.setScript([
+      reply(call("write_file", { path: "done.txt", content: "done\n" }), shell(plantNestedRepository())),
+      reply(call("finish", { summary: "Finished." })),
+    ]);
+
+    const retried = await recordedRun({ mode: "issue", issue: String(issue) });
+
+    expect(retried.planted).toBe(true);
+    expect(retried.run.outputs["status"]).toBe("succeeded");
+    expect(await h.show(`locus/issue-${issue}`, "saved.txt")).toBe("saved\n");
+    expect(await h.show(`locus/issue-${issue}`, "done.txt")).toBe("done\n");
+    const tree = await h.git(["ls-tree", "-r", "--name-only", `origin/locus/issue-${issue}`]);
+    expect(tree).not.toContain("vendor/lib");
+    expect(existsSync(marker())).toBe(false);
+    expect(existsSync(envDump())).toBe(false);
+    expect(outsideTheRule(retried.started, runnerTempOf(runs))).toEqual([]);
+  }, 240_000);
+});
+
+describeWithSandbox("the nested-repository filter in a rebase round", () => {
+  it("never runs on the host when the agent plants it while resolving a restack's conflict", async () => {
+    const issue = (
+      await h.api.createIssue({ title: "Restack me", labels: ["locus:in-review", "agent:managed"] })
+    ).number;
+    const branch = `locus/issue-${issue}`;
+    const commitOn = async (name: string, from: string, content: string, message: string) => {
+      await h.git(["checkout", "--quiet", "-B", name, from]);
+      await writeFile(join(h.scratch, "greeting.txt"), content);
+      await h.git(["add", "greeting.txt"]);
+      await h.git(["commit", "--quiet", "-m", message]);
+      await h.git(["push", "--quiet", "--force", "origin", `${name}:${name}`]);
+    };
+    await commitOn(branch, "origin/main", "welcome\n", `feat: Restack me (#${issue})`);
+    const pr = await h.api.createPullRequest({
+      title: "Restack me",
+      head: branch,
+      base: "main",
+      body: `Closes #${issue}`,
+    });
+    await h.api.setLabels(pr.number, ["agent:managed"]);
+    await commitOn("main", "origin/main", "hello\n", "Say hello");
+    h.fake.setScript([
+      reply(
+        call("write_file", { path: "greeting.txt", content: "welcome and hello\n" }),
+        shell(plantNestedRepository()),
+      ),
+      reply(call("finish", { summary: "Kept both greetings." })),
+    ]);
+
+    const { run, planted, started } = await recordedRun({ mode: "rebase", pr: String(pr.number) });
+
+    expect(planted).toBe(true);
+    expect(run.code).toBe(0);
+    expect(await h.show(branch, "greeting.txt")).toBe("welcome and hello\n");
+    const parent = (await h.git(["rev-parse", `origin/${branch}~1`])).trim();
+    expect(parent).toBe((await h.git(["rev-parse", "origin/main"])).trim());
+    const tree = await h.git(["ls-tree", "-r", "--name-only", `origin/${branch}`]);
+    expect(tree).not.toContain("vendor/lib");
+    expect(existsSync(marker())).toBe(false);
+    expect(existsSync(envDump())).toBe(false);
+    expect(outsideTheRule(started, runnerTempOf(runs))).toEqual([]);
+    // Not vacuous: the rebase went on in the sandbox after the agent's resolution.
+    expect(gitSessionStarted(started)).toBe(true);
+  }, 180_000);
 });

@@ -256,7 +256,7 @@ describe("/locus comments", () => {
     const summary = sections((await commentsOf(h, b)).at(-1) ?? "");
     expect(summary.get("")?.split("\n\n")).toEqual([
       `## Locus status: ${owner}/${repo}`,
-      `#${b} is not queued. Label it \`locus:queued\` or comment \`/locus run\` to start work.`,
+      `\\#${b} is not queued. Label it \`locus:queued\` or comment \`/locus run\` to start work.`,
     ]);
     // No issue of the milestone has a Locus status yet: it is not a sprint in progress.
     const sprints = [...summary].find(([heading]) => heading.startsWith("Active sprints"))?.[1] ?? "";

@@ -78,7 +78,7 @@ describe("/locus status", () => {
     const reply = (await commentsOf(h, failed.number)).at(-1) ?? "";
     const parts = sections(reply);
     expect(parts.get("")?.split("\n\n")).toContain(
-      `#${failed.number} is \`locus:failed\` · [last run](${web}/${owner}/${repo}/actions/runs/9) · 2 attempts.`,
+      `\\#${failed.number} is \`locus:failed\` · [last run](${web}/${owner}/${repo}/actions/runs/9) · 2 attempts.`,
     );
 
     const [sprintRow, ...otherSprints] = tableRows(parts.get("Active sprints (1)") ?? "");
@@ -169,7 +169,7 @@ describe("/locus status", () => {
     const reply = (await commentsOf(h, waiting.number)).at(-1) ?? "";
     const parts = sections(reply);
     expect(parts.get("")?.split("\n\n")).toContain(
-      `#${waiting.number} is \`locus:waiting\` · 1 attempt · waiting 2 days for an answer.`,
+      `\\#${waiting.number} is \`locus:waiting\` · 1 attempt · waiting 2 days for an answer.`,
     );
     const sprintRow = tableRows(
       [...parts].find(([title]) => title.startsWith("Active sprints"))?.[1] ?? "",

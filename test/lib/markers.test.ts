@@ -74,6 +74,7 @@ describe("hidden markers", () => {
     ].join("\n");
     expect(body).toContain("<!-- locus:plan-comment -->");
     expect(markerJson(body, "plan")).toEqual({ note: "a --> b" });
+    expect(embedJson({ note: "a --!> <img src=x>" })).toBe('{"note":"a --!\\u003e \\u003cimg src=x\\u003e"}');
     expect(markerJson(body, "plan-approved")).toEqual({ 1: 12 });
     expect(markerValue(body, "sprint")).toBeUndefined();
     expect(markerJson("<!-- locus:plan {not json -->", "plan")).toBeUndefined();

@@ -39,6 +39,9 @@ import { describeStopUnderCap } from "../../task/stop-reason.ts";
 import { runFacts } from "../../task/task-read-context.ts";
 import { reportWithoutRun, type ModeResult } from "../../task/task-report.ts";
 import { createEventRecorder } from "../../task/tool-cards.ts";
+import { safeToPublish } from "../../render/safe-text.ts";
+import { code, paragraph, plain, root } from "../../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../../render/tree/serialize.ts";
 
 export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
@@ -89,7 +92,10 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const base = { issue: issueNumber, title: issue.title };
   if (budget && budget.remaining() <= 0) {
     const reason = budget.refusal();
-    await gateway.createComment(prNumber, ctx.mask(`Locus did not work on the CI failure: ${reason}.`));
+    await gateway.createComment(
+      prNumber,
+      ctx.mask(safeToPublish(`Locus did not work on the CI failure: ${reason}.`)),
+    );
     return { tasks: [reportWithoutRun(base, "failed", reason)] };
   }
 
@@ -202,11 +208,17 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const pushed = await worktree.push(pr.head.ref, { expect: remoteHead });
   if (!pushed.ok) {
     const reason = `${pr.head.ref} moved while Locus worked, so its fix was not pushed`;
-    return fail(
-      reason,
-      `Failed: ${reason}.`,
-      (checkpoint) =>
-        `Locus did not push: ${reason}.${checkpoint ? ` Its fix is on \`${checkpoint}\`.` : ""}`,
+    return fail(reason, `Failed: ${reason}.`, (checkpoint) =>
+      toGitHubMarkdown(
+        root(
+          paragraph(
+            "Locus did not push: ",
+            plain(reason),
+            ".",
+            ...(checkpoint ? [" Its fix is on ", code(checkpoint), "."] : []),
+          ),
+        ),
+      ),
     );
   }
   const sha = (await worktree.revParse("HEAD")) ?? "";

@@ -47,6 +47,7 @@ import { createEventRecorder } from "../../task/tool-cards.ts";
 import { collectFeedback } from "../../pull-request/iterate-feedback.ts";
 import { movedBranchComment, pushWithOneRebase } from "../../stack/push-with-rebase.ts";
 import type { PullRequestFeedback } from "../../github/index.ts";
+import { safeToPublish } from "../../render/safe-text.ts";
 
 /**
  * What may have started a round: a `/locus iterate` comment, or a review requesting changes
@@ -103,7 +104,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   if (budget && budget.remaining() <= 0) {
     const reason = budget.refusal();
     ctx.log.warn(`Not iterating on PR #${prNumber}: ${reason}`);
-    await gateway.createComment(prNumber, ctx.mask(`Locus did not address the review feedback: ${reason}.`));
+    await gateway.createComment(
+      prNumber,
+      ctx.mask(safeToPublish(`Locus did not address the review feedback: ${reason}.`)),
+    );
     return {
       tasks: [reportWithoutRun(base, "failed", reason)],
     };

@@ -2,7 +2,7 @@
  * Text someone else wrote in Markdown (the agent's summary, a model's answer,
  * a review finding) turned into tree nodes Locus can publish. Only the
  * document's outline is kept: paragraphs, headings, list items, quotes, fenced
- * code, code spans and links to web addresses (whose text is text). Every
+ * code, code spans, links to web addresses (whose text is text) and bare web addresses. Every
  * other character is text, shown as written: emphasis, images, HTML and
  * tables appear literally, so nothing in it
  * can load an image, hide text, or reach outside its text nodes. Character
@@ -27,8 +27,13 @@ const HEADING = /^ {0,3}(#{1,6})\s+(.*)$/;
 const ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(.*)$/;
 const QUOTE = /^ {0,3}> ?(.*)$/;
 
-/** `[text](https://…)`: a link whose text holds no brackets, to a web address. */
-const LINK = /\[([^[\]\n]{1,500})\]\((https?:\/\/[^\s()<>]{1,2000})\)/g;
+/**
+ * `[text](https://…)`: a link whose text holds no brackets, to a web address; or a bare web
+ * address, which GitHub would link and the serialiser's escaping would not, without the
+ * punctuation that ends a sentence.
+ */
+const LINK =
+  /\[([^[\]\n]{1,500})\]\((https?:\/\/[^\s()<>]{1,2000})\)|(?<![\w/`])(https?:\/\/[^\s()<>[\]`]{0,2000}[^\s()<>[\]`.,:;!?'"*_~])/g;
 
 /** Inline content of a paragraph: links to web addresses as links, code spans as code, the rest as decoded text. */
 export function untrustedInline(source: string): PhrasingContent[] {
@@ -36,7 +41,12 @@ export function untrustedInline(source: string): PhrasingContent[] {
   let last = 0;
   for (const match of source.matchAll(LINK)) {
     if (match.index > last) nodes.push(...codeAndText(source.slice(last, match.index)));
-    nodes.push({ type: "link", url: match[2] ?? "", children: codeAndText(match[1] ?? "") });
+    const bare = match[3];
+    nodes.push(
+      bare === undefined
+        ? { type: "link", url: match[2] ?? "", children: codeAndText(match[1] ?? "") }
+        : { type: "link", url: bare, children: [text(bare)] },
+    );
     last = match.index + match[0].length;
   }
   if (last < source.length) nodes.push(...codeAndText(source.slice(last)));

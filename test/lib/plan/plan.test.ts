@@ -92,7 +92,7 @@ describe("approving a plan", () => {
     const [first, second] = result.issues;
     if (!first || !second) throw new Error("expected two issues");
     expect(renderPlannedIssueBody(first, 77, [])).toBe(
-      "<!-- locus:planned comment=77 task=1 -->\n\n**Acceptance criteria**\n- [ ] users table exists\n\n" +
+      "<!-- locus:planned comment=77 task=1 -->\n\n**Acceptance criteria**\n\n- [ ] users table exists\n\n" +
         "<sub>Complexity: medium. Planned by Locus.</sub>",
     );
     expect(renderPlannedIssueBody(second, 77, [40])).toContain("POST /login\n\n**Depends on:** #40");

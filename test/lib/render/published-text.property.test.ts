@@ -3,7 +3,9 @@
  * would: whatever the untrusted text holds (mentions, closing keywords,
  * backtick runs, brackets, character references, images, HTML, nesting), the
  * output has no live mention, no closing keyword but the task's own, and no
- * image from outside GitHub.
+ * image from outside GitHub. The status comment, the sprint dashboard, the `/locus status` reply,
+ * the job summary, the answer comment, a planned issue and the did-not-push comment are among the
+ * slots (document-slots.ts).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -12,6 +14,7 @@ import { tableCell } from "../../../lib/render/markdown.ts";
 import { renderPullRequestBody } from "../../../lib/render/pull-request-body.ts";
 import { renderQuestionComment } from "../../../lib/render/question-comment.ts";
 import { safeToPublish } from "../../../lib/render/safe-text.ts";
+import { DOCUMENT_SLOTS, type Slot } from "./document-slots.ts";
 import { liveMarkup } from "./live-markup.ts";
 
 const PIECES = [
@@ -83,7 +86,7 @@ const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteT
 const pr = { issue: 9, summary: "s", filesChanged: [], toolCalls: [], costUsd: 0, usage, model: "m" };
 
 /** Each untrusted slot of each publishing function, with the live markup Locus itself adds there. */
-const SLOTS: ReadonlyArray<readonly [string, (text: string) => string, string[]]> = [
+const SLOTS: readonly Slot[] = [
   ["safeToPublish", safeToPublish, []],
   ["table cell", (text) => `| a |\n| - |\n| ${tableCell(text)} |`, []],
   ["PR summary", (text) => renderPullRequestBody({ ...pr, summary: text }), ["Closes #9"]],
@@ -117,6 +120,7 @@ const SLOTS: ReadonlyArray<readonly [string, (text: string) => string, string[]]
       }),
     [],
   ],
+  ...DOCUMENT_SLOTS,
 ];
 
 describe("published text", () => {

@@ -101,11 +101,12 @@ describe("renderRepositoryStatus", () => {
       about: { number: 4, status: "locus:in-review", pr: 12, runUrl: "https://run/1", attempts: 1 },
     });
     expect(sections(tracked).get("")?.split("\n\n")[1]).toBe(
-      "#4 is `locus:in-review` · PR #12 · [last run](https://run/1) · 1 attempt.",
+      // A "#" that starts a paragraph is escaped; it reads the same.
+      "\\#4 is `locus:in-review` · PR #12 · [last run](https://run/1) · 1 attempt.",
     );
     const untracked = renderRepositoryStatus({ ...empty, about: { number: 5, status: undefined } });
     expect(sections(untracked).get("")?.split("\n\n")[1]).toBe(
-      "#5 is not queued. Label it `locus:queued` or comment `/locus run` to start work.",
+      "\\#5 is not queued. Label it `locus:queued` or comment `/locus run` to start work.",
     );
   });
 

@@ -29,7 +29,7 @@ const tasks = [
 function tableRows(body: string): string[][] {
   return body
     .split("\n")
-    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"))
+    .filter((line) => line.startsWith("| ") && !/^\| :?-/.test(line))
     .map((line) =>
       line
         .slice(2, -2)
@@ -55,7 +55,7 @@ describe("renderTrackingDashboard", () => {
   it("has a header with the due date and the progress of completed tasks", () => {
     const lines = body.split("\n");
     expect(lines[0]).toBe("<!-- locus:sprint 3 -->");
-    expect(lines[1]).toBe("## Sprint: Sprint \\| One · due 2026-03-07");
+    expect(lines[2]).toBe("## Sprint: Sprint | One · due 2026-03-07");
     expect(body).toContain("`████░░░░ 2/4` completed · stopped ([workflow run](https://x/runs/1))");
   });
 
@@ -81,7 +81,7 @@ describe("renderTrackingDashboard", () => {
   });
 
   it("shows the last stop with its instructions and keeps the run state as JSON", () => {
-    expect(body).toContain("### Last stop\n\n> #13 failed: tests broke.\n> Comment `/locus run` on it.");
+    expect(body).toContain("### Last stop\n\n> \\#13 failed: tests broke.\n> Comment `/locus run` on it.");
     const json = /<!-- locus:sprint-state (.*) -->$/.exec(body)?.[1] ?? "";
     expect(JSON.parse(json)).toEqual({
       milestone: 3,

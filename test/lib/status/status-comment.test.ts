@@ -18,10 +18,13 @@ describe("status comment", () => {
       pr: 12,
       costUsd: 0.5,
     };
-    const body = renderStatusComment({ headline: "PR #12 opened", details: ["3 files changed"] }, state);
+    const body = renderStatusComment(
+      { headline: "PR #12 opened", details: [{ label: "Changed", line: "3 files changed" }] },
+      state,
+    );
     expect(isStatusComment(body)).toBe(false);
     expect(isStatusComment(`<!-- locus:status -->\n${body}`)).toBe(true);
-    expect(body).toContain("**Locus:** PR #12 opened\n- 3 files changed");
+    expect(body).toContain("**Locus:** PR #12 opened\n\n- **Changed:** 3 files changed");
     expect(body).toContain(
       "[workflow run](https://github.com/o/r/actions/runs/7) · PR #12 · cost $0.5000 · attempt 2",
     );
