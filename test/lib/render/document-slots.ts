@@ -4,9 +4,9 @@
  * `/locus status` reply, the job summary, the answer comment, a planned issue's body, and the
  * comment when Locus did not push. Each takes hostile text and gives the document as published.
  */
-import { renderJobSummary } from "../../../lib/action/job-summary.ts";
-import { movedBranchComment } from "../../../lib/action/push-with-rebase.ts";
-import type { ModeResult } from "../../../lib/action/task-report.ts";
+import { renderJobSummary } from "../../../lib/task/job-summary.ts";
+import { movedBranchComment } from "../../../lib/stack/push-with-rebase.ts";
+import type { ModeResult } from "../../../lib/task/task-report.ts";
 import { renderAnswerComment } from "../../../lib/ask/answer-comment.ts";
 import { approvePlan, renderPlannedIssueBody } from "../../../lib/plan/approve-plan.ts";
 import type { Plan } from "../../../lib/plan/plan-schema.ts";
