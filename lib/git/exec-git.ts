@@ -28,7 +28,7 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
  * Runs `file` with an argument array (no shell), failing unless `allowFailure`; a failure is
  * reported as the git command `gitArgs`, whatever wrapper `file` is.
  */
-export function execProgram(
+function execProgram(
   file: string,
   argv: readonly string[],
   gitArgs: readonly string[],

@@ -24,12 +24,12 @@ import { blockCut, MAX_PARAGRAPH_CHARS } from "./markdown-blocks.ts";
  */
 export const MAX_MARKDOWN_CHARS = 32_768;
 /** Deeper than any real comment nests quotes and lists; each level costs the parser on every line. */
-export const MAX_NESTING = 100;
+const MAX_NESTING = 100;
 
 /** Brackets nested this deep are not prose; each level makes the parser go over its content again. */
-export const MAX_BRACKET_NESTING = 32;
+const MAX_BRACKET_NESTING = 32;
 /** Unclosed `<!--`, `<!x` and `<?` in one paragraph; each makes the parser read to the paragraph's end. */
-export const MAX_HTML_OPENERS = 64;
+const MAX_HTML_OPENERS = 64;
 
 /** Room left under the size limit for the note, so that sanitising the output again cuts nothing more. */
 const NOTE_ROOM = 1_024;

@@ -23,7 +23,7 @@ export interface SessionPool {
  * mount holds the directory it was made from, so a worktree removed and added again at the same
  * path needs a new session, never one still showing the old, deleted directory.
  */
-export function mountKey(wrap: WrapOptions): { shape: string; key: string } {
+function mountKey(wrap: WrapOptions): { shape: string; key: string } {
   const paths = [
     wrap.cwd,
     ...gitMounts(wrap.cwd).readOnlyGit,
