@@ -121,7 +121,7 @@ function collect(node: Nodes, text: string, found: Collected): void {
       found.references.push(node);
       return;
     case "link":
-      if (node.title !== null && node.title !== undefined) {
+      if ((node.title !== null && node.title !== undefined) || node.url.includes("<")) {
         found.edits.push({ start: textEnd(node, start), end, text: `](${destination(node.url)})` });
       }
       break;
@@ -214,8 +214,10 @@ function footnotes(text: string, found: Collected): Edit[] {
 
 /** A link destination written back: bare when it is plain, else in `<…>`. */
 function destination(url: string): string {
-  if (/^[^\s<>()\\]*(?:\([^\s<>()\\]*\)[^\s<>()\\]*)*$/.test(url)) return url;
-  return `<${url.replace(/[\\<>]/g, "\\$&").replace(/\n/g, " ")}>`;
+  // `<` and `>` percent-encoded, as the page's href carries them: no tag or comment starts in a destination.
+  const encoded = url.replace(/</g, "%3C").replace(/>/g, "%3E");
+  if (/^[^\s<>()\\]*(?:\([^\s<>()\\]*\)[^\s<>()\\]*)*$/.test(encoded)) return encoded;
+  return `<${encoded.replace(/\\/g, "\\\\").replace(/\n/g, " ")}>`;
 }
 
 /** Math spans in a paragraph, heading or table cell that render as nothing; code spans are left alone. */

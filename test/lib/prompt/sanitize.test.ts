@@ -272,6 +272,12 @@ describe("sanitizeUntrusted properties", () => {
     .array(fc.oneof(pieces, fc.string()), { maxLength: 40 })
     .map((parts) => parts.join(""));
 
+  it("percent-encodes a link destination's angle brackets, so no comment opener hides in one", () => {
+    // Found by the property below: the destination kept `<!--` as written.
+    expect(sanitizeUntrusted("[](!<!--)")).toBe("[](!%3C!--)");
+    expect(sanitizeUntrusted('[a](<x <!-- y> "t")')).not.toContain("<!--");
+  });
+
   it("never throws and never leaves an HTML comment opener outside code", () => {
     fc.assert(
       fc.property(
