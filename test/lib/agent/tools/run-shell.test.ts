@@ -112,8 +112,8 @@ describe("run_shell", () => {
   it("stops when the run is aborted", async () => {
     const controller = new AbortController();
     const context = worktree.context({ signal: controller.signal });
-    const running = runShellTool.run({ command: "echo $$ > pids; echo ready; sleep 100" }, context);
-    // Abort once the command has really started: the pid file appears.
+    const running = runShellTool.run({ command: "echo ready; echo $$ > pids; sleep 100" }, context);
+    // Abort once the command has really started and printed: the pid file appears after the output.
     await vi.waitFor(async () => expect(await pidsIn("pids")).toHaveLength(1), {
       timeout: 5_000,
       interval: 20,
@@ -121,7 +121,7 @@ describe("run_shell", () => {
     controller.abort();
     const result = await running;
     expect(result.isError).toBe(true);
-    expect(result.summary).toBe("Bash echo $$ > pids; echo ready; sleep 100 → aborted");
+    expect(result.summary).toBe("Bash echo ready; echo $$ > pids; sleep 100 → aborted");
     expect(result.content).toContain("ready\n[The command aborted");
     const [pid] = await pidsIn("pids");
     await expectKilled(pid);
