@@ -21,6 +21,7 @@ import { createActionOctokit, createGateway, type GitHubGateway } from "../../li
 import { actionBundle } from "../action-bundle.ts";
 import { NODE_COMPILE_CACHE_ENV } from "../../sandbox/world/node-compile-cache.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
+import { filesForThisMachine } from "../needs-bubblewrap.ts";
 
 const exec = promisify(execFile);
 
@@ -96,7 +97,11 @@ export async function startHarness(
     ...(options.now ? { now: options.now } : {}),
   });
   const fake = await startAnthropicFake();
-  const repo = await sim.seed.repo(`${OWNER}/${REPO}`, { files, private: options.public !== true });
+  // Without bubblewrap (and not in CI) the world's config turns the sandbox off: see needs-bubblewrap.ts.
+  const repo = await sim.seed.repo(`${OWNER}/${REPO}`, {
+    files: filesForThisMachine(files),
+    private: options.public !== true,
+  });
   const installation = sim.seed.installation(OWNER);
   const token = mintInstallationToken(sim.store, installation.id).token;
   const home = join(dir, "home");

@@ -13,6 +13,7 @@ import {
 import type { FakeTurn } from "../../sandbox/anthropic-fake/types.ts";
 import { PROJECT_FILES, startHarness, type ActionRun, type Harness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import { configForThisMachine } from "../needs-bubblewrap.ts";
 
 let h: Harness;
 /** How far the simulator's clock runs ahead of real time: edits "after the trigger" move it on. */
@@ -169,7 +170,10 @@ describe("mode iterate", () => {
   });
 
   it("with iterate.resolveThreads off, replies in the thread and leaves it open for the reviewer", async () => {
-    await writeFile(join(h.scratch, "keep-threads.yml"), "version: 3\niterate:\n  resolveThreads: false\n");
+    await writeFile(
+      join(h.scratch, "keep-threads.yml"),
+      configForThisMachine("version: 3\niterate:\n  resolveThreads: false\n"),
+    );
     await h.git(["checkout", "--quiet", "-B", "config", "origin/main"]);
     await h.git(["add", "keep-threads.yml"]);
     await h.git(["commit", "--quiet", "-m", "config: keep threads open"]);
@@ -349,7 +353,10 @@ describe("mode iterate", () => {
     };
 
     beforeAll(async () => {
-      await writeFile(join(h.scratch, "capped.yml"), `version: 3\nagent:\n  maxCostPerDayUsd: ${CAP_USD}\n`);
+      await writeFile(
+        join(h.scratch, "capped.yml"),
+        configForThisMachine(`version: 3\nagent:\n  maxCostPerDayUsd: ${CAP_USD}\n`),
+      );
       await h.git(["checkout", "--quiet", "-B", "config", "origin/main"]);
       await h.git(["add", "capped.yml"]);
       await h.git(["commit", "--quiet", "-m", "config: a daily cost cap"]);

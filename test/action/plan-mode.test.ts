@@ -6,6 +6,7 @@ import { approvePlan } from "../../lib/plan/approve-plan.ts";
 import { readPlanComment } from "../../lib/plan/plan-comment.ts";
 import { installFakeCli } from "../lib/agent/runners/fake-cli.ts";
 import { startHarness, type Harness } from "./harness.ts";
+import { configForThisMachine } from "../needs-bubblewrap.ts";
 
 let h: Harness;
 
@@ -68,7 +69,7 @@ async function unsandboxedConfig(): Promise<string> {
 async function pricedCodexConfig(): Promise<string> {
   await writeFile(
     join(h.scratch, "priced.yml"),
-    "version: 3\nagent:\n  pricing:\n    gpt-5-codex: { input: 1.25, output: 10 }\n",
+    configForThisMachine("version: 3\nagent:\n  pricing:\n    gpt-5-codex: { input: 1.25, output: 10 }\n"),
   );
   await h.git(["checkout", "--quiet", "-B", "priced", "origin/main"]);
   await h.git(["add", "priced.yml"]);

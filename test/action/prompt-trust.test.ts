@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { ensureUser } from "../../sandbox/github-sim/store.ts";
 import { startHarness, type Harness } from "./harness.ts";
+import { configForThisMachine } from "../needs-bubblewrap.ts";
 
 let h: Harness;
 
@@ -70,7 +71,7 @@ describe("whose comments reach a coding prompt", () => {
   });
 
   it("with prompt.includeOutsiders, shows their comments fenced and labelled as from people without write access", async () => {
-    await useConfig("outsiders.yml", "version: 3\nprompt:\n  includeOutsiders: true\n");
+    await useConfig("outsiders.yml", configForThisMachine("version: 3\nprompt:\n  includeOutsiders: true\n"));
     const issue = await discussedIssue("Greet warmly");
     h.fake.setScript(greetHi());
     const first = h.fake.requests.length;

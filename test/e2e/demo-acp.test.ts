@@ -12,6 +12,7 @@ import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/sce
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
 import { UNSANDBOXED_NOTE } from "../../lib/status/status-comment.ts";
 import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
+import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 
@@ -25,6 +26,7 @@ beforeAll(async () => {
   const installed = await installFixture(scratch, "scripted-acp-agent", AGENT);
   world = await startWorld({
     anthropicApiKey: "",
+    sandbox: worldSandboxMode,
     acpAgent: ["scripted-acp-agent", "capitalize"],
     runnerPath: `${installed}:${process.env["PATH"] ?? ""}`,
   });

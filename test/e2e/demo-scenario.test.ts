@@ -11,12 +11,17 @@ import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/sce
 import { readFinalState, renderReport } from "../../sandbox/terminal/summary.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
 import { sharedActionBundle } from "../action-bundle.ts";
+import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 let world: World;
 let state: ScenarioState;
 
 beforeAll(async () => {
-  world = await startWorld({ anthropicApiKey: "", bundle: sharedActionBundle() });
+  world = await startWorld({
+    anthropicApiKey: "",
+    bundle: sharedActionBundle(),
+    sandbox: worldSandboxMode,
+  });
   state = scenarioState(world);
 }, 60_000);
 

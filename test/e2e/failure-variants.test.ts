@@ -9,6 +9,7 @@ import { REPLAY_NOTICE, type Transcript } from "../../sandbox/replay/transcripts
 import { reader, type Reader } from "../../sandbox/scenario/github-state.ts";
 import { HUMAN, startWorld, type RestClient, type World } from "../../sandbox/world/start-world.ts";
 import { sharedActionBundle } from "../action-bundle.ts";
+import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 /** A task that adds one module and finishes; `name` is also the issue title's key word. */
 function addModule(name: string): Transcript {
@@ -35,6 +36,7 @@ let repo: { owner: string; repo: string };
 beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
+    sandbox: worldSandboxMode,
     bundle: sharedActionBundle(),
     transcripts: ["pad", "repeat", "reverse"].map(addModule),
   });

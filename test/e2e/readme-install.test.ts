@@ -35,6 +35,7 @@ import type { RepositoryActionsSettings } from "../../sandbox/world/workflow-inp
 import { readmeActionRunner } from "./readme-runner.ts";
 import { commitAsOwner } from "./owner-commit.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
+import { filesForThisMachine } from "../needs-bubblewrap.ts";
 
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));
 const OWNER = randomOwner();
@@ -224,7 +225,9 @@ describe("the README's Install on GitHub, followed on the simulator", () => {
     settings.secrets[named(configure, "secret")] = "sk-ant-readme-install-replay-key";
     const workflowPath = /add `([^`]+\.yml)`/.exec(configure)?.[1] ?? "";
     const config = configExample(readme);
-    await commit({ [workflowPath]: readmeCallerWorkflow(readme), [config.path]: config.text });
+    await commit(
+      filesForThisMachine({ [workflowPath]: readmeCallerWorkflow(readme), [config.path]: config.text }),
+    );
 
     // 4. Installing creates the labels.
     expect(install).toMatch(/Install the app on the repository/);

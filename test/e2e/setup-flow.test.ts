@@ -35,6 +35,7 @@ import { SAMPLE_PROJECT } from "../../sandbox/world/sample-project.ts";
 import type { RepositoryActionsSettings } from "../../sandbox/world/workflow-inputs.ts";
 import { readmeActionRunner } from "./readme-runner.ts";
 import { commitAsOwner } from "./owner-commit.ts";
+import { filesForThisMachine } from "../needs-bubblewrap.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SERVER = join(ROOT, "app/server.ts");
@@ -276,7 +277,8 @@ describe("the README's install from zero: setup flow, .env, npm start, a label, 
     // Step 3: the repository's variable, secret, workflow and config, as the README shows them.
     settings.vars["LOCUS_APP_URL"] = front.url;
     settings.secrets["ANTHROPIC_API_KEY"] = "sk-ant-setup-flow-replay-key";
-    await commit({ ".github/workflows/locus.yml": readmeCallerWorkflow(readme) });
+    // Without bubblewrap (and not in CI) a config turning the sandbox off comes along: needs-bubblewrap.ts.
+    await commit(filesForThisMachine({ ".github/workflows/locus.yml": readmeCallerWorkflow(readme) }));
 
     // Step 4: installing sends the webhook to the registered URL; the app creates the labels.
     sim.seed.installation(OWNER, { webhooks: true });

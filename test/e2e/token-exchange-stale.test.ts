@@ -14,6 +14,7 @@ import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { installationFor } from "../../sandbox/github-sim/store.ts";
 import { DEMO_ISSUES } from "../../sandbox/replay/transcripts.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
+import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 // The identity of the sweep's own GITHUB_TOKEN.
 const WORKFLOW_BOT = "github-actions[bot]";
@@ -24,6 +25,7 @@ const exchanges: ExchangeEvent[] = [];
 beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
+    sandbox: worldSandboxMode,
     onEvent: (event) => {
       if (event.type === "token-exchange") exchanges.push(event.event);
     },

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeEvent } from "../../app/token-route.ts";
 import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/scenario/demo-scenario.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
+import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 const exec = promisify(execFile);
 const UNUSABLE = "ghs_the-exchange-replaces-this-token-000000";
@@ -25,6 +26,7 @@ const lines: string[] = [];
 beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
+    sandbox: worldSandboxMode,
     githubToken: () => UNUSABLE,
     onEvent: (event) => {
       if (event.type === "token-exchange") exchanges.push(event.event);
