@@ -3,7 +3,9 @@
  * `.ci/run` reads); `npm run test:unit` only the fast in-process ones.
  *
  * - unit: `test/lib`, `test/scripts` and the Anthropic fake: pure rules and
- *   adapters in process (some against the simulator over loopback).
+ *   adapters in process, on the typed fake gateway (`test/fakes/`) or real git.
+ *   A file that starts the GitHub simulator runs under integration instead,
+ *   wherever it lives, so the unit project stays fast.
  * - e2e: every file that runs the bundled Action (or the app) as a child
  *   process; the global setup bundles the Action once for all of them.
  * - integration: everything else (the app in process behind its real HTTP
@@ -14,13 +16,30 @@
  * a loopback socket, not on this process's CPU, so files run four at a time
  * even on two cores (vitest's default there would be one at a time).
  */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-export const UNIT = [
-  "test/lib/**/*.test.ts",
-  "test/scripts/**/*.test.ts",
-  "test/sandbox/anthropic-fake/**/*.test.ts",
-];
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/** A call that starts the simulator (an HTTP server, a store, a GraphQL schema): seconds per file, not milliseconds. */
+const STARTS_SIMULATOR = /\bstart(GitHubSimulator|TestSim)\(/;
+
+/** The test files under `folder`, relative to the repository, that start no simulator. */
+function inProcessTestFilesOf(folder: string): string[] {
+  const files = readdirSync(join(root, folder), { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".test.ts"))
+    .map((name) => join(folder, name));
+  const startsSimulator = (file: string) => STARTS_SIMULATOR.test(readFileSync(join(root, file), "utf8"));
+  return files.filter((file) => !startsSimulator(file));
+}
+
+/**
+ * The unit project, file by file: every test file of these folders that starts
+ * no simulator (those run under integration). Read afresh on each run, so a new file lands right.
+ */
+export const UNIT = ["test/lib", "test/scripts", "test/sandbox/anthropic-fake"].flatMap(inProcessTestFilesOf);
 
 export const E2E = [
   "test/action/**/*.test.ts",

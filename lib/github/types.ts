@@ -127,12 +127,18 @@ export interface PullStackReads {
   pullsOnto(base: string): Promise<PullRequest[]>;
 }
 
-/** Everything Locus does on GitHub, bound to one repository. */
-export type GitHubGateway = {
+// The gateway's roles: a function takes the few it uses (a `Pick` of one for a
+// single member), never the whole `GitHubGateway`, so a test hands it a small fake.
+
+/** Which repository, and what its calls have cost so far. */
+export interface RepositoryMeters {
   readonly repo: RepoRef;
   readonly counter: CallCounter;
   rateLimits(): RateLimitState[];
+}
 
+/** Reads of the repository itself: its default branch, a file, a collaborator's role. */
+export interface RepositoryReads {
   getDefaultBranch(): Promise<string>;
   /** The user's role on the repository; "none" for someone GitHub does not know as a collaborator. */
   getCollaboratorPermission(user: string): Promise<Permission>;
@@ -140,20 +146,30 @@ export type GitHubGateway = {
   getFileContent(path: string, ref?: string): Promise<string | null>;
   /** The dependencies `head` adds or removes against `base`, with their known advisories (dependency review). */
   compareDependencies(base: string, head: string): Promise<DependencyReview>;
+}
 
+/** Label writes: the repository's label set and an issue's. */
+export interface LabelWrites {
   /** One list (paged past 100 labels), then a create per missing label and an update per label whose colour or description differs. Names match case-insensitively. */
   ensureLabels(defs: LabelDef[]): Promise<EnsureLabelsResult>;
   createLabel(def: LabelDef): Promise<"created" | "exists">;
   /** Replaces the issue's whole label set in one PUT; answers the labels it now has. */
   setLabels(issue: number, names: string[]): Promise<string[]>;
+  /** Takes one label off; false when the issue did not have it. GitHub answers only one of two concurrent removals, so this is a claim. */
+  removeLabel(issue: number, name: string): Promise<boolean>;
+}
+
+/** The writes of one moment, batched. */
+export interface MomentWrites {
   /**
    * The writes of one moment (label sets, comment edits), in order, as one
    * GraphQL request when every id they need is known, else one REST call each.
    */
   writeMoment(writes: readonly MomentWrite[]): Promise<MomentResult>;
-  /** Takes one label off; false when the issue did not have it. GitHub answers only one of two concurrent removals, so this is a claim. */
-  removeLabel(issue: number, name: string): Promise<boolean>;
+}
 
+/** Issues: read, list, open, edit. */
+export interface IssuePort {
   /** The issue (or PR, as an issue) with all its comments; null when it does not exist. */
   getIssue(issue: number): Promise<IssueWithComments | null>;
   listIssues(filter?: IssueFilter): Promise<ListedIssue[]>;
@@ -161,7 +177,10 @@ export type GitHubGateway = {
   updateIssue(issue: number, patch: IssuePatch): Promise<Issue>;
   /** Every issue of the milestone, open and closed, one GraphQL request per 100; null when the milestone does not exist. */
   listMilestoneIssues(milestone: number): Promise<MilestoneIssue[] | null>;
+}
 
+/** An issue's or pull request's conversation: comments, sticky comments, reactions. */
+export interface CommentPort {
   listIssueComments(issue: number, opts?: { since?: string }): Promise<Comment[]>;
   createComment(issue: number, body: string): Promise<Comment>;
   updateComment(commentId: number, body: string): Promise<Comment>;
@@ -170,12 +189,18 @@ export type GitHubGateway = {
   /** The sticky comment keyed by `marker`: created, edited in place, or left alone when its body is already `body`. */
   upsertComment(issue: number, marker: string, body: string): Promise<UpsertResult>;
   addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
+}
 
+/** Milestones (a sprint is one). */
+export interface MilestonePort {
   listMilestones(opts?: { state?: IssueState | "all" }): Promise<Milestone[]>;
   getMilestone(milestone: number): Promise<Milestone | null>;
   createMilestone(milestone: NewMilestone): Promise<Milestone>;
   updateMilestone(milestone: number, patch: MilestonePatch): Promise<Milestone>;
+}
 
+/** Pull requests: open, find, edit, and their reviews and feedback. */
+export interface PullRequestPort {
   createPullRequest(pr: NewPullRequest): Promise<PullRequest>;
   findPullRequestByHead(branch: string, opts?: { state?: IssueState | "all" }): Promise<PullRequest | null>;
   getPullRequest(pr: number): Promise<PullRequest | null>;
@@ -200,7 +225,10 @@ export type GitHubGateway = {
     comment: { subjectId: string; body: string },
   ): Promise<void>;
   createReview(pr: number, review: NewReview): Promise<Review>;
+}
 
+/** The one-request reads of a run: a task, a thread, a sprint, the repository's status. */
+export interface TaskReads {
   /** A coding task's issue with comments and edit histories, plus what the run needs besides, in one GraphQL read. */
   readTask(issue: number, options: TaskReadOptions): Promise<TaskRead>;
   /** An issue or pull request (the thread of ask, plan or review) as `readTask` reads an issue, in one GraphQL read. */
@@ -209,7 +237,10 @@ export type GitHubGateway = {
   readSprint(milestone: number, options: TaskReadOptions): Promise<SprintRead>;
   /** What `/locus status` shows of the whole repository, in one GraphQL read. */
   readRepositoryStatus(options: RepositoryStatusOptions): Promise<RepositoryStatusRead>;
+}
 
+/** Workflow runs: start one, list them, cancel one. */
+export interface DispatchPort {
   /**
    * Starts a run of the workflow and answers it, as GitHub reports it with
    * `return_run_details`. Null when GitHub answered without the run (204:
@@ -224,11 +255,33 @@ export type GitHubGateway = {
   /** The newest runs of the workflow (one page, 100 by default): enough to find live or recent runs. */
   listWorkflowRuns(workflow: string, filter?: WorkflowRunFilter): Promise<WorkflowRun[]>;
   cancelWorkflowRun(runId: number): Promise<"cancelled" | "already-finished">;
+}
+
+/** What failed in CI. */
+export interface CiPort {
   /** What failed in CI: failed jobs and check runs, annotations, job logs. */
   readonly ci: CiReads;
+}
+
+/** Pull requests stacked on a branch. */
+export interface StackPort {
   /** Pull requests stacked on a branch. */
   readonly stack: PullStackReads;
-};
+}
+
+/** Everything Locus does on GitHub, bound to one repository: every role at once. Only a runtime's entry holds it whole. */
+export type GitHubGateway = RepositoryMeters &
+  RepositoryReads &
+  LabelWrites &
+  MomentWrites &
+  IssuePort &
+  CommentPort &
+  MilestonePort &
+  PullRequestPort &
+  TaskReads &
+  DispatchPort &
+  CiPort &
+  StackPort;
 
 /** A known advisory of a dependency, as the dependency review names it. */
 export interface DependencyAdvisory {
