@@ -9,7 +9,8 @@
 import { z } from "zod";
 import { statusOf } from "./errors.ts";
 import type { Transport } from "./transport-types.ts";
-import type { DependencyReview, GitHubGateway } from "./types.ts";
+import type { DependencyReview } from "./dependency-review-types.ts";
+import type { GitHubGateway } from "./types.ts";
 
 const changesSchema = z.array(
   z.object({

@@ -10,5 +10,6 @@ export { QUERIES } from "./queries.ts";
 export type { RateLimitOptions } from "./rate-limit.ts";
 export type * from "./repository-status-types.ts";
 export type * from "./types.ts";
+export type * from "./dependency-review-types.ts";
 export type * from "./task-types.ts";
 export type * from "./ci-read-types.ts";

@@ -13,6 +13,7 @@ import type { DispatchedRun, WorkflowRun, WorkflowRunFilter } from "./workflow-r
 import type { Comment, Issue, IssueState, IssueWithComments, Milestone, PullRequest } from "./records.ts";
 import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-types.ts";
 import type { SprintRead, TaskRead, TaskReadOptions, ThreadRead } from "./task-types.ts";
+import type { DependencyReview } from "./dependency-review-types.ts";
 
 export type * from "./records.ts";
 export type * from "./pull-review-types.ts";
@@ -282,26 +283,3 @@ export type GitHubGateway = RepositoryMeters &
   DispatchPort &
   CiPort &
   StackPort;
-
-/** A known advisory of a dependency, as the dependency review names it. */
-export interface DependencyAdvisory {
-  readonly severity: string;
-  /** `GHSA-…` */
-  readonly id: string;
-  readonly summary: string;
-  readonly url: string;
-}
-
-export interface DependencyChange {
-  readonly change: "added" | "removed";
-  readonly manifest: string;
-  readonly ecosystem: string;
-  readonly name: string;
-  readonly version: string;
-  readonly advisories: readonly DependencyAdvisory[];
-}
-
-/** What the dependency review said, or why it could not say. */
-export type DependencyReview =
-  | { readonly available: true; readonly changes: readonly DependencyChange[] }
-  | { readonly available: false; readonly reason: string };

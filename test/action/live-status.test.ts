@@ -79,9 +79,10 @@ describe("the status comment during a task", () => {
     const body =
       (await h.api.getIssue(issue.number))?.comments.find((c) => c.body.startsWith("<!-- locus:status -->"))
         ?.body ?? "";
+    // The detail line is published as untrusted text: the word "fix" carries an invisible joiner.
     expect(body).toMatch(/\*\*Locus:\*\* Failed: .*broken/);
     expect(body).toContain(
-      `- **What to do:** the work so far is saved on \`locus/wip/issue-${issue.number}\`; fix what stopped it if it needs a person, then comment \`/locus run\` to continue from there.`,
+      `- **What to do:** the work so far is saved on \`locus/wip/issue-${issue.number}\`; f\u2060ix what stopped it if it needs a person, then comment \`/locus run\` to continue from there.`,
     );
     expect(history.at(-1)).toMatch(/^Failed: /);
   });
