@@ -122,6 +122,16 @@ describe("cancel and kill the Action at chosen points", () => {
     //    The app writes the status comment when it dispatches, as here; the Action then edits it.
     const dispatched = await h.api.upsertComment(issue, "locus:status", "**Locus:** Queued.");
     const afterLabels = point();
+    // The labels and the comment edit go in one GraphQL request once the repository has Locus's
+    // labels; with their creation refused, the Action writes them over REST, label set first, which
+    // leaves the moment between the two that this step is about.
+    h.sim.faults.add({
+      path: /\/graphql$/,
+      operationName: "CreateLabels",
+      kind: "status",
+      status: 403,
+      times: 1,
+    });
     h.sim.faults.add({
       kind: "hang",
       method: "PATCH",
