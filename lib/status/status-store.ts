@@ -7,7 +7,8 @@ import { isLocus } from "../github/locus-identity.ts";
 import {
   MomentWriteError,
   type Comment,
-  type GitHubGateway,
+  type CommentPort,
+  type MomentWrites,
   type MomentResult,
   type MomentWrite,
 } from "../github/index.ts";
@@ -21,17 +22,24 @@ import {
   type StatusView,
 } from "./status-comment.ts";
 
+/** What reading the status comment needs: the comment found by its marker. */
+export type StatusReads = Pick<CommentPort, "findCommentByMarker">;
+
+/** What writing it needs: a new comment, an edit, or an edit batched with label sets. */
+export type StatusWrites = Pick<CommentPort, "createComment" | "updateComment" | "upsertComment"> &
+  MomentWrites;
+
 export interface StatusRecord {
   readonly comment: Comment | null;
   readonly state: StatusState;
 }
 
-export async function readStatusRecord(gateway: GitHubGateway, issue: number): Promise<StatusRecord> {
+export async function readStatusRecord(gateway: StatusReads, issue: number): Promise<StatusRecord> {
   const comment = await gateway.findCommentByMarker(issue, STATUS_MARKER);
   return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
 }
 
-export async function readStatus(gateway: GitHubGateway, issue: number): Promise<StatusState> {
+export async function readStatus(gateway: StatusReads, issue: number): Promise<StatusState> {
   return (await readStatusRecord(gateway, issue)).state;
 }
 
@@ -65,7 +73,7 @@ const NOTHING_WRITTEN: MomentResult = { labels: new Map(), comments: new Map() }
  * alongside go out with the edit in one request (gateway.writeMoment).
  */
 export function createStatusWriter(
-  gateway: GitHubGateway,
+  gateway: Pick<StatusWrites, "createComment" | "updateComment" | "writeMoment">,
   subject: number | { readonly number: number; readonly nodeId?: string | undefined },
   record: StatusRecord,
 ): StatusWriter {
@@ -105,7 +113,7 @@ export function createStatusWriter(
 }
 
 /** When the status comment was last written, or null when the issue has none. */
-export async function statusUpdatedAt(gateway: GitHubGateway, issue: number): Promise<string | null> {
+export async function statusUpdatedAt(gateway: StatusReads, issue: number): Promise<string | null> {
   return (await gateway.findCommentByMarker(issue, STATUS_MARKER))?.updatedAt ?? null;
 }
 
@@ -114,7 +122,7 @@ export async function statusUpdatedAt(gateway: GitHubGateway, issue: number): Pr
  * the record already read, the comment is written without listing again.
  */
 export async function writeStatus(
-  gateway: GitHubGateway,
+  gateway: Pick<StatusWrites, "createComment" | "updateComment" | "upsertComment">,
   issue: number,
   view: StatusView,
   state: StatusState,
