@@ -35,7 +35,7 @@ function feedbackSources(read: PullRequestFeedback, self: readonly string[]): Fe
 
 /** The open feedback whose authors may be heard: one permission check per distinct author at most. */
 export async function collectFeedback(
-  ctx: ActionContext,
+  ctx: Pick<ActionContext, "config">,
   writers: Writers,
   read: PullRequestFeedback,
   timing: FeedbackTiming,

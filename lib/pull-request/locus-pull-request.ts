@@ -3,7 +3,7 @@
  * with its feedback and linked issue, refused when it is not open or is not one Locus opened
  * on a `locus/issue-<N>` branch (said on the PR, so whoever asked knows why nothing happened).
  */
-import type { PullRequestFeedback } from "../github/index.ts";
+import type { CommentPort, PullRequestFeedback, PullRequestPort } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { ActionContext } from "../task/context.ts";
@@ -16,7 +16,9 @@ export type LocusPullRequestRead =
 
 /** `onlyOwn` finishes the refusal: "Locus iterates only on its own." */
 export async function readLocusPullRequest(
-  ctx: ActionContext,
+  ctx: Pick<ActionContext, "config" | "run" | "clock"> & {
+    readonly gateway: Pick<PullRequestPort, "getPullRequestFeedback"> & Pick<CommentPort, "createComment">;
+  },
   prNumber: number,
   onlyOwn: string,
 ): Promise<LocusPullRequestRead> {

@@ -5,7 +5,7 @@
  * sequence, and the run state as JSON in an HTML comment. Labels win over the
  * JSON whenever they disagree; the JSON is for tracing a run.
  */
-import { type GitHubGateway, type Issue } from "../github/index.ts";
+import { type IssuePort, type Issue } from "../github/index.ts";
 import { isLocus } from "../github/locus-identity.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import type { DashboardRun, DashboardTask } from "../render/tracking-dashboard.ts";
@@ -43,6 +43,10 @@ export function trackingIssueAmong(
 }
 
 /** Creates the tracking issue already showing `body`, so its first state costs no second write. */
-export function createTrackingIssue(gateway: GitHubGateway, title: string, body: string): Promise<Issue> {
+export function createTrackingIssue(
+  gateway: Pick<IssuePort, "createIssue">,
+  title: string,
+  body: string,
+): Promise<Issue> {
   return gateway.createIssue({ title, body, labels: [MANAGED_LABEL] });
 }

@@ -5,16 +5,19 @@
  * (lib/lifecycle/status-writer.ts).
  */
 import { isLocus } from "../github/locus-identity.ts";
-import type { Comment, GitHubGateway } from "../github/index.ts";
+import type { Comment, CommentPort } from "../github/index.ts";
 import { hiddenMarker } from "../markers.ts";
 import { EMPTY_STATE, STATUS_MARKER, readStatusState, type StatusState } from "./status-comment.ts";
+
+/** What reading the status comment needs: the comment found by its marker. */
+export type StatusReads = Pick<CommentPort, "findCommentByMarker">;
 
 export interface StatusRecord {
   readonly comment: Comment | null;
   readonly state: StatusState;
 }
 
-export async function readStatusRecord(gateway: GitHubGateway, issue: number): Promise<StatusRecord> {
+export async function readStatusRecord(gateway: StatusReads, issue: number): Promise<StatusRecord> {
   const comment = await gateway.findCommentByMarker(issue, STATUS_MARKER);
   return { comment, state: comment ? readStatusState(comment.body) : EMPTY_STATE };
 }
@@ -31,6 +34,6 @@ export function statusRecordIn(comments: readonly Comment[], self: readonly stri
 }
 
 /** When the status comment was last written, or null when the issue has none. */
-export async function statusUpdatedAt(gateway: GitHubGateway, issue: number): Promise<string | null> {
+export async function statusUpdatedAt(gateway: StatusReads, issue: number): Promise<string | null> {
   return (await gateway.findCommentByMarker(issue, STATUS_MARKER))?.updatedAt ?? null;
 }

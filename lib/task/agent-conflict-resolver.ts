@@ -12,7 +12,7 @@ import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import { renderConflictTask } from "../prompt/rebase-conflict-prompt.ts";
 import type { StatusView } from "../status/status-comment.ts";
-import type { ActionContext } from "./context.ts";
+import type { AgentRunContext } from "./context.ts";
 import type { DailyBudget } from "../cost/daily-budget.ts";
 import type { RebaseStop } from "../stack/rebase-resolving.ts";
 import { runAgentLive } from "./run-agent-live.ts";
@@ -47,7 +47,7 @@ export interface ConflictResolver {
 }
 
 export function createConflictResolver(
-  ctx: ActionContext,
+  ctx: AgentRunContext,
   options: ConflictResolverOptions,
 ): ConflictResolver {
   let costUsd = 0;

@@ -55,3 +55,9 @@ export interface ActionContext {
   /** The `command` input: the iterate note, the plan goal or the question. */
   readonly command: string;
 }
+
+/** What running the agent needs of the context: the runner, its limits, the clock and the log. */
+export type AgentRunContext = Pick<
+  ActionContext,
+  "clock" | "mask" | "log" | "runner" | "model" | "maxTurns" | "signal" | "config"
+>;

@@ -8,7 +8,7 @@
  */
 import type { RunResult } from "../agent/runner.ts";
 import type { FileStat } from "../git/git-client.ts";
-import type { Issue, MomentWrite } from "../github/index.ts";
+import type { Issue, IssuePort, LabelWrites, MomentWrite, PullRequestPort } from "../github/index.ts";
 import { MANAGED_LABEL } from "../labels/schema.ts";
 import { pullRequestTitle } from "../naming/commit.ts";
 import { renderPullRequestBody } from "../render/pull-request-body.ts";
@@ -34,8 +34,16 @@ export interface DeliveredPullRequest {
   readonly labelWrite?: MomentWrite;
 }
 
+/** What delivering needs of GitHub: find or open the pull request, and keep Locus's label on it. */
+type DeliveryPorts = Pick<
+  PullRequestPort,
+  "findPullRequestByHead" | "updatePullRequest" | "createPullRequest"
+> &
+  Pick<IssuePort, "getIssue"> &
+  Pick<LabelWrites, "setLabels">;
+
 export async function deliverPullRequest(
-  ctx: ActionContext,
+  ctx: Pick<ActionContext, "mask" | "model" | "run" | "config"> & { readonly gateway: DeliveryPorts },
   input: DeliveryInput,
 ): Promise<DeliveredPullRequest> {
   const { gateway } = ctx;

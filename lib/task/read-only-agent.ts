@@ -12,7 +12,8 @@ import { NO_USAGE } from "../agent/usage.ts";
 import type { GitClient } from "../git/git-client.ts";
 import { truncateHead } from "../prompt/budget.ts";
 import { BUDGETS, buildRepositoryContext, type RepositoryContext } from "../prompt/task-prompt.ts";
-import type { ActionContext } from "./context.ts";
+import type { CommentPort } from "../github/index.ts";
+import type { ActionContext, AgentRunContext } from "./context.ts";
 import { costLimit, type DailyBudget } from "../cost/daily-budget.ts";
 import { readRepositoryContext, trustedCommit } from "./repository-context.ts";
 import { describeStopUnderCap } from "./stop-reason.ts";
@@ -30,7 +31,7 @@ export interface ReadingCheckout {
 
 /** A worktree of `branch` as the remote has it, on a local branch Locus never pushes. */
 export async function checkoutForReading(
-  ctx: ActionContext,
+  ctx: Pick<ActionContext, "git" | "run">,
   name: string,
   branch: string,
 ): Promise<ReadingCheckout> {
@@ -86,7 +87,7 @@ export interface ReadOnlyOutcome {
   readonly stopReason: string;
 }
 
-export async function runReadOnlyAgent(ctx: ActionContext, task: ReadOnlyTask): Promise<ReadOnlyOutcome> {
+export async function runReadOnlyAgent(ctx: AgentRunContext, task: ReadOnlyTask): Promise<ReadOnlyOutcome> {
   const started = ctx.clock.now().getTime();
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
   const result = await ctx.log.group(`Agent: ${task.title}`, () =>
@@ -129,7 +130,7 @@ export async function runReadOnlyAgent(ctx: ActionContext, task: ReadOnlyTask): 
  * resets, and no checkout or model call. Undefined when the run may go on.
  */
 export async function refusalOverBudget(
-  ctx: ActionContext,
+  ctx: Pick<ActionContext, "log" | "mask"> & { readonly gateway: Pick<CommentPort, "createComment"> },
   budget: DailyBudget | undefined,
   target: { readonly number: number; readonly title: string; readonly doing: string },
 ): Promise<ModeResult | undefined> {

@@ -6,6 +6,7 @@
  * call. Coding tasks (modes issue and sprint) are refused per task instead
  * (run-task.ts), because there the refusal also clears the issue's status.
  */
+import type { CommentPort } from "../github/index.ts";
 import type { ActionContext } from "./context.ts";
 import type { ModeRequest } from "../dispatch/mode-request.ts";
 import { reportWithoutRun, type ModeResult } from "./task-report.ts";
@@ -53,7 +54,9 @@ function threadOf(request: ModeRequest): number | undefined {
 
 /** The refusal's result when the mode must not start on this model; undefined when it may. */
 export async function refuseUnpricedMode(
-  ctx: ActionContext,
+  ctx: Pick<ActionContext, "runner" | "model" | "config" | "log" | "mask"> & {
+    readonly gateway: Pick<CommentPort, "createComment">;
+  },
   request: ModeRequest,
 ): Promise<ModeResult | undefined> {
   const gate = GATES[request.mode];

@@ -6,7 +6,7 @@
  */
 import type { ExecuteOptions, RunnerPrompt, RunResult } from "../agent/runner.ts";
 import type { StatusView } from "../status/status-comment.ts";
-import type { ActionContext } from "./context.ts";
+import type { AgentRunContext } from "./context.ts";
 import { costLimit, type DailyBudget } from "../cost/daily-budget.ts";
 import { createLiveStatus } from "./live-status.ts";
 import type { EventRecorder } from "./tool-cards.ts";
@@ -25,7 +25,7 @@ export interface LiveAgentRun {
   readonly tools?: ExecuteOptions["tools"];
 }
 
-export async function runAgentLive(ctx: ActionContext, run: LiveAgentRun): Promise<RunResult> {
+export async function runAgentLive(ctx: AgentRunContext, run: LiveAgentRun): Promise<RunResult> {
   const live = createLiveStatus({
     write: run.writeStatus,
     clock: ctx.clock,

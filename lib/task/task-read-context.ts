@@ -22,7 +22,7 @@ export interface RunFacts {
 }
 
 /** Options for the run's first read: the run's creation time, and the day's spend when a cap is set. */
-export function firstReadOptions(ctx: ActionContext): TaskReadOptions {
+export function firstReadOptions(ctx: Pick<ActionContext, "config" | "run" | "clock">): TaskReadOptions {
   const capped = ctx.config.agent.maxCostPerDayUsd !== undefined;
   return {
     managedLabel: MANAGED_LABEL,
@@ -31,7 +31,10 @@ export function firstReadOptions(ctx: ActionContext): TaskReadOptions {
   };
 }
 
-export function runFacts(ctx: ActionContext, read: RunAndSpend): RunFacts {
+export function runFacts(
+  ctx: Pick<ActionContext, "config" | "run" | "clock" | "log" | "identity">,
+  read: RunAndSpend,
+): RunFacts {
   let triggeredAt: Date;
   if (read.runCreatedAt !== null) triggeredAt = new Date(read.runCreatedAt);
   else {

@@ -11,7 +11,7 @@ import type { DailyBudget } from "../cost/daily-budget.ts";
 import { unpricedModelRefusal } from "../cost/unpriced-model.ts";
 
 export function startRefusal(
-  ctx: ActionContext,
+  ctx: Pick<ActionContext, "clock" | "runner" | "model" | "config">,
   budget: DailyBudget | undefined,
 ): Extract<TaskEvent, { kind: "over-budget" | "unpriced-refused" }> | undefined {
   return budget && budget.remaining() <= 0
@@ -19,7 +19,9 @@ export function startRefusal(
     : unpricedRefusal(ctx);
 }
 
-function unpricedRefusal(ctx: ActionContext): Extract<TaskEvent, { kind: "unpriced-refused" }> | undefined {
+function unpricedRefusal(
+  ctx: Pick<ActionContext, "runner" | "model" | "config">,
+): Extract<TaskEvent, { kind: "unpriced-refused" }> | undefined {
   const reason = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
   return reason === undefined ? undefined : { kind: "unpriced-refused", reason };
 }

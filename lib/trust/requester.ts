@@ -11,10 +11,10 @@
 import { mayTriggerWork } from "./actor-policy.ts";
 import { isLocus } from "../github/locus-identity.ts";
 import type { LocusConfig } from "../config/index.ts";
-import type { GitHubGateway } from "../github/index.ts";
+import type { RepositoryReads } from "../github/index.ts";
 
 export async function refuseRequester(
-  gateway: GitHubGateway,
+  gateway: Pick<RepositoryReads, "getCollaboratorPermission">,
   actor: string,
   selfLogins: readonly string[],
   config: Pick<LocusConfig, "bots">,
