@@ -12,7 +12,7 @@
 import { labelWrite, type Comment, type GitHubGateway, type MomentWrite } from "../github/index.ts";
 import type { StatusRecord } from "../status/status-store.ts";
 import { step, type Effect, type Step, type TaskEvent, type TaskState } from "./lifecycle.ts";
-import { createStatusWriter, type StatusWriter } from "./status-writer.ts";
+import { createStatusWriter, type StatusWriter, type StatusWrites } from "./status-writer.ts";
 
 type Issue = { readonly number: number; readonly nodeId?: string | undefined };
 
@@ -27,7 +27,7 @@ export interface EffectTarget {
 
 /** The target for an issue whose status comment was read as `record`: later writes edit it. */
 export function statusTarget(
-  gateway: GitHubGateway,
+  gateway: EffectTarget["gateway"] & StatusWrites,
   issue: Issue,
   record: StatusRecord,
   mask: (text: string) => string = (text) => text,

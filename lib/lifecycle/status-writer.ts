@@ -5,9 +5,10 @@
  */
 import {
   MomentWriteError,
-  type GitHubGateway,
+  type CommentPort,
   type MomentResult,
   type MomentWrite,
+  type MomentWrites,
 } from "../github/index.ts";
 import { hiddenMarker } from "../markers.ts";
 import { renderStatusComment, type StatusState, type StatusView } from "../status/status-comment.ts";
@@ -25,6 +26,9 @@ export type StatusWriter = (
 
 const NOTHING_WRITTEN: MomentResult = { labels: new Map(), comments: new Map() };
 
+/** What writing a status comment needs: a new comment, an edit, or either batched with label sets. */
+export type StatusWrites = Pick<CommentPort, "createComment" | "updateComment"> & MomentWrites;
+
 /**
  * Writes one issue's status comment again and again from a record already
  * read: the first write creates the comment when there is none, later ones
@@ -32,7 +36,7 @@ const NOTHING_WRITTEN: MomentResult = { labels: new Map(), comments: new Map() }
  * alongside go out with the edit in one request (gateway.writeMoment).
  */
 export function createStatusWriter(
-  gateway: GitHubGateway,
+  gateway: StatusWrites,
   subject: number | { readonly number: number; readonly nodeId?: string | undefined },
   record: StatusRecord,
 ): StatusWriter {
