@@ -16,10 +16,13 @@ export interface SuspectFile {
 export const LARGE_FILE_LINES = 5_000;
 
 const GENERATED = [
-  { pattern: /(^|\/)[^/]+\.min\.(js|css|mjs)$/, why: "minified" },
-  { pattern: /(^|\/)[^/]+\.(bundle|chunk)\.(js|mjs)$/, why: "a bundle" },
-  { pattern: /(^|\/)(node_modules|vendor|third_party|bower_components)\//, why: "a vendored directory" },
-  { pattern: /\.map$/, why: "a source map" },
+  { pattern: /(^|\/)[^/]+\.min\.(js|css|mjs)$/, why: "looks minified" },
+  { pattern: /(^|\/)[^/]+\.(bundle|chunk)\.(js|mjs)$/, why: "looks like a bundle" },
+  {
+    pattern: /(^|\/)(node_modules|vendor|third_party|bower_components)\//,
+    why: "looks like a vendored directory",
+  },
+  { pattern: /\.map$/, why: "looks like a source map" },
 ];
 
 /** Lockfile → the manifests that decide it (any one of them changing explains the lockfile). */
@@ -49,7 +52,7 @@ export function suspectFiles(files: readonly FileStat[]): SuspectFile[] {
     if (generated) {
       found.push({
         path: file.path,
-        why: `looks ${generated.why === "minified" ? "minified" : `like ${generated.why}`}`,
+        why: generated.why,
       });
       continue;
     }

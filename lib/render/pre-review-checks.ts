@@ -5,7 +5,7 @@
  * so they are code in the tree; advisory links come from GitHub.
  */
 import type { BlockContent } from "mdast";
-import type { DependencyFinding } from "../checks/dependency-findings.ts";
+import { vulnerableFindings, type DependencyFinding } from "../checks/dependency-findings.ts";
 import type { SuspectFile } from "../checks/suspect-files.ts";
 import {
   blockquote,
@@ -51,7 +51,7 @@ function renderDependencies(dependencies: NonNullable<PreReviewChecks["dependenc
   const { findings } = dependencies;
   if (findings.length === 0)
     return [paragraph("Dependency review: no dependency added, updated or removed.")];
-  const vulnerable = findings.filter((finding) => finding.to !== undefined && finding.advisories.length > 0);
+  const vulnerable = vulnerableFindings(findings);
   const rows = findings.map((finding) => [
     [code(finding.name)],
     [code(finding.manifest)],

@@ -2,7 +2,9 @@
  * GitHub's dependency review (https://docs.github.com/en/rest/dependency-graph/dependency-review),
  * for npm's root `package.json`: the dependencies the head adds or removes against the base, each
  * added version matched against the simulator's advisory database. Like GitHub, a private repository
- * without Advanced Security is refused with 403.
+ * without Advanced Security is refused with 403: dependency review is available for public
+ * repositories and, with GitHub Advanced Security, for private ones
+ * (https://docs.github.com/en/code-security/supply-chain-security/understanding-your-software-supply-chain/about-dependency-review).
  */
 import type { RequestContext, Route, RouteResult } from "./core.ts";
 import { readPath, resolveCommit } from "./git.ts";
