@@ -10,6 +10,7 @@ const environmentSchema = z.object({
   RUNNER_TEMP: z.string().optional(),
   GITHUB_ACTOR: z.string().default(""),
   GITHUB_TRIGGERING_ACTOR: z.string().optional(),
+  GITHUB_EVENT_NAME: z.string().default(""),
 });
 
 export interface ActionEnvironment {
@@ -21,6 +22,12 @@ export interface ActionEnvironment {
   readonly runUrl?: string;
   readonly worktreeRoot: string;
   readonly actor: string;
+  /**
+   * The run began as a `workflow_dispatch` (by hand, through the API, or a re-run of one): GitHub let
+   * the actor start it only with write access to the repository
+   * (https://docs.github.com/en/actions/managing-workflow-runs-and-deployments/managing-workflow-runs/manually-running-a-workflow).
+   */
+  readonly dispatched: boolean;
   readonly repositoryUrl: string;
 }
 
@@ -42,6 +49,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     ...(e.GITHUB_RUN_ID ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${e.GITHUB_RUN_ID}` } : {}),
     worktreeRoot: e.RUNNER_TEMP ?? `${e.GITHUB_WORKSPACE}/.locus/worktrees`,
     actor: e.GITHUB_TRIGGERING_ACTOR || e.GITHUB_ACTOR,
+    dispatched: e.GITHUB_EVENT_NAME === "workflow_dispatch",
     repositoryUrl: `${server}/${owner}/${repo}`,
   };
 }

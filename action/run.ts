@@ -149,7 +149,7 @@ export async function run(): Promise<void> {
     });
     reportRefusal = (error) =>
       reportPermissionRefusal({ gateway, log, mask: (text) => mask(text) }, request, error);
-    const refusal = await refuseRequester(gateway, env.actor, selfLogins({ identity }), config);
+    const refusal = await refuseRequester(gateway, env, selfLogins({ identity }), config);
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
     // Before any model call: a run that needs a sandbox and cannot have one stops here.

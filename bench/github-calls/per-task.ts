@@ -75,5 +75,12 @@ export function budgetFigures(cases: BudgetCases): Figure[] {
         ),
       ],
     ),
+    perTask("standalone task a person dispatched by hand", cases.handDispatched, 1, 5, "—", [
+      atMost(
+        "no permission lookup",
+        cases.handDispatched.calls.filter((line) => line.includes("/permission")).length,
+        0,
+      ),
+    ]),
   ];
 }

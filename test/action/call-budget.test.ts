@@ -9,9 +9,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { RequestLogEntry } from "../../sandbox/github-sim/index.ts";
-import { hiddenMarker } from "../../lib/markers.ts";
-import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
-import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { arrangeStatus, startHarness, type ActionRun, type Harness } from "./harness.ts";
 
 /** What a standalone task may cost: its read, its start, one progress edit, its PR, its end. */
 const TASK_BUDGET = 5;
@@ -40,10 +38,14 @@ interface Counted {
   readonly identityLookups: number;
 }
 
-async function countedRun(issue: number, delivery = randomUUID()): Promise<Counted> {
+async function countedRun(
+  issue: number,
+  delivery = randomUUID(),
+  env: Record<string, string> = {},
+): Promise<Counted> {
   h.fake.setScript(greetHi);
   const start = h.sim.requestLog.length;
-  const run = await h.run({ mode: "issue", issue: String(issue), delivery });
+  const run = await h.run({ mode: "issue", issue: String(issue), delivery }, env);
   const calls = h.sim.requestLog.slice(start).filter((e) => !e.path.endsWith("/access_tokens"));
   // The key fallback asks GitHub for its bot's user id once per run, for the commits' noreply address.
   const identity = (e: RequestLogEntry) => e.method === "GET" && e.path.startsWith("/users/");
@@ -101,6 +103,35 @@ describe("a standalone task's GitHub requests", () => {
     expect(counted.task.length).toBeLessThanOrEqual(TASK_BUDGET);
   });
 
+  it(`stay ${TASK_BUDGET} when a person dispatched the run by hand: GitHub checked their write access`, async () => {
+    const issue = await h.api.createIssue({ title: "Greet briefly", body: "Say Hi." });
+    await h.as("alice").setLabels(issue.number, ["locus:queued"]);
+
+    const counted = await countedRun(issue.number, randomUUID(), {
+      GITHUB_ACTOR: "alice",
+      GITHUB_EVENT_NAME: "workflow_dispatch",
+    });
+
+    expect(counted.run.outputs["status"]).toBe("succeeded");
+    expect(counted.task.filter((name) => name.includes("/permission"))).toEqual([]);
+    expect(counted.task.length).toBeLessThanOrEqual(TASK_BUDGET);
+  });
+
+  it("look a person up who started the run through another event", async () => {
+    const issue = await h.api.createIssue({ title: "Greet shortly", body: "Say Hi." });
+    await h.as("alice").setLabels(issue.number, ["locus:queued"]);
+
+    const counted = await countedRun(issue.number, randomUUID(), {
+      GITHUB_ACTOR: "alice",
+      GITHUB_EVENT_NAME: "issues",
+    });
+
+    expect(counted.run.outputs["status"]).toBe("succeeded");
+    expect(counted.task.filter((name) => name.includes("/permission"))).toEqual([
+      expect.stringContaining("/collaborators/alice/permission"),
+    ]);
+  });
+
   it("look the person up when the app's check was for another delivery", async () => {
     const issue = await h.api.createIssue({ title: "Greet gently", body: "Say Hi." });
     await h.as("alice").setLabels(issue.number, ["locus:queued"]);
@@ -119,11 +150,3 @@ describe("a standalone task's GitHub requests", () => {
     ]);
   });
 });
-
-/** The status comment as the app leaves it when it dispatches (arranged directly, as the app would write it). */
-async function arrangeStatus(h: Harness, issue: number, state: StatusState): Promise<void> {
-  await h.api.createComment(
-    issue,
-    `${hiddenMarker("status")}\n${renderStatusComment({ headline: "Queued." }, state)}`,
-  );
-}

@@ -22,6 +22,8 @@ import { actionBundle } from "../action-bundle.ts";
 import { NODE_COMPILE_CACHE_ENV } from "../../sandbox/world/node-compile-cache.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
+import { hiddenMarker } from "../../lib/markers.ts";
+import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
 
 const exec = promisify(execFile);
 
@@ -248,6 +250,18 @@ function workflowRunName(inputs: Record<string, string>): string {
 }
 
 /** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */
+/** An issue's status comment as the app leaves it when it dispatches (arranged directly, as the app would write it). */
+export async function arrangeStatus(
+  h: Pick<Harness, "api">,
+  issue: number,
+  state: StatusState,
+): Promise<void> {
+  await h.api.createComment(
+    issue,
+    `${hiddenMarker("status")}\n${renderStatusComment({ headline: "Queued." }, state)}`,
+  );
+}
+
 export function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const pattern = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
