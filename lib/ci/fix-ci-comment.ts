@@ -80,3 +80,26 @@ export function renderFixCiComment(failures: CiFailures, headSha: string, outcom
       );
   }
 }
+
+/**
+ * What the app says when it stops the automatic rounds: CI still fails after
+ * `rounds` of them. The check names are the repository's data, so text in
+ * the tree; none when they could not be read.
+ */
+export function renderCiStillFails(headSha: string, rounds: number, checks: readonly string[]): string {
+  const names: Inline[][] =
+    checks.length === 0
+      ? [["(the failed checks could not be read)"]]
+      : checks.map((name) => [strong(name.replace(/\s+/g, " "))]);
+  return toGitHubMarkdown(
+    root(
+      paragraph(`CI still fails on ${headSha.slice(0, 7)} after ${rounds} automatic fix-ci rounds in a row:`),
+      list(names),
+      paragraph(
+        "Locus stops fixing it by itself here. Push a fix, or comment ",
+        code("/locus fix-ci"),
+        " to have Locus try again.",
+      ),
+    ),
+  );
+}

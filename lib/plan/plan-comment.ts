@@ -4,43 +4,68 @@
  * `/locus approve` creates issues from exactly what was shown and nothing
  * lives off GitHub.
  */
-import { safeToPublish } from "../render/safe-text.ts";
 import { embedJson, hiddenMarker, markerJson, withoutMarker } from "../markers.ts";
-import { tableCell } from "../render/markdown.ts";
+import {
+  code,
+  codeBlock,
+  heading,
+  paragraph,
+  plain,
+  root,
+  strong,
+  table,
+  text,
+  trustedHtml,
+} from "../render/tree/nodes.ts";
+import { toGitHubMarkdown } from "../render/tree/serialize.ts";
+import { untrustedMarkdown } from "../render/tree/untrusted-text.ts";
 import { planSchema, type Plan } from "./plan-schema.ts";
 
+/**
+ * The planner (a model) wrote the sprint name, the titles and the reasoning,
+ * so they are text in the comment's tree: no mention, closing keyword or
+ * outside image reaches GitHub live. The graph is a code block, which GitHub
+ * renders with Mermaid and never as Markdown.
+ */
 export function renderPlanComment(plan: Plan): string {
-  const rows = plan.tasks.map((task, index) => {
-    const depends = task.dependsOn.length > 0 ? task.dependsOn.join(", ") : "—";
-    return `| ${index + 1} | ${tableCell(task.title)} | ${task.priority} | ${task.type} | ${depends} |`;
-  });
-  const edges = plan.tasks.flatMap((task, index) =>
-    task.dependsOn.map((from) => `  T${from} --> T${index + 1}`),
-  );
+  const header = ["Order", "Title", "Priority", "Type", "Depends on"].map((title) => [plain(title)]);
+  const rows = plan.tasks.map((task, index) => [
+    [plain(String(index + 1))],
+    [text(task.title)],
+    [plain(task.priority)],
+    [plain(task.type)],
+    [plain(task.dependsOn.length > 0 ? task.dependsOn.join(", ") : "—")],
+  ]);
   const nodes = plan.tasks.map(
     (task, index) => `  T${index + 1}["${index + 1}. ${mermaidText(task.title)}"]`,
   );
-  return [
-    hiddenMarker("plan-comment"),
-    `## Plan: ${tableCell(plan.sprint)}`,
-    "",
-    "| Order | Title | Priority | Type | Depends on |",
-    "| ---: | --- | --- | --- | --- |",
-    ...rows,
-    "",
-    plan.reasoning.trim() ? `### Why this order\n\n${safeToPublish(plan.reasoning.trim())}\n` : "",
-    "```mermaid",
-    "graph TD",
-    ...nodes,
-    ...edges,
-    "```",
-    "",
-    "Reply `/locus approve` to create these issues in milestone " +
-      `**${tableCell(plan.sprint)}**, or \`/locus approve 2,1,3\` to confirm another order.`,
-    hiddenMarker("plan", embedJson(plan)),
-  ].join("\n");
+  const edges = plan.tasks.flatMap((task, index) =>
+    task.dependsOn.map((from) => `  T${from} --> T${index + 1}`),
+  );
+  const reasoning = plan.reasoning.trim();
+  return toGitHubMarkdown(
+    root(
+      trustedHtml(hiddenMarker("plan-comment")),
+      heading(2, "Plan: ", text(plan.sprint)),
+      table(["right", null, null, null, null], [header, ...rows]),
+      reasoning !== "" && heading(3, "Why this order"),
+      ...(reasoning !== "" ? untrustedMarkdown(reasoning) : []),
+      codeBlock(["graph TD", ...nodes, ...edges].join("\n"), "mermaid"),
+      paragraph(
+        "Reply ",
+        code("/locus approve"),
+        " to create these issues in milestone ",
+        strong(text(plan.sprint)),
+        ", or ",
+        code("/locus approve 2,1,3"),
+        " to confirm another order.",
+      ),
+      trustedHtml(hiddenMarker("plan", embedJson(plan))),
+    ),
+  );
 }
 
+/** A node label Mermaid reads as one quoted string on one line. */
 function mermaidText(text: string): string {
   return text.replace(/["\n\r[\]]/g, " ").slice(0, 60);
 }

@@ -10,6 +10,7 @@ import { NO_CI_FIX, decideAutoFix, manualFix } from "../ci/auto-fix-policy.ts";
 import { isLocus } from "../github/locus-identity.ts";
 import { isLocusAuthorEmail } from "../git/commit-identity.ts";
 import { formatCiSource } from "../ci/ci-source.ts";
+import { renderCiStillFails } from "../ci/fix-ci-comment.ts";
 import { type PullRequest } from "../github/index.ts";
 import { authorize } from "../trust/authorize.ts";
 import { issueOfBranch } from "../naming/branches.ts";
@@ -96,7 +97,10 @@ export async function onCiFailure(ctx: AppContext, failure: CiFailure): Promise<
   if (decision.action === "skip") return "same-head";
   if (decision.action === "stop") {
     if (decision.notify)
-      await ctx.gateway.createComment(pr.number, await whatIsLeft(ctx, failure, decision.next.streak));
+      await ctx.gateway.createComment(
+        pr.number,
+        await whatIsLeft(ctx.gateway, failure, decision.next.streak),
+      );
     await advanceTask(statusTarget(ctx.gateway, { number: issue }, record), taskState([], record.state), {
       kind: "ci-fix-stopped",
       headline: `CI still fails on PR #${pr.number}; Locus stopped fixing it.`,
@@ -114,15 +118,17 @@ export async function onCiFailure(ctx: AppContext, failure: CiFailure): Promise<
   );
 }
 
-async function whatIsLeft(ctx: AppContext, failure: CiFailure, rounds: number): Promise<string> {
-  const checks = await ctx.gateway.ci.failedChecks(failure.source);
-  const names =
-    checks.map((check) => `- **${check.name}**`).join("\n") || "- (the failed checks could not be read)";
-  return [
-    `CI still fails on ${failure.headSha.slice(0, 7)} after ${rounds} automatic fix-ci rounds in a row:`,
-    names,
-    "Locus stops fixing it by itself here. Push a fix, or comment `/locus fix-ci` to have Locus try again.",
-  ].join("\n\n");
+async function whatIsLeft(
+  gateway: Pick<AppContext["gateway"], "ci">,
+  failure: CiFailure,
+  rounds: number,
+): Promise<string> {
+  const checks = await gateway.ci.failedChecks(failure.source);
+  return renderCiStillFails(
+    failure.headSha,
+    rounds,
+    checks.map((check) => check.name),
+  );
 }
 
 /** `/locus fix-ci` on a Locus PR: a round now, whatever the automatic count says. */

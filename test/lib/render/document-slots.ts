@@ -2,13 +2,15 @@
  * The untrusted slots of the documents Locus publishes besides the pull request body and the
  * failure and question comments: the status comment, the sprint's tracking dashboard, the
  * `/locus status` reply, the job summary, the answer comment, a planned issue's body, and the
- * comment when Locus did not push. Each takes hostile text and gives the document as published.
+ * comment when Locus did not push, the plan comment, and the app's word that CI still fails. Each takes hostile text and gives the document as published.
  */
 import { renderJobSummary } from "../../../lib/task/job-summary.ts";
 import { movedBranchComment } from "../../../lib/stack/push-with-rebase.ts";
 import type { ModeResult } from "../../../lib/task/task-report.ts";
 import { renderAnswerComment } from "../../../lib/ask/answer-comment.ts";
 import { approvePlan, renderPlannedIssueBody } from "../../../lib/plan/approve-plan.ts";
+import { renderPlanComment } from "../../../lib/plan/plan-comment.ts";
+import { renderCiStillFails } from "../../../lib/ci/fix-ci-comment.ts";
 import type { Plan } from "../../../lib/plan/plan-schema.ts";
 import { renderRepositoryStatus, type RepositoryStatus } from "../../../lib/render/repository-status.ts";
 import { renderTrackingDashboard } from "../../../lib/render/tracking-dashboard.ts";
@@ -95,6 +97,35 @@ function refusedOrder(text: string): string {
   return refused.message;
 }
 
+/** A plan the planner (a model) wrote: the sprint, a title and the reasoning are its text. */
+function planComment(text: string): string {
+  const plan: Plan = {
+    sprint: text,
+    reasoning: text,
+    tasks: [
+      {
+        title: text,
+        body: "",
+        priority: "high",
+        type: "feature",
+        dependsOn: [],
+        acceptanceCriteria: [],
+        complexity: "small",
+      },
+      {
+        title: "Second",
+        body: "",
+        priority: "low",
+        type: "docs",
+        dependsOn: [1],
+        acceptanceCriteria: [],
+        complexity: "small",
+      },
+    ],
+  };
+  return renderPlanComment(plan);
+}
+
 export const DOCUMENT_SLOTS: readonly Slot[] = [
   ["status headline", (text) => renderStatusComment({ headline: text }, state), []],
   [
@@ -142,4 +173,6 @@ export const DOCUMENT_SLOTS: readonly Slot[] = [
   ["planned issue", plannedIssue, []],
   ["refused order", refusedOrder, []],
   ["did not push", (text) => movedBranchComment(text, text, text), []],
+  ["plan comment", planComment, []],
+  ["CI still fails", (text) => renderCiStillFails("abcdef1234", 3, [text, "test"]), []],
 ];
