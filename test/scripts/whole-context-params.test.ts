@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { findWholeContextParams, wholeContextParams } from "../../scripts/whole-context-params.ts";
 
 /** Today's count of whole-context parameters (modes, trigger handlers and their helpers); lower it as they narrow. */
-const WHOLE_CONTEXT_CEILING = 52;
+const WHOLE_CONTEXT_CEILING = 51;
 
 describe("whole-context parameters", () => {
   it("takes the whole gateway nowhere and a whole context no more often than before", async () => {
