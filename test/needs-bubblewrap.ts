@@ -52,8 +52,8 @@ export function configForThisMachine(text: string): string {
 }
 
 /**
- * A test repository's files with every Locus config file (`.github/*.yml` that starts with
- * `version:`) as `configForThisMachine` makes it, and a `.github/locus.yml` where there is
+ * A test repository's files with every Locus config file (`.github/*.yml` with a top-level
+ * `version:` line, after any comments) as `configForThisMachine` makes it, and a `.github/locus.yml` where there is
  * none and the world's mode is `off`.
  */
 export function filesForThisMachine(files: Record<string, string>): Record<string, string> {
@@ -61,9 +61,7 @@ export function filesForThisMachine(files: Record<string, string>): Record<strin
   const out: Record<string, string> = {};
   for (const [path, text] of Object.entries(files)) {
     out[path] =
-      /^\.github\/[^/]+\.ya?ml$/.test(path) && text.startsWith("version:")
-        ? configForThisMachine(text)
-        : text;
+      /^\.github\/[^/]+\.ya?ml$/.test(path) && /^version:/m.test(text) ? configForThisMachine(text) : text;
   }
   out[".github/locus.yml"] ??= configForThisMachine("version: 3\n");
   return out;

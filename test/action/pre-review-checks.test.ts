@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { configForThisMachine } from "../needs-bubblewrap.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
 
 let h: Harness;
@@ -69,7 +70,10 @@ describe("checks before review", () => {
   it("stops before the PR with pr.blockOnVulnerable, saying which dependency and why", async () => {
     await h.git(["checkout", "--quiet", "-B", "block", "origin/main"]);
     await mkdir(join(h.scratch, ".github"), { recursive: true });
-    await writeFile(join(h.scratch, ".github", "locus.yml"), "version: 3\npr:\n  blockOnVulnerable: true\n");
+    await writeFile(
+      join(h.scratch, ".github", "locus.yml"),
+      configForThisMachine("version: 3\npr:\n  blockOnVulnerable: true\n"),
+    );
     await h.git(["add", ".github/locus.yml"]);
     await h.git(["commit", "--quiet", "-m", "config: block on vulnerable dependencies"]);
     await h.git(["push", "--quiet", "origin", "block:main"]);
