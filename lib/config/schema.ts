@@ -220,7 +220,9 @@ export const configSchema = z
           ),
       })
       .prefault({})
-      .describe("Who agent commits show as their author, and how they reach GitHub. The committer is always Locus's bot."),
+      .describe(
+        "Who agent commits show as their author, and how they reach GitHub. The committer is always Locus's bot.",
+      ),
   })
   .describe("Locus configuration (.github/locus.yml)");
 

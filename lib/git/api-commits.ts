@@ -99,7 +99,9 @@ export async function pushThroughApi(
         expectedHeadOid: current,
         ...messageParts(message, index + 1, parts.length),
         additions,
-        deletions: part.filter(({ change }) => change.status === "D").map(({ change }) => ({ path: change.path })),
+        deletions: part
+          .filter(({ change }) => change.status === "D")
+          .map(({ change }) => ({ path: change.path })),
       });
       if (!made.ok) return made.moved ? moved(made.message) : refused(made.message);
       current = made.oid;

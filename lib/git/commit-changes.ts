@@ -82,7 +82,11 @@ export function splitByRequestSize<T extends { readonly cost: number }>(
 }
 
 /** The commit message as headline and body, the way `createCommitOnBranch` takes it; a split commit's part said in its headline. */
-export function messageParts(message: string, part: number, parts: number): { headline: string; body: string } {
+export function messageParts(
+  message: string,
+  part: number,
+  parts: number,
+): { headline: string; body: string } {
   const [first = "", ...rest] = message.replace(/\r\n/g, "\n").split("\n");
   const headline = first.trim() || "Locus commit";
   return {

@@ -62,7 +62,8 @@ export function execGitBytes(args: readonly string[], options: GitExecOptions): 
       [...args],
       { cwd: options.cwd, env: options.env, encoding: "buffer", maxBuffer: MAX_OUTPUT * 2 },
       (error, stdout, stderr) => {
-        if (error) reject(new GitError(args, typeof error.code === "number" ? error.code : null, stderr.toString()));
+        if (error)
+          reject(new GitError(args, typeof error.code === "number" ? error.code : null, stderr.toString()));
         else resolve(stdout);
       },
     );

@@ -178,7 +178,15 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
     },
     commits: {
       async newCommits(tip, haves) {
-        const { stdout } = await git(["rev-list", "--reverse", "--topo-order", "--parents", tip, "--not", ...haves]);
+        const { stdout } = await git([
+          "rev-list",
+          "--reverse",
+          "--topo-order",
+          "--parents",
+          tip,
+          "--not",
+          ...haves,
+        ]);
         return stdout
           .split("\n")
           .filter(Boolean)
@@ -197,7 +205,8 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
       async blobSize(blob) {
         return Number((await git(["cat-file", "-s", blob])).stdout.trim());
       },
-      blob: (blob) => execGitBytes([...NO_REPOSITORY_PROGRAMS, "cat-file", "blob", blob], { cwd: options.path, env }),
+      blob: (blob) =>
+        execGitBytes([...NO_REPOSITORY_PROGRAMS, "cat-file", "blob", blob], { cwd: options.path, env }),
     },
     async fetch(branches) {
       const specs = branches.map((branch) => `+refs/heads/${branch}:${remoteRef(branch)}`);

@@ -254,9 +254,7 @@ export type NewBranchCommit = {
 };
 
 /** The commit GitHub made, or why not (`moved`: the branch's head was not `expectedHeadOid`). */
-export type BranchCommitResult =
-  | { ok: true; oid: string }
-  | { ok: false; moved: boolean; message: string };
+export type BranchCommitResult = { ok: true; oid: string } | { ok: false; moved: boolean; message: string };
 
 /** Commits GitHub makes and signs itself (config `commit.via: api`). */
 export interface CommitWrites {
