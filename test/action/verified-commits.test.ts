@@ -1,0 +1,83 @@
+/**
+ * Verified commits, through the bundled Action with the workspace's origin on the simulator's smart
+ * HTTP (where GitHub's push rules apply). A ruleset requiring signed commits refuses Locus's plain
+ * push: the task fails, its comment names GitHub's rule and `commit.via: api`, and says the wip
+ * branch was refused as well. With `commit.via: api` the same task delivers its PR, and every
+ * commit on its branch is one GitHub made and marks verified.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { configForThisMachine } from "../needs-bubblewrap.ts";
+import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness(PROJECT_FILES, { httpRemote: true });
+  h.repo.repo.rulesets = [
+    {
+      name: "Signed commits everywhere",
+      enforcement: "active",
+      conditions: { ref_name: { include: ["~ALL"], exclude: [] } },
+      rules: [{ type: "required_signatures" }],
+    },
+  ];
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+function addFarewell(): void {
+  h.fake.setScript([
+    reply(call("write_file", { path: "src/farewell.js", content: "export const bye = () => 'bye';\n" })),
+    reply(call("finish", { summary: "Added farewell." })),
+  ]);
+}
+
+/** Commits `.github/locus.yml` to main as a person would (the local push meets no ruleset). */
+async function configure(text: string): Promise<void> {
+  await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
+  await mkdir(join(h.scratch, ".github"), { recursive: true });
+  await writeFile(join(h.scratch, ".github/locus.yml"), configForThisMachine(text));
+  await h.git(["add", ".github/locus.yml"]);
+  await h.git(["commit", "--quiet", "-m", "chore: Locus config"]);
+  await h.git(["push", "--quiet", "origin", "HEAD:main"]);
+}
+
+describe("verified commits", () => {
+  it("a signatures ruleset refuses the plain push, naming the rule and commit.via: api; with it the task delivers verified commits", async () => {
+    const issue = await h.api.createIssue({ title: "Add farewell", labels: ["locus:queued"] });
+    addFarewell();
+
+    const refused = await h.run({ mode: "issue", issue: String(issue.number) });
+
+    const read = await h.api.getIssue(issue.number);
+    expect(read?.labels).toContain("locus:failed");
+    const failure = read?.comments.find((c) => c.body.startsWith("**Locus could not finish this task:**"));
+    expect(failure?.body).toContain("**GitHub refused the push** to `refs/heads/locus/issue-");
+    expect(failure?.body).toContain("- Commits must have verified signatures.");
+    expect(failure?.body).toContain("set `commit.via: api` in `.github/locus.yml`");
+    expect(failure?.body).toContain("The same rules refused the work-in-progress branch");
+    expect(refused.stdout).toContain("GH013");
+
+    await configure("version: 3\ncommit:\n  via: api\n");
+    await h.api.setLabels(issue.number, ["locus:queued"]);
+    addFarewell();
+
+    const delivered = await h.run({ mode: "issue", issue: String(issue.number) });
+
+    expect(delivered.code).toBe(0);
+    const pr = await h.api.findPullRequestByHead(`locus/issue-${issue.number}`);
+    expect(pr).not.toBeNull();
+    expect(await h.show(`locus/issue-${issue.number}`, "src/farewell.js")).toBe(
+      "export const bye = () => 'bye';\n",
+    );
+    const commits = await h.git(["rev-list", `origin/main..origin/locus/issue-${issue.number}`]);
+    const shas = commits.split("\n").filter(Boolean);
+    expect(shas.length).toBeGreaterThan(0);
+    for (const sha of shas) expect(h.repo.repo.verifiedCommits?.has(sha)).toBe(true);
+  });
+});
