@@ -14,10 +14,12 @@ import type { Comment, Issue, IssueState, IssueWithComments, Milestone, PullRequ
 import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-types.ts";
 import type { SprintRead, TaskRead, TaskReadOptions, ThreadRead } from "./task-types.ts";
 import type { DependencyReview } from "./dependency-review-types.ts";
+import type { CommitWrites } from "./branch-commit-types.ts";
 
 export type * from "./records.ts";
 export type * from "./pull-review-types.ts";
 export type * from "./workflow-run-types.ts";
+export type * from "./branch-commit-types.ts";
 
 export type Log = {
   debug(msg: string): void;
@@ -238,29 +240,6 @@ export interface TaskReads {
   readSprint(milestone: number, options: TaskReadOptions): Promise<SprintRead>;
   /** What `/locus status` shows of the whole repository, in one GraphQL read. */
   readRepositoryStatus(options: RepositoryStatusOptions): Promise<RepositoryStatusRead>;
-}
-
-/** A file of a commit GitHub makes: its path and its whole contents, base64. */
-export type FileAddition = { path: string; contents: string };
-
-/** A commit for `createCommitOnBranch`: appended to `branch` only while its head is `expectedHeadOid`. */
-export type NewBranchCommit = {
-  branch: string;
-  expectedHeadOid: string;
-  headline: string;
-  body: string;
-  additions: readonly FileAddition[];
-  deletions: readonly { path: string }[];
-};
-
-/** The commit GitHub made, or why not (`moved`: the branch's head was not `expectedHeadOid`). */
-export type BranchCommitResult = { ok: true; oid: string } | { ok: false; moved: boolean; message: string };
-
-/** Commits GitHub makes and signs itself (config `commit.via: api`). */
-export interface CommitWrites {
-  /** Creates `branch` at `sha`; "exists" when there is a branch of that name already. */
-  createBranch(branch: string, sha: string): Promise<"created" | "exists">;
-  createCommitOnBranch(commit: NewBranchCommit): Promise<BranchCommitResult>;
 }
 
 /** Workflow runs: start one, list them, cancel one. */
