@@ -9,13 +9,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 import { configForThisMachine } from "../needs-bubblewrap.ts";
 import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness(PROJECT_FILES, { httpRemote: true });
+  h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() }, { httpRemote: true });
   h.repo.repo.rulesets = [
     {
       name: "Signed commits everywhere",
@@ -43,7 +44,7 @@ async function configure(text: string): Promise<void> {
   await mkdir(join(h.scratch, ".github"), { recursive: true });
   await writeFile(join(h.scratch, ".github/locus.yml"), configForThisMachine(text));
   await h.git(["add", ".github/locus.yml"]);
-  await h.git(["commit", "--quiet", "-m", "chore: Locus config"]);
+  await h.git(["commit", "--quiet", "--allow-empty", "-m", "chore: Locus config"]);
   await h.git(["push", "--quiet", "origin", "HEAD:main"]);
 }
 
@@ -79,5 +80,52 @@ describe("verified commits", () => {
     const shas = commits.split("\n").filter(Boolean);
     expect(shas.length).toBeGreaterThan(0);
     for (const sha of shas) expect(h.repo.repo.verifiedCommits?.has(sha)).toBe(true);
+  });
+
+  it("an iterate round: a plain push is refused naming the rule; with commit.via: api it appends a verified commit", async () => {
+    h.repo.collaborator("rev", "write");
+    await configure("version: 3\ncommit:\n  via: api\n");
+    const issue = await h.api.createIssue({ title: "Add greeting", labels: ["locus:queued"] });
+    h.fake.setScript([
+      reply(call("write_file", { path: "src/hello.js", content: "export const hi = () => 'hi';\n" })),
+      reply(call("finish", { summary: "Added hello." })),
+    ]);
+    const pr = Number((await h.run({ mode: "issue", issue: String(issue.number) })).outputs["pr-number"]);
+    const branch = `locus/issue-${issue.number}`;
+    const before = (await h.git(["rev-parse", `origin/${branch}`])).trim();
+
+    const iterate = async () => {
+      await h.as("rev").createReview(pr, {
+        event: "COMMENT",
+        body: "",
+        comments: [{ path: "src/hello.js", line: 1, body: "Say it twice." }],
+      });
+      await h.as("rev").createComment(pr, "/locus iterate");
+      await h.api.dispatchWorkflow("locus.yml", "main", { mode: "iterate", pr: String(pr) });
+      const [created] = await h.api.listWorkflowRuns("locus.yml");
+      h.fake.setScript([
+        reply(call("write_file", { path: "src/hello.js", content: "export const hi = () => 'hi hi';\n" })),
+        reply(call("finish", { summary: "Says it twice." })),
+      ]);
+      return h.run({ mode: "iterate", pr: String(pr) }, { GITHUB_RUN_ID: String(created?.id) });
+    };
+
+    await configure("version: 3\n");
+    await iterate();
+    const refusal = (await h.api.listIssueComments(pr)).find((c) =>
+      c.body.includes("**GitHub refused the push**"),
+    );
+    expect(refusal?.body).toContain("- Commits must have verified signatures.");
+    expect(refusal?.body).toContain("set `commit.via: api`");
+    expect((await h.git(["rev-parse", `origin/${branch}`])).trim()).toBe(before);
+
+    await configure("version: 3\ncommit:\n  via: api\n");
+    // The refused round marked the task failed; a writer puts it back in review.
+    await h.api.setLabels(issue.number, ["locus:in-review", "agent:managed"]);
+    expect((await iterate()).code).toBe(0);
+    const head = (await h.git(["rev-parse", `origin/${branch}`])).trim();
+    expect((await h.git(["rev-parse", `${head}~1`])).trim()).toBe(before);
+    expect(h.repo.repo.verifiedCommits?.has(head)).toBe(true);
+    expect(await h.show(branch, "src/hello.js")).toBe("export const hi = () => 'hi hi';\n");
   });
 });
