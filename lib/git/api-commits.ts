@@ -19,7 +19,7 @@ import {
 import type { PushResult } from "./git-client-types.ts";
 
 /** Base64 bytes of file contents per request: well under what GitHub has been seen to take. */
-export const REQUEST_CAP_BYTES = 8 * 1024 * 1024;
+const REQUEST_CAP_BYTES = 8 * 1024 * 1024;
 
 /** What Locus's repository tells about the commits to recreate. */
 export interface CommitSource {
