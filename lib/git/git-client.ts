@@ -251,7 +251,9 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
           message: `Locus refused to push these commits: ${refused.join("; ")}`,
         };
       }
-      if (!options.commitWrites) return repo.push(tip, branch, pushOptions.expect);
+      // Without commits of its own (a pointer moved to commits GitHub has) a push has nothing to sign: git moves it.
+      const own = options.commitWrites ? await repo.commits.newCommits(tip, haves) : [];
+      if (!options.commitWrites || own.length === 0) return repo.push(tip, branch, pushOptions.expect);
       const made = await pushThroughApi(repo.commits, options.commitWrites, {
         tip,
         branch,

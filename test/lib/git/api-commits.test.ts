@@ -161,6 +161,11 @@ describe("commit.via: api", () => {
     expect(await (await client("api")).push("locus/issue-1", { expect: remoteHead })).toEqual({ ok: true });
     const head = (await sh(work, ["ls-remote", url, "refs/heads/locus/issue-1"])).split("\t")[0] ?? "";
     expect(await verified(head)).toBe(true);
+    // A pointer moved onto commits GitHub already made carries nothing to sign: git moves it, and the rule lets it.
+    const main = (await sh(work, ["rev-parse", "origin/main"])).trim();
+    await sh(work, ["push", "--quiet", url, `${main}:refs/heads/locus/sprint-s`]);
+    expect(await (await client("api")).push("locus/sprint-s", { expect: main })).toEqual({ ok: true });
+    expect((await sh(work, ["ls-remote", url, "refs/heads/locus/sprint-s"])).split("\t")[0]).toBe(head);
   });
 
   it("refuses a lease GitHub no longer holds as a moved branch", async () => {
