@@ -75,9 +75,10 @@ export async function pushThroughApi(
       return moved(`${input.branch} was created on GitHub meanwhile`);
     }
   } else if (head !== base) {
-    return moved(
-      `${input.branch} is at ${head.slice(0, 12)} and these commits start from ${base.slice(0, 12)}: commit.via: api only appends commits, it never rewrites a branch`,
-    );
+    // A rewritten branch (a rebase onto a moved base): moved back to where the new commits start, under the same lease.
+    const reset = await writes.moveBranch(input.branch, head, base);
+    if (!reset.ok)
+      return moved(`${input.branch} could not be moved to ${base.slice(0, 12)}: ${reset.message}`);
   }
   let current = base;
   for (const { changes, message } of planned) {

@@ -22,4 +22,6 @@ export interface CommitWrites {
   /** Creates `branch` at `sha`; "exists" when there is a branch of that name already. */
   createBranch(branch: string, sha: string): Promise<"created" | "exists">;
   createCommitOnBranch(commit: NewBranchCommit): Promise<BranchCommitResult>;
+  /** Moves `branch` from `from` to `to`, backwards too (a rebased branch's new base); refused when it is not at `from`. */
+  moveBranch(branch: string, from: string, to: string): Promise<BranchCommitResult>;
 }

@@ -12,7 +12,7 @@ import { GitHubError } from "./errors.ts";
 import type { Transport } from "./transport-types.ts";
 import type { BranchCommitResult, GitHubGateway } from "./types.ts";
 
-type BranchCommitOps = Pick<GitHubGateway, "createBranch" | "createCommitOnBranch">;
+type BranchCommitOps = Pick<GitHubGateway, "createBranch" | "createCommitOnBranch" | "moveBranch">;
 
 export const CREATE_COMMIT_ON_BRANCH_MUTATION = /* GraphQL */ `
   mutation CreateCommitOnBranch($input: CreateCommitOnBranchInput!) {
@@ -41,6 +41,28 @@ export const BRANCH_HEAD_QUERY = /* GraphQL */ `
           }
         }
       }
+    }
+  }
+`;
+
+export const REPOSITORY_ID_QUERY = /* GraphQL */ `
+  query RepositoryId($owner: String!, $name: String!) {
+    repository(owner: $owner, name: $name) {
+      id
+    }
+  }
+`;
+
+/** A branch moved only while it is where Locus last saw it (`beforeOid`), even backwards (`force`). */
+export const MOVE_BRANCH_MUTATION = /* GraphQL */ `
+  mutation MoveBranch($repositoryId: ID!, $name: GitRefname!, $before: GitObjectID!, $after: GitObjectID!) {
+    updateRefs(
+      input: {
+        repositoryId: $repositoryId
+        refUpdates: [{ name: $name, beforeOid: $before, afterOid: $after, force: true }]
+      }
+    ) {
+      clientMutationId
     }
   }
 `;
@@ -97,6 +119,27 @@ export function branchCommitOps(t: Transport): BranchCommitOps {
           return "exists";
         }
         throw error;
+      }
+    },
+    // Not a create: GitHub refuses a second send whose `beforeOid` no longer holds, so a plain retry is safe.
+    async moveBranch(branch, from, to): Promise<BranchCommitResult> {
+      try {
+        const { repository } = await t.graphql(
+          "RepositoryId",
+          REPOSITORY_ID_QUERY,
+          { owner: t.repo.owner, name: t.repo.repo },
+          z.object({ repository: z.object({ id: z.string() }) }),
+        );
+        await t.graphql(
+          "MoveBranch",
+          MOVE_BRANCH_MUTATION,
+          { repositoryId: repository.id, name: ref(branch), before: from, after: to },
+          z.unknown(),
+        );
+        return { ok: true, oid: to };
+      } catch (error) {
+        if (!(error instanceof GitHubError)) throw error;
+        return { ok: false, moved: false, message: error.detail ?? error.message };
       }
     },
     async createCommitOnBranch(commit): Promise<BranchCommitResult> {

@@ -12,8 +12,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SimCore } from "./core.ts";
-import { git, resolveCommit } from "./git.ts";
-import { forbidden, inputOf, stringField } from "./graphql-mutations.ts";
+import { git, isAncestor, resolveCommit } from "./git.ts";
+import { databaseIdOf, forbidden, inputOf, stringField, unresolvable } from "./graphql-mutations.ts";
 import type { GraphqlContext } from "./graphql-resolvers.ts";
 import type { Repo, User } from "./model.ts";
 import { findRepo, hasPermission, permissionOf } from "./store.ts";
@@ -87,9 +87,39 @@ async function treeWith(repo: Repo, head: string, input: Args): Promise<string> 
   }
 }
 
+/**
+ * `updateRefs`: each ref moved only while it is at `beforeOid` (when given), backwards only with
+ * `force`. https://docs.github.com/en/graphql/reference/mutations#updaterefs
+ */
+async function updateRefs(core: SimCore, viewer: User, input: Args): Promise<void> {
+  const repositoryId = stringField(input, "repositoryId");
+  const databaseId = databaseIdOf(repositoryId, "R");
+  const repo = [...core.store.repos.values()].find((candidate) => candidate.id === databaseId);
+  if (!repo || permissionOf(core.store, repo, viewer.login) === "none") throw unresolvable(repositoryId);
+  if (!hasPermission(permissionOf(core.store, repo, viewer.login), "write"))
+    throw forbidden(viewer.login, "UpdateRefs");
+  const updates = Array.isArray(input.refUpdates) ? (input.refUpdates as Args[]) : [];
+  for (const update of updates) {
+    const name = stringField(update, "name");
+    const current = await resolveCommit(repo.gitDir, name);
+    const after = await resolveCommit(repo.gitDir, stringField(update, "afterOid"));
+    if (!current || !after) throw failure("NOT_FOUND", `Could not resolve ${name} or its new value.`);
+    const before = stringField(update, "beforeOid");
+    if (before && before !== current) throw failure("STALE_DATA", `${name} is not at ${before}.`);
+    if (update.force !== true && !(await isAncestor(repo.gitDir, current, after)))
+      throw failure("UNPROCESSABLE", `Update of ${name} is not a fast forward.`);
+    await git(repo.gitDir, ["update-ref", name, after, current]);
+  }
+}
+
 export function commitOnBranchRoot(context: GraphqlContext): Record<string, unknown> {
   const { core, viewer } = context;
   return {
+    updateRefs: async (args: Args) => {
+      const input = inputOf(args);
+      await updateRefs(core, viewer, input);
+      return { clientMutationId: input.clientMutationId ?? null };
+    },
     createCommitOnBranch: async (args: Args) => {
       const input = inputOf(args);
       const { repo, branch } = targetRepo(core, viewer, input);

@@ -47,6 +47,7 @@ const MUTATIONS: Readonly<Record<string, Requirement>> = {
   resolveReviewThread: one("pull_requests", "write"),
   // As its REST twin, PUT /repos/{owner}/{repo}/contents/{path}.
   createCommitOnBranch: one("contents", "write"),
+  updateRefs: one("contents", "write"),
   updateIssue: one("issues", "write"),
   updatePullRequest: one("pull_requests", "write"),
   updateIssueComment: [

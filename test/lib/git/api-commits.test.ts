@@ -178,6 +178,33 @@ describe("commit.via: api", () => {
     expect(pushed).toMatchObject({ ok: false, rejected: true });
   });
 
+  it("publishes a rebased branch: moved back to its new base under the lease, then the commits appended", async () => {
+    await commitFiles({ "b.txt": "mine\n" }, "feat: mine (#1)");
+    expect(await (await client("api")).push("locus/issue-1", { expect: "" })).toEqual({ ok: true });
+    const first = (await sh(work, ["rev-parse", "HEAD"])).trim();
+    // main moves on; the branch is rebased onto it in the worktree.
+    const other = join(t.tempDir, "other");
+    await sh(t.tempDir, ["clone", "--quiet", url, other]);
+    await writeFile(join(other, "c.txt"), "theirs\n");
+    await sh(other, ["add", "c.txt"]);
+    await sh(other, ["commit", "--quiet", "-m", "chore: theirs"]);
+    await sh(other, ["push", "--quiet", "origin", "HEAD:main"]);
+    await sh(work, ["fetch", "--quiet", "origin"]);
+    await sh(work, ["rebase", "--quiet", "origin/main"]);
+
+    expect(await (await client("api")).push("locus/issue-1", { expect: "f".repeat(40) })).toMatchObject({
+      ok: false,
+      rejected: true,
+    });
+    expect(await (await client("api")).push("locus/issue-1", { expect: first })).toEqual({ ok: true });
+
+    const head = (await sh(work, ["ls-remote", url, "refs/heads/locus/issue-1"])).split("\t")[0] ?? "";
+    const main = (await sh(work, ["ls-remote", url, "refs/heads/main"])).split("\t")[0] ?? "";
+    expect((await sh(work, ["rev-parse", `${head}~1`])).trim()).toBe(main);
+    expect(await verified(head)).toBe(true);
+    expect((await sh(work, ["show", `${head}:c.txt`])).trim()).toBe("theirs");
+  });
+
   it("refuses a new executable file before writing anything", async () => {
     await writeFile(join(work, "tool.sh"), "#!/bin/sh\n");
     await chmod(join(work, "tool.sh"), 0o755);
