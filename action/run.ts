@@ -180,6 +180,8 @@ export async function run(): Promise<void> {
       // The inputs' and exchanged tokens, and every credential variable's value (a CLI provider's key).
       secrets: () => [...secrets, ...credentialValues(process.env)],
       auth: credentials.gitAuth(remoteUrl),
+      // `commit.via: api`: GitHub makes (and signs) the commits; git still checks them first.
+      ...(config.commit.via === "api" ? { commitWrites: gateway } : {}),
       onConfigReverted: (paths) =>
         log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),
     });

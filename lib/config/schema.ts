@@ -212,9 +212,17 @@ export const configSchema = z
           .describe(
             "Author email shown on agent commits; the bot's noreply address (`<id>+<slug>[bot]@users.noreply.github.com`) when absent.",
           ),
+        via: z
+          .enum(["git", "api"])
+          .default("git")
+          .describe(
+            "How commits reach GitHub: `git` pushes the commits made in the sandbox; `api` recreates each one through GitHub's `createCommitOnBranch`, so GitHub signs it and shows it as Verified (needed where a ruleset requires signed commits). With `api`, GitHub shows Locus's bot as the author, whatever `name` and `email` say.",
+          ),
       })
       .prefault({})
-      .describe("Who agent commits show as their author. The committer is always Locus's bot."),
+      .describe(
+        "Who agent commits show as their author, and how they reach GitHub. The committer is always Locus's bot.",
+      ),
   })
   .describe("Locus configuration (.github/locus.yml)");
 

@@ -53,3 +53,19 @@ function execProgram(
 
 /** Runs git on the host: only for Locus's own repository, or where no sandbox is given (tests). */
 export const execGit: ExecGit = (args, options) => execProgram("git", args, args, options);
+
+/** Runs git on the host in Locus's own repository and answers its output as bytes (a blob, binary or not). */
+export function execGitBytes(args: readonly string[], options: GitExecOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      [...args],
+      { cwd: options.cwd, env: options.env, encoding: "buffer", maxBuffer: MAX_OUTPUT * 2 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(new GitError(args, typeof error.code === "number" ? error.code : null, stderr.toString()));
+        else resolve(stdout);
+      },
+    );
+  });
+}

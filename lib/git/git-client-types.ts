@@ -4,6 +4,7 @@
  * one screen, and so the modes that only hold a client need not read how it
  * runs git.
  */
+import type { CommitWrites } from "../github/types.ts";
 import type { ConfigGuard } from "./config-guard.ts";
 import type { ExecGit } from "./exec-git.ts";
 import type { SecretHit } from "../secrets/secrets-in-diff.ts";
@@ -38,6 +39,11 @@ export interface GitClientOptions {
    * the sandbox, such as a directory under the runner's temp. A fresh temp directory when absent.
    */
   readonly repositoryPath?: string;
+  /**
+   * Set for `commit.via: api`: pushes recreate the commits through GitHub's API (which signs
+   * them) instead of sending them with git; the worktree then continues from GitHub's commits.
+   */
+  readonly commitWrites?: CommitWrites;
   /** The run's secret values, read at each commit (tokens exchanged later join them). */
   readonly secrets?: () => readonly string[];
   readonly exec?: ExecGit;

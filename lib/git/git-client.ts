@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
+import { pushThroughApi } from "./api-commits.ts";
 import { createGitRunner } from "./git-runner.ts";
 import { openLocusRepository, type LocusRepository } from "./locus-repository.ts";
 import { NO_AUTH } from "./push-auth.ts";
@@ -250,7 +251,21 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
           message: `Locus refused to push these commits: ${refused.join("; ")}`,
         };
       }
-      return repo.push(tip, branch, pushOptions.expect);
+      // Without commits of its own (a pointer moved to commits GitHub has) a push has nothing to sign: git moves it.
+      const own = options.commitWrites ? await repo.commits.newCommits(tip, haves) : [];
+      if (!options.commitWrites || own.length === 0) return repo.push(tip, branch, pushOptions.expect);
+      const made = await pushThroughApi(repo.commits, options.commitWrites, {
+        tip,
+        branch,
+        expect: pushOptions.expect,
+        haves,
+        remoteHead: async () => (await repo.lsRemote([`refs/heads/${branch}`])).split("\t")[0] ?? "",
+      });
+      if (!made.ok) return made;
+      // GitHub's commits have the same trees under other shas: the worktree continues from them.
+      await client.fetchBranches([branch]);
+      await git(["reset", "--soft", made.head]);
+      return { ok: true };
     },
     rebaseOnto(onto, upstream) {
       return rebaseStep(["rebase", "--no-autosquash", "--onto", onto, upstream]);

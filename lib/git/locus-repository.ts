@@ -8,7 +8,9 @@
  * Nothing in here reads a file the agent wrote except the bundle, and that only as data.
  */
 import { mkdir, stat } from "node:fs/promises";
-import { execGit, type ExecGit } from "./exec-git.ts";
+import type { CommitSource } from "./api-commits.ts";
+import { parseTreeChanges } from "./commit-changes.ts";
+import { execGit, execGitBytes, type ExecGit } from "./exec-git.ts";
 import type { PushResult, RemoteAccess } from "./git-client-types.ts";
 import { NO_AUTH, type PushAuth } from "./push-auth.ts";
 import { MAX_BLOB_BYTES, oversizedBlobs, refusedChanges } from "./pushed-objects.ts";
@@ -42,6 +44,8 @@ export interface LocusRepository {
   lsRemote(refs: readonly string[]): Promise<string>;
   /** Fetches `refs/heads/<b>` to `refs/remotes/<remote>/<b>` for each branch. */
   fetch(branches: readonly string[]): Promise<void>;
+  /** The commits, messages and files `commit.via: api` recreates, read from this repository's objects. */
+  readonly commits: CommitSource;
 }
 
 export async function openLocusRepository(options: LocusRepositoryOptions): Promise<LocusRepository> {
@@ -171,6 +175,38 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
     },
     async lsRemote(refs) {
       return (await git(["ls-remote", "--heads", options.url, ...refs], { remote: "read" })).stdout;
+    },
+    commits: {
+      async newCommits(tip, haves) {
+        const { stdout } = await git([
+          "rev-list",
+          "--reverse",
+          "--topo-order",
+          "--parents",
+          tip,
+          "--not",
+          ...haves,
+        ]);
+        return stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => {
+            const [sha = "", ...parents] = line.split(" ");
+            return { sha, parents };
+          });
+      },
+      async message(sha) {
+        return (await git(["cat-file", "commit", sha])).stdout.split("\n\n").slice(1).join("\n\n");
+      },
+      async changes(parent, sha) {
+        const raw = await git(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", parent, sha]);
+        return parseTreeChanges(raw.stdout);
+      },
+      async blobSize(blob) {
+        return Number((await git(["cat-file", "-s", blob])).stdout.trim());
+      },
+      blob: (blob) =>
+        execGitBytes([...NO_REPOSITORY_PROGRAMS, "cat-file", "blob", blob], { cwd: options.path, env }),
     },
     async fetch(branches) {
       const specs = branches.map((branch) => `+refs/heads/${branch}:${remoteRef(branch)}`);

@@ -1,4 +1,5 @@
 import { answerReviewFeedbackOps } from "./answer-review-feedback.ts";
+import { branchCommitOps } from "./branch-commits.ts";
 import { ciReadOps } from "./ci-reads.ts";
 import { pullStackOps } from "./pull-stack.ts";
 import { commentOps } from "./comments.ts";
@@ -82,6 +83,7 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...answerReviewFeedbackOps(t),
     ...taskReadOps(t),
     ...repositoryStatusOps(t),
+    ...branchCommitOps(t),
     ci: ciReadOps(t),
     stack: pullStackOps(t),
   };

@@ -1,5 +1,11 @@
 import { MANAGED_LABEL, ORDER_PREFIX, STATUS_PREFIX } from "../labels/schema.ts";
 import { ANSWER_LANDED_QUERY, answerReviewFeedbackMutation } from "./answer-review-feedback.ts";
+import {
+  BRANCH_HEAD_QUERY,
+  CREATE_COMMIT_ON_BRANCH_MUTATION,
+  MOVE_BRANCH_MUTATION,
+  REPOSITORY_ID_QUERY,
+} from "./branch-commits.ts";
 import { COMMENT_LANDED_QUERY } from "./comments.ts";
 import { createLabelsMutation } from "./label-creation.ts";
 import { writeMomentMutation } from "./moment-writes.ts";
@@ -80,4 +86,9 @@ export const QUERIES = {
   // The "did it land?" reads after a create failed (create-once.ts).
   CommentLanded: COMMENT_LANDED_QUERY,
   AnswerReviewFeedbackLanded: ANSWER_LANDED_QUERY,
+  // Commits GitHub signs (`commit.via: api`), and the look at a branch's head after one failed.
+  CreateCommitOnBranch: CREATE_COMMIT_ON_BRANCH_MUTATION,
+  BranchHead: BRANCH_HEAD_QUERY,
+  MoveBranch: MOVE_BRANCH_MUTATION,
+  RepositoryId: REPOSITORY_ID_QUERY,
 } as const;

@@ -14,10 +14,12 @@ import type { Comment, Issue, IssueState, IssueWithComments, Milestone, PullRequ
 import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository-status-types.ts";
 import type { SprintRead, TaskRead, TaskReadOptions, ThreadRead } from "./task-types.ts";
 import type { DependencyReview } from "./dependency-review-types.ts";
+import type { CommitWrites } from "./branch-commit-types.ts";
 
 export type * from "./records.ts";
 export type * from "./pull-review-types.ts";
 export type * from "./workflow-run-types.ts";
+export type * from "./branch-commit-types.ts";
 
 export type Log = {
   debug(msg: string): void;
@@ -281,5 +283,6 @@ export type GitHubGateway = RepositoryMeters &
   PullRequestPort &
   TaskReads &
   DispatchPort &
+  CommitWrites &
   CiPort &
   StackPort;

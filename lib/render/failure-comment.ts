@@ -10,6 +10,7 @@ import {
   strong,
   type Inline,
 } from "./tree/nodes.ts";
+import { pushRefusalSection, type RefusedPush } from "./push-refusal-section.ts";
 import { toGitHubMarkdown } from "./tree/serialize.ts";
 import { untrustedInline, untrustedMarkdown } from "./tree/untrusted-text.ts";
 
@@ -22,6 +23,8 @@ export interface FailureCommentInput {
   readonly runUrl?: string;
   /** What the agent itself said when it stopped (a declining agent's explanation), quoted; mentions defused. */
   readonly agentSaid?: string;
+  /** GitHub refused the push for a rule (a ruleset, push protection): which, and what to change. */
+  readonly pushRefusal?: RefusedPush;
 }
 
 export function renderFailureComment(input: FailureCommentInput): string {
@@ -39,6 +42,7 @@ export function renderFailureComment(input: FailureCommentInput): string {
         " ",
         ...untrustedInline(input.reason.replace(/\s+/g, " ")),
       ),
+      input.pushRefusal && pushRefusalSection(input.pushRefusal),
       branch && paragraph("The work so far is saved on ", branch, "; the next attempt continues from it."),
       said
         ? [paragraph(strong("What the agent said:")), blockquote(...untrustedMarkdown(said.slice(0, 4_000)))]

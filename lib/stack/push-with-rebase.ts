@@ -6,10 +6,12 @@
  * rule, read on its own.
  */
 import type { GitClient } from "../git/git-client.ts";
+import { pushRefusalOf, type PushRefusal } from "../git/push-refusal.ts";
 import { code, paragraph, plain, root, type Inline } from "../render/tree/nodes.ts";
 import { toGitHubMarkdown } from "../render/tree/serialize.ts";
 
-export type PushOutcome = { ok: true; sha: string } | { ok: false; why: string };
+/** A failed push says why; `refusal` when GitHub refused it for a rule (a ruleset, push protection). */
+export type PushOutcome = { ok: true; sha: string } | { ok: false; why: string; refusal?: PushRefusal };
 
 /**
  * Push; if the branch moved meanwhile, rebase onto it once and push again.
@@ -24,7 +26,10 @@ export async function pushWithOneRebase(
 ): Promise<PushOutcome> {
   const first = await worktree.push(branch, { expect });
   if (first.ok) return { ok: true, sha: (await worktree.revParse("HEAD")) ?? "" };
-  if (!first.rejected) return { ok: false, why: `the push failed (${first.message})` };
+  if (!first.rejected) {
+    const refusal = pushRefusalOf(first.message);
+    return { ok: false, why: `the push failed (${first.message})`, ...(refusal ? { refusal } : {}) };
+  }
   await git.fetchBranches([branch]);
   const moved = (await git.revParse(git.remoteRef(branch))) ?? "";
   const rebased = await worktree.rebase(git.remoteRef(branch));

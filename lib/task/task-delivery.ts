@@ -6,6 +6,7 @@
  */
 import type { RunResult } from "../agent/runner.ts";
 import type { GitClient } from "../git/git-client.ts";
+import { pushRefusalOf } from "../git/push-refusal.ts";
 import { issueBranch, wipBranch } from "../naming/branches.ts";
 import { taskCommitMessage } from "../naming/commit.ts";
 import { deliverPullRequest } from "./deliver-pull-request.ts";
@@ -41,11 +42,15 @@ export async function deliverTask(
   }
   const pushed = await worktree.push(branch, { expect: start.remoteBranch });
   if (!pushed.ok) {
+    const refusal = pushed.rejected ? undefined : pushRefusalOf(pushed.message);
     return await failTask(
       s,
       pushed.rejected
         ? `${branch} changed on GitHub while Locus worked on it, so Locus did not overwrite it`
-        : `pushing ${branch} failed: ${pushed.message}`,
+        : refusal
+          ? `GitHub refused the push of ${branch}: ${refusal.rules.join(" ")}`
+          : `pushing ${branch} failed: ${pushed.message}`,
+      refusal ? { pushRefusal: refusal } : {},
     );
   }
   const files = await worktree.diffStat(plan.parentRef, "HEAD");

@@ -5,6 +5,7 @@
  * or the lifecycle records the failure and its comment says why.
  */
 import type { Step } from "../lifecycle/lifecycle.ts";
+import { pushRefusalOf, type PushRefusal } from "../git/push-refusal.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
 import { runFaultOf } from "./run-fault.ts";
 import type { TaskOutcome } from "./task-plan.ts";
@@ -28,6 +29,8 @@ export interface FailOptions {
   readonly conflicts?: readonly string[];
   /** The agent finished without changing anything: reported as no-changes. */
   readonly noChanges?: boolean;
+  /** GitHub refused the task's push for a rule: the comment names it and what to change. */
+  readonly pushRefusal?: PushRefusal;
 }
 
 export async function failTask(
@@ -42,6 +45,7 @@ export async function failTask(
   const fault = options.fault ?? runFault !== undefined;
   const masked = ctx.mask(runFault?.message ?? reason);
   let checkpoint: string | undefined;
+  let wipRefused = false;
   if (worktree && start) {
     try {
       checkpoint = await saveCheckpoint({
@@ -57,6 +61,8 @@ export async function failTask(
       if (checkpoint) ctx.log.info(`The work so far is saved on ${checkpoint}.`);
     } catch (error) {
       ctx.log.error(ctx.mask(`Could not save a checkpoint: ${messageOf(error)}`));
+      // The same rule (a ruleset on every branch, a secret in the commits) often refuses the wip branch too.
+      wipRefused = pushRefusalOf(messageOf(error)) !== undefined;
     }
   }
   const spent = { usd: result?.costUsd ?? 0, at: ctx.clock.now() };
@@ -76,6 +82,7 @@ export async function failTask(
       logTail: s.recorder.tail(LOG_TAIL_LINES),
       runUrl: ctx.run.url,
       ...(result?.summary ? { agentSaid: result.summary } : {}),
+      ...(options.pushRefusal ? { pushRefusal: { ...options.pushRefusal, wipRefused } } : {}),
     },
     ...spent,
   });

@@ -19,11 +19,21 @@ import { findRepo, hasPermission, permissionOf } from "./store.ts";
 import { tokenExpired } from "./app-auth.ts";
 import { tokenCoversRepo } from "./workflow-token.ts";
 import { recordWorkflowTokenPush } from "./workflow-token-rules.ts";
+import { pushRuleEnv, RULES_CHECK } from "./git-rules.ts";
 
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 
-// Runs in the repository during a push: refuses commits that touch workflow files unless allowed.
+// Runs in the repository during a push: the rules (git-rules.ts), then the workflow-file check.
 const PRE_RECEIVE = `#!/bin/sh
+input=$(cat)
+hooks=$(dirname "$0")
+printf '%s\\n' "$input" | sh "$hooks/rules-check" || exit 1
+printf '%s\\n' "$input" | sh "$hooks/workflows-check" || exit 1
+exit 0
+`;
+
+// Refuses commits that touch workflow files unless the token may write them.
+const WORKFLOWS_CHECK = `#!/bin/sh
 [ "$SIM_GIT_WORKFLOWS" = "write" ] && exit 0
 zero=0000000000000000000000000000000000000000
 while read old new ref; do
@@ -46,6 +56,8 @@ function preReceiveHooks(): Promise<string> {
   hooksDir ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), "github-sim-hooks-"));
     await writeFile(join(dir, "pre-receive"), PRE_RECEIVE);
+    await writeFile(join(dir, "rules-check"), RULES_CHECK);
+    await writeFile(join(dir, "workflows-check"), WORKFLOWS_CHECK);
     await chmod(join(dir, "pre-receive"), 0o755);
     return dir;
   })();
@@ -106,6 +118,7 @@ function answer(
 
 export async function handleGitRequest(
   store: Store,
+  webUrl: string,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -122,6 +135,7 @@ export async function handleGitRequest(
   if (!repo) return answer(res, 404, "Repository not found.\n");
   const hooks = await preReceiveHooks();
   const before = service === "git-receive-pack" ? await readBranchTips(repo.gitDir) : undefined;
+  const rules = await pushRuleEnv(repo, webUrl, hooks);
   const child = spawn(
     "git",
     ["-c", `core.hooksPath=${hooks}`, "-c", "http.receivepack=true", "http-backend"],
@@ -140,12 +154,14 @@ export async function handleGitRequest(
         ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
         REMOTE_USER: granted.login,
         SIM_GIT_WORKFLOWS: granted.workflows ? "write" : "none",
+        ...rules.env,
       },
       stdio: ["pipe", "pipe", "ignore"],
     },
   );
   req.pipe(child.stdin);
   await relayCgi(child.stdout, res);
+  await rules.done();
   if (before === undefined) return;
   // What the push moved branches to, so a job token's push starts no workflow (workflow-token-rules.ts).
   const after = await readBranchTips(repo.gitDir);

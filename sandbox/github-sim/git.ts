@@ -10,7 +10,7 @@ export interface GitIdentity {
 }
 
 interface GitRunOptions {
-  input?: string;
+  input?: string | Buffer;
   env?: Record<string, string>;
   allowFailure?: boolean;
 }

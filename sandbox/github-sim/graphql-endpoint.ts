@@ -4,6 +4,7 @@ import type { SimCore } from "./core.ts";
 import { githubGraphqlSchema } from "./graphql-schema.ts";
 import { issueUpdateRoot } from "./graphql-issue-updates.ts";
 import { labelMutationRoot } from "./graphql-labels.ts";
+import { commitOnBranchRoot } from "./graphql-commit-on-branch.ts";
 import { mutationRoot } from "./graphql-mutations.ts";
 import { graphqlCost } from "./graphql-cost.ts";
 import { nodeRoot } from "./graphql-nodes.ts";
@@ -129,6 +130,7 @@ export async function executeGraphql(
       ...mutationRoot({ core, viewer, bucket }),
       ...issueUpdateRoot({ core, viewer, bucket }),
       ...labelMutationRoot({ core, viewer, bucket }),
+      ...commitOnBranchRoot({ core, viewer, bucket }),
     },
     contextValue: { core, viewer, bucket },
     variableValues: request.variables,

@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 import type { SimCore } from "./core.ts";
 import { closingIssues } from "./closing-keywords.ts";
-import { branchSha, readPath } from "./git.ts";
+import { branchSha, commitInfo, readPath, resolveCommit } from "./git.ts";
 import { resourceNode } from "./graphql-resource.ts";
 import type {
   ContentEdit,
@@ -472,6 +472,24 @@ function repositoryNode(core: SimCore, repo: Repo): Record<string, unknown> {
           label.name.toLowerCase().includes(query) || (label.description ?? "").toLowerCase().includes(query),
       );
       return connection("labels", matching, args, (label) => labelNode(label));
+    },
+    // A branch by its qualified name, and its head commit (what a client reads after a commit it made).
+    ref: async (args: Args) => {
+      const name = String(args.qualifiedName);
+      const qualified = name.startsWith("refs/") ? name : `refs/heads/${name}`;
+      const sha = await resolveCommit(repo.gitDir, qualified);
+      const commit = sha ? await commitInfo(repo.gitDir, sha) : null;
+      if (!commit) return null;
+      return {
+        name: qualified.replace(/^refs\/[^/]+\//, ""),
+        prefix: qualified.slice(0, qualified.indexOf("/", 5) + 1),
+        target: {
+          __typename: "Commit",
+          oid: commit.sha,
+          message: commit.message,
+          parents: { nodes: commit.parents.map((oid) => ({ oid })) },
+        },
+      };
     },
     label: (args: Args) => {
       const name = String(args.name).toLowerCase();

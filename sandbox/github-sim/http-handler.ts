@@ -104,12 +104,14 @@ function looksLikeJwt(value: string): boolean {
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const git = isGitRequest(new URL(req.url ?? "/", deps.core.urls.web).pathname);
-    (git ? handleGitRequest(deps.core.store, req, res) : handle(deps, req, res)).catch((error: unknown) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }));
-      }
-    });
+    (git ? handleGitRequest(deps.core.store, deps.core.urls.web, req, res) : handle(deps, req, res)).catch(
+      (error: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }));
+        }
+      },
+    );
   };
 }
 

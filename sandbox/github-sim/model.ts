@@ -204,6 +204,24 @@ export interface Repo {
   nextMilestoneNumber: number;
   /** A private repository's dependency review needs GitHub Advanced Security; a public one always has it. */
   advancedSecurity?: boolean;
+  /** Commits GitHub made and signed itself (`createCommitOnBranch`): Verified in the commit API. */
+  verifiedCommits?: Set<string>;
+  /** The repository's rulesets; a push that breaks an active one is refused (git-rules.ts). */
+  rulesets?: Ruleset[];
+  /** Secret scanning's push protection: a push that adds a known token format is refused. */
+  pushProtection?: boolean;
+}
+
+/**
+ * A branch ruleset, in the shape of GitHub's REST API (the rules the simulator enforces only).
+ * https://docs.github.com/en/rest/repos/rules
+ */
+export interface Ruleset {
+  readonly name: string;
+  readonly enforcement: "active" | "disabled" | "evaluate";
+  /** Ref patterns: `~ALL`, `~DEFAULT_BRANCH`, or fnmatch patterns such as `refs/heads/locus/*`. */
+  readonly conditions: { readonly ref_name: { readonly include: string[]; readonly exclude: string[] } };
+  readonly rules: readonly { readonly type: "required_signatures" }[];
 }
 
 /** A simulated entry of GitHub's advisory database: these exact versions of an npm package are vulnerable. */

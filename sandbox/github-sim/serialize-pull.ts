@@ -211,6 +211,8 @@ export function commitJson(core: SimCore, repo: Repo, commit: CommitInfo): Recor
       message: commit.message,
       tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
       comment_count: 0,
+      // Only commits GitHub made itself (createCommitOnBranch) are signed here; pushed ones are not.
+      verification: verificationJson(repo.verifiedCommits?.has(commit.sha) ?? false, commit.committerDate),
     },
     author: null,
     committer: null,
@@ -246,4 +248,11 @@ export function diffEntryJson(
   };
   if (patch && patch.patch.length > 0) json.patch = patch.patch;
   return json;
+}
+
+/** `commit.verification` as GitHub answers it. https://docs.github.com/rest/commits/commits#get-a-commit */
+function verificationJson(verified: boolean, at: string): Record<string, unknown> {
+  return verified
+    ? { verified: true, reason: "valid", signature: "(simulated)", payload: "(simulated)", verified_at: at }
+    : { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null };
 }

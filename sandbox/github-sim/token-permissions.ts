@@ -45,6 +45,9 @@ const MUTATIONS: Readonly<Record<string, Requirement>> = {
     { name: "pull_requests", access: "write" },
   ],
   resolveReviewThread: one("pull_requests", "write"),
+  // As its REST twin, PUT /repos/{owner}/{repo}/contents/{path}.
+  createCommitOnBranch: one("contents", "write"),
+  updateRefs: one("contents", "write"),
   updateIssue: one("issues", "write"),
   updatePullRequest: one("pull_requests", "write"),
   updateIssueComment: [

@@ -88,6 +88,8 @@ export async function startHarness(
     readonly now?: () => Date;
     /** A public repository, for tests where people without access comment; default private. */
     readonly public?: boolean;
+    /** The workspace's origin is the simulator's smart HTTP URL (GitHub's push rules apply), not a local path. */
+    readonly httpRemote?: boolean;
   } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
@@ -157,6 +159,10 @@ export async function startHarness(
     const temp = join(root, "temp");
     await mkdir(temp, { recursive: true });
     await exec("git", ["clone", "--quiet", repo.gitDir, workspace], { env: { ...gitEnv } });
+    if (options.httpRemote) {
+      const url = `${sim.url}/${OWNER}/${REPO}.git`;
+      await exec("git", ["remote", "set-url", "origin", url], { cwd: workspace, env: gitEnv });
+    }
     const outputFile = join(root, "output");
     const summaryFile = join(root, "summary.md");
     await writeFile(outputFile, "");

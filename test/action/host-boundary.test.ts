@@ -328,3 +328,37 @@ describeWithSandbox("the nested-repository filter in a rebase round", () => {
     expect(gitSessionStarted(started)).toBe(true);
   }, 180_000);
 });
+
+describeWithSandbox("the nested-repository filter with commit.via: api", () => {
+  it("never runs on the host: the files GitHub's API receives are read from Locus's own repository", async () => {
+    await writeFile(join(h.scratch, "api.yml"), "version: 3\ncommit:\n  via: api\n");
+    await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
+    await h.git(["add", "api.yml"]);
+    await h.git(["commit", "--quiet", "-m", "config: commits through the API"]);
+    await h.git(["push", "--quiet", "origin", "main:main"]);
+    const issue = (await h.api.createIssue({ title: "Api", body: "x", labels: ["locus:queued"] })).number;
+    h.fake.setScript([
+      reply(call("write_file", { path: "api.txt", content: "api\n" }), shell(plantNestedRepository())),
+      reply(call("finish", { summary: "Done." })),
+    ]);
+
+    const { run, planted, started } = await recordedRun({
+      mode: "issue",
+      issue: String(issue),
+      "config-path": "api.yml",
+    });
+
+    expect(planted).toBe(true);
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(await h.show(`locus/issue-${issue}`, "api.txt")).toBe("api\n");
+    const head = (await h.git(["rev-parse", `origin/locus/issue-${issue}`])).trim();
+    expect(h.repo.repo.verifiedCommits?.has(head)).toBe(true);
+    expect(existsSync(marker())).toBe(false);
+    expect(existsSync(envDump())).toBe(false);
+    expect(outsideTheRule(started, runnerTempOf(runs))).toEqual([]);
+    // Not vacuous: the commit's files were read on the host by git in Locus's own repository, and nothing was pushed.
+    const hostGit = started.filter((p) => basename(p.file) === "git");
+    expect(hostGit.some((p) => p.args.includes("cat-file") && p.args.includes("blob"))).toBe(true);
+    expect(hostGit.some((p) => p.args.includes("push"))).toBe(false);
+  }, 120_000);
+});

@@ -24,6 +24,7 @@ import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { roundCanStart } from "../../lifecycle/lifecycle.ts";
 import { saveCheckpoint } from "../../task/checkpoint.ts";
+import { pushRefusalOf } from "../../git/push-refusal.ts";
 import { leftOutNote, scratchFiles, withheldNote } from "../../task/scratch-files.ts";
 import type { ActionContext } from "../../task/context.ts";
 import { readLocusPullRequest } from "../../pull-request/locus-pull-request.ts";
@@ -156,8 +157,13 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     gateway.createComment(prNumber, ctx.mask(renderFixCiComment(failures, headSha, outcome)));
 
   /** Keeps the work on the wip branch, says why on the PR, and ends the round failed. */
-  const fail = async (reason: string, headline: string, say: (checkpoint?: string) => string) => {
+  const fail = async (
+    reason: string,
+    headline: string,
+    say: (checkpoint?: string, wipRefused?: boolean) => string,
+  ) => {
     if (otherWip) ctx.log.warn(`Not saving this round's work: ${wip} holds other saved work.`);
+    let wipRefused = false;
     const checkpoint = otherWip
       ? undefined
       : await saveCheckpoint({
@@ -168,8 +174,13 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
           startSha: remoteHead,
           remoteWip: "",
           leaveOut: leftOut,
+        }).catch((error: unknown) => {
+          // The rule that refused the push (a ruleset on every branch) may refuse the wip branch too: said, not thrown.
+          if (pushRefusalOf(String(error)) === undefined) throw error;
+          wipRefused = true;
+          return undefined;
         });
-    await gateway.createComment(prNumber, ctx.mask(say(checkpoint)));
+    await gateway.createComment(prNumber, ctx.mask(say(checkpoint, wipRefused)));
     return finish(
       { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
       headline,
@@ -206,6 +217,19 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
   const files = (await worktree.diffStat(remoteHead, "HEAD")).map((file) => file.path);
   // The lease is the head Locus read: a push someone made meanwhile is never overwritten.
   const pushed = await worktree.push(pr.head.ref, { expect: remoteHead });
+  const refusal = pushed.ok || pushed.rejected ? undefined : pushRefusalOf(pushed.message);
+  if (refusal) {
+    const reason = `GitHub refused the push of ${pr.head.ref}: ${refusal.rules.join(" ")}`;
+    return fail(reason, `Failed: ${reason}.`, (checkpoint, wipRefused = false) =>
+      renderFailureComment({
+        reason,
+        checkpoint,
+        logTail: recorder.tail(30),
+        runUrl: ctx.run.url,
+        pushRefusal: { ...refusal, wipRefused },
+      }),
+    );
+  }
   if (!pushed.ok) {
     const reason = `${pr.head.ref} moved while Locus worked, so its fix was not pushed`;
     return fail(reason, `Failed: ${reason}.`, (checkpoint) =>

@@ -46,6 +46,7 @@ import { reportWithoutRun, type ModeResult } from "../../task/task-report.ts";
 import { createEventRecorder } from "../../task/tool-cards.ts";
 import { collectFeedback } from "../../pull-request/iterate-feedback.ts";
 import { movedBranchComment, pushWithOneRebase } from "../../stack/push-with-rebase.ts";
+import { pushRefusalOf } from "../../git/push-refusal.ts";
 import type { PullRequestFeedback } from "../../github/index.ts";
 import { safeToPublish } from "../../render/safe-text.ts";
 
@@ -212,6 +213,24 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
   await worktree.commit(iterateCommitMessage(issueNumber));
   const pushed = await pushWithOneRebase(worktree, git, pr.head.ref, remoteHead);
+  if (!pushed.ok && pushed.refusal) {
+    // A rule, not a moved branch: the comment names it and what to change (commit.via: api for signatures).
+    const reason = `GitHub refused the push of ${pr.head.ref}: ${pushed.refusal.rules.join(" ")}`;
+    let wipRefused = false;
+    const checkpoint = await keepWork(reason).catch((error: unknown) => {
+      ctx.log.error(ctx.mask(`Could not save a checkpoint: ${String(error)}`));
+      wipRefused = pushRefusalOf(String(error)) !== undefined;
+      return undefined;
+    });
+    const pushRefusal = { ...pushed.refusal, wipRefused };
+    const comment = { reason, checkpoint, logTail: recorder.tail(30), runUrl: ctx.run.url, pushRefusal };
+    await gateway.createComment(prNumber, ctx.mask(renderFailureComment(comment)));
+    return finish(
+      { ...measured, status: "failed", reason, ...(checkpoint ? { checkpoint } : {}) },
+      reason,
+      "fail",
+    );
+  }
   if (!pushed.ok) {
     const reason = `${pr.head.ref} moved while Locus worked and ${pushed.why}`;
     const checkpoint = await keepWork(reason);

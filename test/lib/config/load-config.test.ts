@@ -130,6 +130,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "ci.maxAttempts", value: 11, message: /<=10/ },
   { path: "commit.name", value: "", message: /Too small/ },
   { path: "commit.email", value: "not an email", message: /email address/ },
+  { path: "commit.via", value: "push", message: /git|api/ },
   ...[
     "agent",
     "shell",

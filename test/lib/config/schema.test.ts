@@ -28,7 +28,7 @@ describe("defaultConfig", () => {
       sandbox: { mode: "required", network: {} },
       ci: { autoFix: true, maxAttempts: 2 },
       // The bot's login and noreply address come from GitHub (lib/git/commit-identity.ts).
-      commit: {},
+      commit: { via: "git" },
     });
     expect(defaultConfig().baseBranch).toBeUndefined();
     expect(CURRENT_CONFIG_VERSION).toBe(3);

@@ -102,4 +102,43 @@ describe("a push over HTTP", () => {
     });
     await expect(gitWith(undefined)(clone, ["push", "origin", "HEAD:refs/heads/topic"])).rejects.toThrow();
   });
+
+  it("with new unsigned commits is refused on a branch a signatures ruleset covers, and lands on one it excludes", async () => {
+    const installation = await start();
+    const token = mintInstallationToken(t.sim.store, installation).token;
+    const repo = t.sim.store.repos.get("acme/widgets");
+    if (repo) {
+      repo.rulesets = [
+        {
+          name: "signed",
+          enforcement: "active",
+          conditions: { ref_name: { include: ["~ALL"], exclude: ["refs/heads/scratch/*"] } },
+          rules: [{ type: "required_signatures" }],
+        },
+      ];
+    }
+    const clone = await cloneAndCommit(token, { "a.txt": "two\n" });
+
+    await expect(gitWith(token)(clone, ["push", "origin", "HEAD:refs/heads/topic"])).rejects.toMatchObject({
+      stderr: expect.stringMatching(
+        /GH013: Repository rule violations found for refs\/heads\/topic\.[\s\S]*- Commits must have verified signatures\./,
+      ) as unknown,
+    });
+    await gitWith(token)(clone, ["push", "--quiet", "origin", "HEAD:refs/heads/scratch/one"]);
+    const { stdout } = await gitWith(token)(clone, ["ls-remote", "origin", "topic", "scratch/one"]);
+    expect(stdout).not.toContain("refs/heads/topic");
+    expect(stdout).toContain("refs/heads/scratch/one");
+  });
+
+  it("adding a GitHub token is refused by push protection", async () => {
+    const installation = await start();
+    const token = mintInstallationToken(t.sim.store, installation).token;
+    const repo = t.sim.store.repos.get("acme/widgets");
+    if (repo) repo.pushProtection = true;
+    const clone = await cloneAndCommit(token, { "config.txt": `token=ghp_${"a1B2".repeat(9)}\n` });
+
+    await expect(gitWith(token)(clone, ["push", "origin", "HEAD:refs/heads/topic"])).rejects.toMatchObject({
+      stderr: expect.stringContaining("- Push cannot contain secrets") as unknown,
+    });
+  });
 });
