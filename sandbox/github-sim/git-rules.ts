@@ -35,7 +35,7 @@ while read old new ref; do
       echo "Review all repository rules at $SIM_RULES_URL?ref=$encoded" >&2
       echo "" >&2
       echo "- Commits must have verified signatures." >&2
-      echo "  Found $count violation(s):" >&2
+      if [ "$count" = 1 ]; then echo "  Found 1 violation:" >&2; else echo "  Found $count violations:" >&2; fi
       echo "" >&2
       for c in $unsigned; do echo "  $c" >&2; done
       echo "" >&2
