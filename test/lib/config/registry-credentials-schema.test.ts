@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../lib/config/index.ts";
 import { credentialRules } from "../../../lib/config/registry-credentials-schema.ts";
+import { registryCredentialsFor } from "../../../lib/config/run-registry-credentials.ts";
 import { credentialFor, hostCredentials, missingSecrets } from "../../../lib/sandbox/registry-credentials.ts";
 
 function credentialsOf(yaml: string) {
@@ -63,5 +64,35 @@ describe("credentials for the proxy (pure)", () => {
     expect(credentialFor({ host: "npm.pkg.github.com", port: 8080 }, credentials)).toBeUndefined();
     expect(credentialFor({ host: "maven.example.com", port: 80 }, credentials)).toBeUndefined();
     expect(credentialFor({ host: "x.npm.pkg.github.com", port: 80 }, credentials)).toBeUndefined();
+  });
+});
+
+describe("a run's registry credentials", () => {
+  const config = (credentials: Record<string, unknown>) => {
+    const result = loadConfig(JSON.stringify({ version: 3, sandbox: { network: { credentials } } }));
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result.config;
+  };
+
+  it("stops on a secret the workflow did not pass, naming it and no value", () => {
+    const run = () =>
+      registryCredentialsFor(config({ "npm.pkg.github.com": "NPM_TOKEN", "a.example": "OTHER" }), {
+        OTHER: "other-secret-value",
+      });
+    expect(run).toThrow(
+      "sandbox.network.credentials names `NPM_TOKEN`, which the workflow did not pass: add it to the registry-credentials input",
+    );
+    expect(run).not.toThrow(/other-secret-value/);
+  });
+
+  it("masks each secret it uses and the header made from it, and nothing it does not use", () => {
+    const { credentials, secrets } = registryCredentialsFor(
+      config({ "maven.example.com": { secret: "MAVEN", scheme: "basic" } }),
+      { MAVEN: "me:pw-123456", UNUSED: "unused-value" },
+    );
+    const encoded = Buffer.from("me:pw-123456").toString("base64");
+    expect(credentials).toEqual([{ host: "maven.example.com", authorization: `Basic ${encoded}` }]);
+    expect(secrets).toEqual(["me:pw-123456", `Basic ${encoded}`, encoded]);
+    expect(registryCredentialsFor(config({}), { UNUSED: "x" })).toEqual({ credentials: [], secrets: [] });
   });
 });
