@@ -76,7 +76,12 @@ function context(): ToolContext {
     signal: new AbortController().signal,
     shell: { allow: ["*"], deny: [], timeoutSeconds: 120 },
     hooks: [],
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", LANG: "C.UTF-8" },
+    // As the runner gives the Action its input: the caller's environment holds it, the sandbox must not.
+    env: {
+      PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+      LANG: "C.UTF-8",
+      "INPUT_REGISTRY-CREDENTIALS": JSON.stringify({ NPM_TOKEN: SECRET }),
+    },
     sandbox,
     onQuestion: () => undefined,
   };
