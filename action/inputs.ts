@@ -19,6 +19,7 @@ const INPUT_NAMES = [
   "provider",
   "max-turns",
   "config-path",
+  "registry-credentials",
 ] as const;
 
 export type InputName = (typeof INPUT_NAMES)[number];
@@ -64,6 +65,24 @@ const schemas = {
   provider: z.union([z.literal("").transform(() => undefined), z.enum(PROVIDERS)]),
   "max-turns": optionalNumber,
   "config-path": z.string().trim().min(1),
+  // Secret name → value for `sandbox.network.credentials`; the message never repeats the text (it holds secrets).
+  "registry-credentials": z
+    .string()
+    .trim()
+    .transform((text, context) => {
+      if (text === "") return {};
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: "custom", message: "expected a JSON object of secret names to values" });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.record(z.string(), z.string(), {
+        error: "expected a JSON object of secret names to string values",
+      }),
+    ),
 } satisfies Record<InputName, z.ZodType<unknown, string>>;
 
 const inputSchema = z.object(schemas);

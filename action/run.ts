@@ -33,6 +33,7 @@ import { logLine } from "../lib/task/log-line.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
 import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
+import { registryCredentialsFor } from "../lib/config/run-registry-credentials.ts";
 import { modeRequest, parseInputs } from "./inputs.ts";
 
 const log: ActionLog = {
@@ -95,7 +96,7 @@ export async function run(): Promise<void> {
     const inputs = parseInputs((name) => core.getInput(name));
     core.setSecret(inputs["github-token"]);
     if (inputs["anthropic-api-key"]) core.setSecret(inputs["anthropic-api-key"]);
-    const secrets = [inputs["github-token"], inputs["anthropic-api-key"]];
+    const secrets: string[] = [inputs["github-token"], inputs["anthropic-api-key"]];
     mask = createSecretMask(secrets);
     const request = modeRequest(inputs);
     const env = readEnvironment(process.env);
@@ -108,6 +109,11 @@ export async function run(): Promise<void> {
     }
     for (const warning of loaded.warnings) log.warn(`${inputs["config-path"]}: ${warning}`);
     const config = loaded.config;
+    // Private registries' secrets stay in this process (the egress proxy) and out of every log and text.
+    const registryCredentials = registryCredentialsFor(config, inputs["registry-credentials"]);
+    for (const value of registryCredentials.secrets) core.setSecret(value);
+    secrets.push(...registryCredentials.secrets);
+    mask = createSecretMask(secrets);
     // The input, when given, overrides the config file's choice.
     const provider = inputs.provider ?? config.agent.provider;
     log.info(
@@ -156,6 +162,7 @@ export async function run(): Promise<void> {
     sandbox = await createRunSandbox({
       mode: config.sandbox.mode,
       allow: config.sandbox.network.allow,
+      credentials: registryCredentials.credentials,
       workspace: env.workspace,
       provider,
       env: process.env,

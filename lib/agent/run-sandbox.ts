@@ -9,12 +9,15 @@ import { readdir } from "node:fs/promises";
 import type { Provider } from "./runner.ts";
 import { createSandbox, type SandboxMode } from "../sandbox/create-sandbox.ts";
 import { defaultAllowedHosts } from "../sandbox/host-patterns.ts";
+import type { HostCredential } from "../sandbox/registry-credentials.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 
 export interface RunSandboxOptions {
   readonly mode: SandboxMode;
   /** `sandbox.network.allow`; absent means the ecosystems' registries. */
   readonly allow: readonly string[] | undefined;
+  /** Private registries' credentials, which the egress proxy adds (their hosts are allowed too). */
+  readonly credentials?: readonly HostCredential[];
   readonly workspace: string;
   readonly provider: Provider;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -78,7 +81,12 @@ export async function createRunSandbox(options: RunSandboxOptions): Promise<Sand
     ...(options.allow ?? defaultAllowedHosts(await readdir(options.workspace))),
     ...modelHosts(options.provider, options.env, options.acpEnv),
   ];
-  return createSandbox({ mode: options.mode, allow, env: options.env });
+  return createSandbox({
+    mode: options.mode,
+    allow,
+    env: options.env,
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  });
 }
 
 /**

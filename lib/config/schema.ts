@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { agentSchema } from "./agent-schema.ts";
 import { parseHostRule } from "../sandbox/host-patterns.ts";
+import { registryCredentialsSchema } from "./registry-credentials-schema.ts";
 import { nonEmpty } from "./schema-primitives.ts";
 
 export { DEFAULT_ACP_ENV, PROVIDERS } from "./agent-schema.ts";
@@ -176,6 +177,7 @@ export const configSchema = z
               .describe(
                 "Hosts the sandbox may reach through its proxy, as `host` or `host:port` (`registry.npmjs.org`, `*.example.com`, `*`, `git.example.com:8443`); without a port, 443 and 80. Default: the package registries of the ecosystems found in the repository.",
               ),
+            credentials: registryCredentialsSchema,
           })
           .prefault({})
           .describe("The sandbox's egress allowlist."),

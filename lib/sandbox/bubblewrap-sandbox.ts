@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap-args.ts";
 import { startEgressProxy, type EgressProxy } from "./egress-proxy.ts";
+import type { HostCredential } from "./registry-credentials.ts";
 import { runHostCommand } from "./host-command.ts";
 import { BRIDGE_PORT, BRIDGE_URL, bridgeCommand } from "./proxy-bridge.ts";
 import type { CommandOutcome, CommandRequest, Sandbox, WrappedCommand, WrapOptions } from "./sandbox.ts";
@@ -23,6 +24,8 @@ export interface BubblewrapOptions {
   readonly bwrap: string;
   /** Host patterns the egress proxy allows; none refuses (and counts) every connection. */
   readonly allow: readonly string[];
+  /** Private registries' credentials, which only the proxy (in this process) holds. */
+  readonly credentials?: readonly HostCredential[];
   /** The Action's environment: PATH (toolchains) and the directories to hide. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The node binary made visible inside (the one running Locus by default). */
@@ -47,7 +50,7 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
   let proxy: EgressProxy;
   try {
     // Even with nothing allowed, so that what the agent tried to reach is counted in the summary.
-    proxy = await startEgressProxy(join(root, "proxy.sock"), options.allow);
+    proxy = await startEgressProxy(join(root, "proxy.sock"), options.allow, options.credentials);
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;

@@ -5,6 +5,7 @@
 import { createBubblewrapSandbox } from "./bubblewrap-sandbox.ts";
 import { findExecutableSync } from "./find-executable-sync.ts";
 import { HOW_TO_GET_A_SANDBOX, probeBubblewrap } from "./probe.ts";
+import type { HostCredential } from "./registry-credentials.ts";
 import type { Sandbox } from "./sandbox.ts";
 import { unsandboxed } from "./unsandboxed.ts";
 
@@ -20,6 +21,8 @@ class SandboxUnavailableError extends Error {
 export interface CreateSandboxOptions {
   readonly mode: SandboxMode;
   readonly allow: readonly string[];
+  /** Private registries' credentials: their hosts are allowed too, and the proxy adds them. */
+  readonly credentials?: readonly HostCredential[];
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly node?: string;
 }
@@ -31,7 +34,8 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const socat = findExecutableSync("socat", options.env["PATH"]);
   return createBubblewrapSandbox({
     bwrap: probe.bwrap,
-    allow: options.allow,
+    allow: [...options.allow, ...(options.credentials ?? []).map((credential) => credential.host)],
+    credentials: options.credentials ?? [],
     env: options.env,
     ...(options.node ? { node: options.node } : {}),
     ...(socat ? { socat } : {}),

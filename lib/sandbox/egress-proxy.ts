@@ -3,7 +3,9 @@
  * (whose network namespace has nothing but its own loopback). It serves `CONNECT host:port`
  * (HTTPS and other TLS) and plain `http://` requests, lets through the hosts and ports on the
  * allowlist (host-patterns.ts) and refuses every other with 403, counting refusals per host for
- * the job summary, so a user can widen the list knowingly. It never looks inside TLS.
+ * the job summary, so a user can widen the list knowingly. It never looks inside TLS: a private
+ * registry's credential is added only to a plain `http://` request to its host, which the proxy
+ * then sends upstream over HTTPS itself (registry-credentials.ts).
  *
  * Everything it reads comes from inside the sandbox, and it runs in the Action's own process: a
  * request it cannot honour (no port, port 99999, a request line that is not HTTP) gets a 400 and
@@ -12,6 +14,7 @@
  */
 import { lookup as dnsLookup } from "node:dns";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as requestTls } from "node:https";
 import { connect, type LookupFunction, type Socket } from "node:net";
 import {
   DEFAULT_PORTS,
@@ -21,6 +24,7 @@ import {
   parsePort,
   type EgressTarget,
 } from "./host-patterns.ts";
+import { upstreamRequest, type HostCredential } from "./registry-credentials.ts";
 import type { RefusedHost } from "./sandbox.ts";
 
 export interface EgressProxy {
@@ -31,7 +35,12 @@ export interface EgressProxy {
 
 const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
 
-export async function startEgressProxy(socketPath: string, allow: readonly string[]): Promise<EgressProxy> {
+export async function startEgressProxy(
+  socketPath: string,
+  allow: readonly string[],
+  /** Private registries' credentials, added to plain-HTTP requests to their hosts (registry-credentials.ts). */
+  credentials: readonly HostCredential[] = [],
+): Promise<EgressProxy> {
   const refusals = new Map<string, number>();
   const sockets = new Set<Socket>();
   function refuse(target: EgressTarget | undefined): void {
@@ -58,13 +67,11 @@ export async function startEgressProxy(socketPath: string, allow: readonly strin
       return;
     }
     try {
-      const upstream = request(
-        target.url,
-        {
-          method: req.method,
-          headers: { ...req.headers, host: target.url.host },
-          lookup: guardedLookup(target),
-        },
+      const outgoing = upstreamRequest(target.url, target, req.headers, credentials);
+      const send = outgoing.url.protocol === "https:" ? requestTls : request;
+      const upstream = send(
+        outgoing.url,
+        { method: req.method, headers: outgoing.headers, lookup: guardedLookup(target) },
         (answer) => {
           answer.on("error", () => res.destroy());
           res.writeHead(answer.statusCode ?? 502, answer.headers);
