@@ -12,10 +12,12 @@ export interface RecordSink {
   readonly append: (line: string) => void;
 }
 
+/** The prompt as the runner received it (see RunnerPrompt), and the task's own tool definitions. */
 export interface RecordPrompts {
   readonly system: string;
-  readonly user: string;
-  /** Tool definitions as sent to the model (name, description, input schema). */
+  readonly context: string;
+  readonly task: string;
+  /** Tools of this task's mode (name, description, input schema); the runner's standard tools are not repeated. */
   readonly tools: readonly unknown[];
 }
 

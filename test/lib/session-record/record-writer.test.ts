@@ -28,7 +28,7 @@ const toolStarted: AgentEvent = { type: "tool_started", id: "t1", tool: "bash", 
 describe("createRecordWriter", () => {
   it("writes one JSON line per event as it comes, stamped from the injected clock", () => {
     const { writer, lines, advance } = memoryWriter();
-    writer.writePrompts({ system: "be careful", user: "fix it", tools: [{ name: "bash" }] });
+    writer.writePrompts({ system: "be careful", context: "tree", task: "fix it", tools: [{ name: "bash" }] });
     advance(250);
     writer.onEvent(toolStarted);
     expect(lines).toHaveLength(2);
@@ -43,7 +43,12 @@ describe("createRecordWriter", () => {
 
   it("masks the run's secrets in every string, keys and nested values included", () => {
     const { writer, lines } = memoryWriter();
-    writer.writePrompts({ system: `token ${SECRET}`, user: "u", tools: [{ [SECRET]: [SECRET] }] });
+    writer.writePrompts({
+      system: `token ${SECRET}`,
+      context: "c",
+      task: "t",
+      tools: [{ [SECRET]: [SECRET] }],
+    });
     writer.onEvent({
       type: "tool_completed",
       id: "t1",
