@@ -6,7 +6,8 @@
  */
 import type { BlockContent } from "mdast";
 import type { SetupPlan } from "../setup/setup-plan.ts";
-import { code, codeBlock, paragraph, strong, type Inline } from "./tree/nodes.ts";
+import { code, codeBlock, paragraph, root, strong, type Inline } from "./tree/nodes.ts";
+import { toGitHubMarkdown } from "./tree/serialize.ts";
 
 /** Lines of the log tail shown; the full output is in the run's log. */
 export const SETUP_FAILURE_TAIL_LINES = 40;
@@ -15,14 +16,14 @@ function commandList(commands: readonly string[]): Inline[] {
   return commands.flatMap((command, index) => (index === 0 ? [code(command)] : [", ", code(command)]));
 }
 
-/** The status comment's line about setup, or none when nothing ran. */
-export function setupRanLine(plan: SetupPlan): BlockContent | undefined {
+/** The status comment's line about setup (its "Setup" detail), or none when nothing runs. */
+export function setupRanLine(plan: SetupPlan): string | undefined {
   if (plan.source === "none") return undefined;
   const origin: Inline[] =
     plan.source === "configured"
       ? [" (from ", code("setup.commands"), ")"]
       : [" (the default for the lockfile found)"];
-  return paragraph(strong("Setup:"), " ", ...commandList(plan.commands), ...origin);
+  return toGitHubMarkdown(root(paragraph(...commandList(plan.commands), ...origin))).trim();
 }
 
 export interface SetupFailure {

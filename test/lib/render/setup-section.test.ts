@@ -8,17 +8,15 @@ import { root } from "../../../lib/render/tree/nodes.ts";
 import { toGitHubMarkdown } from "../../../lib/render/tree/serialize.ts";
 
 describe("setupRanLine", () => {
-  it("says which commands ran and where they came from", () => {
+  it("says which commands run and where they came from, as the status comment's Setup detail", () => {
     const line = setupRanLine({ source: "default", commands: ["npm ci"], networkAllow: [] });
-    expect(toGitHubMarkdown(root(line))).toBe("**Setup:** `npm ci` (the default for the lockfile found)");
+    expect(line).toBe("`npm ci` (the default for the lockfile found)");
     const configured = setupRanLine({
       source: "configured",
       commands: ["make deps", "make gen"],
       networkAllow: [],
     });
-    expect(toGitHubMarkdown(root(configured))).toBe(
-      "**Setup:** `make deps`, `make gen` (from `setup.commands`)",
-    );
+    expect(configured).toBe("`make deps`, `make gen` (from `setup.commands`)");
   });
 
   it("says nothing when no setup ran", () => {
