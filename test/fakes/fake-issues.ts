@@ -134,6 +134,7 @@ export function fakeIssues(store: FakeStore): LabelWrites & MomentWrites & Issue
     },
     async writeMoment(writes) {
       store.record("writeMoment", [writes]);
+      store.moments.push(writes);
       const result = { labels: new Map<number, string[]>(), comments: new Map<number, Comment>() };
       for (const write of writes) applyMoment(store, write, result);
       const answer: MomentResult = result;

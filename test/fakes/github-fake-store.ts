@@ -12,6 +12,7 @@ import type {
   IssueState,
   Label,
   Milestone,
+  MomentWrite,
   Permission,
   PullRequest,
   RepoRef,
@@ -77,6 +78,8 @@ export interface FakeStore {
   readonly files: Map<string, string>;
   readonly permissions: Map<string, Permission>;
   readonly calls: FakeCall[];
+  /** Every `writeMoment` batch, in order: what a moment wrote, typed. */
+  readonly moments: (readonly MomentWrite[])[];
   /** A fresh id for a comment, a run, a node: ids never repeat within one fake. */
   nextId(): number;
   now(): string;
@@ -100,6 +103,7 @@ export function createFakeStore(repo: RepoRef, clock: Clock, self: string, defau
     files: new Map(),
     permissions: new Map(),
     calls,
+    moments: [],
     nextId: () => (id += 1),
     now: () => clock.now().toISOString(),
     record: (member, args) => void calls.push({ member, args }),

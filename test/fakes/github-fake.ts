@@ -13,7 +13,7 @@
  * writes apply in order and answer the label sets as they now stand.
  * test/fakes/github-fake-parity.test.ts checks that against the simulator.
  */
-import type { GitHubGateway, Permission, RepoRef, WorkflowRun } from "../../lib/github/index.ts";
+import type { GitHubGateway, MomentWrite, Permission, RepoRef, WorkflowRun } from "../../lib/github/index.ts";
 import type { Clock } from "../../lib/task/context.ts";
 import { fakeComments } from "./fake-comments.ts";
 import { fakeIssues, openIssue } from "./fake-issues.ts";
@@ -47,6 +47,8 @@ export type GitHubFake = GitHubGateway & {
   readonly store: FakeStore;
   /** Every gateway call so far, in order. */
   readonly calls: readonly FakeCall[];
+  /** Every `writeMoment` batch, in order. */
+  readonly moments: readonly (readonly MomentWrite[])[];
   /** The calls of one member, by their arguments. */
   callsOf(member: string): (readonly unknown[])[];
   /** Opens an issue as someone did on GitHub (author "alice" unless said). */
@@ -84,6 +86,7 @@ export function createGitHubFake(options: GitHubFakeOptions = {}): GitHubFake {
     ...gateway,
     store,
     calls: store.calls,
+    moments: store.moments,
     callsOf: (member) => store.calls.filter((call) => call.member === member).map((call) => call.args),
     seedIssue: (fields) => openIssue(store, fields),
     seedComment: (issue, body, author) => postComment(store, issue, body, author),
