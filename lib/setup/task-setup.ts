@@ -9,7 +9,7 @@ import { runSetup, type SetupOutcome } from "./run-setup.ts";
 import type { SetupPlan } from "./setup-plan.ts";
 
 /** How long one setup command may run: an install of a large project, not a hung one. */
-export const SETUP_COMMAND_TIMEOUT_MS = 15 * 60_000;
+const SETUP_COMMAND_TIMEOUT_MS = 15 * 60_000;
 
 export interface TaskSetup {
   readonly plan: SetupPlan;
