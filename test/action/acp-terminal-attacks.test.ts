@@ -17,6 +17,8 @@ import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
 import { RACE_TRIES } from "../lib/agent/runners/fixtures/terminal-attack.ts";
 import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { outsideTheRule, recording, startedProcesses } from "./host-processes.ts";
+import type { StartedProcess } from "./record-processes.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 const CANARIES = {
@@ -77,13 +79,20 @@ describeWithSandbox("an ACP agent's terminals, through the bundled Action", () =
   let run: ActionRun;
   let report: Record<string, Outcome | number>;
   let issue: number;
+  let started: StartedProcess[];
 
   beforeAll(async () => {
     issue = (await h.api.createIssue({ title: "Terminals", body: "x", labels: ["locus:queued"] })).number;
     run = await h.run(
       { mode: "issue", issue: String(issue), "config-path": "acp-attack.yml" },
-      { HOME: home, RUNNER_TEMP: runnerTemp, PATH: `${bin}:${process.env["PATH"] ?? ""}` },
+      {
+        HOME: home,
+        RUNNER_TEMP: runnerTemp,
+        PATH: `${bin}:${process.env["PATH"] ?? ""}`,
+        ...(await recording(join(base, "processes.jsonl"))),
+      },
     );
+    started = await startedProcesses(join(base, "processes.jsonl"));
     report = JSON.parse(await h.show(`locus/issue-${issue}`, "terminal-attack.json")) as typeof report;
   }, 120_000);
 
@@ -129,5 +138,10 @@ describeWithSandbox("an ACP agent's terminals, through the bundled Action", () =
     const everything = `${published(run)}\n${await h.git(["log", "-p", "--all", "--format=%H %s%n%b"])}`;
     expect(everything).toContain("attempted");
     for (const canary of Object.values(CANARIES)) expect(everything).not.toContain(canary);
+  });
+
+  it("starts the agent and every terminal in the sandbox: on the host only bubblewrap and Locus's own git", () => {
+    expect(outsideTheRule(started, runnerTemp)).toEqual([]);
+    expect(started.filter((p) => p.file.endsWith("bwrap")).length).toBeGreaterThan(1);
   });
 });

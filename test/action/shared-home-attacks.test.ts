@@ -21,6 +21,8 @@ import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/typ
 import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
 import { configForThisMachine, describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { outsideTheRule, recording, startedProcesses } from "./host-processes.ts";
+import type { StartedProcess } from "./record-processes.ts";
 
 const SERVER = join(import.meta.dirname, "..", "lib", "sandbox", "fixtures", "home-probe-mcp-server.ts");
 const exec = promisify(execFile);
@@ -115,11 +117,15 @@ function script(): FakeTurn[] {
 
 interface Sprint {
   readonly run: ActionRun;
+  readonly started: readonly StartedProcess[];
+  readonly runnerTemp: string;
   readonly requests: readonly RecordedRequest[];
   readonly second: number;
 }
 
-async function sprint(title: string, configPath: string): Promise<Sprint> {
+/** A sprint of two tasks, Plant then Use; `sandboxed` runs record their host processes. */
+async function sprint(title: string, sandboxed: boolean): Promise<Sprint> {
+  const configPath = sandboxed ? "home.yml" : "home-off.yml";
   const milestone = await h.api.createMilestone({ title });
   for (const [order, name] of ["Plant", "Use"].entries()) {
     await h.api.createIssue({
@@ -132,11 +138,22 @@ async function sprint(title: string, configPath: string): Promise<Sprint> {
   const second = issues.find((issue) => issue.title === `Use ${title}`)?.number ?? 0;
   h.fake.setScript(script());
   const from = h.fake.requests.length;
+  const log = join(base, `processes-${milestone.number}.jsonl`);
+  // A runner's layout: its work directory (hidden with the temp in it) beside the tools.
+  const runnerTemp = join(base, `work-${milestone.number}`, "_temp");
+  await mkdir(runnerTemp, { recursive: true });
   const run = await h.run(
     { mode: "sprint", milestone: String(milestone.number), "config-path": configPath },
-    { PROBE_TOKEN: TOKEN, PATH: `${packages}:${process.env["PATH"] ?? ""}` },
+    {
+      PROBE_TOKEN: TOKEN,
+      PATH: `${packages}:${process.env["PATH"] ?? ""}`,
+      RUNNER_TEMP: runnerTemp,
+      // Unsandboxed, the recorder's NODE_OPTIONS would reach the server: recorded only in the sandbox.
+      ...(sandboxed ? await recording(log) : {}),
+    },
   );
-  return { run, requests: h.fake.requests.slice(from), second };
+  const started = sandboxed ? await startedProcesses(log) : [];
+  return { run, started, runnerTemp, requests: h.fake.requests.slice(from), second };
 }
 
 /** Everything the run published or sent: remote commits, comments, PR and issue bodies, summary, outputs, logs, model requests. */
@@ -195,10 +212,12 @@ async function expectNoPayloadButTheControl(sprint: Sprint): Promise<void> {
 
 describeWithSandbox("a home the agent's shell wrote, in a sandboxed sprint", () => {
   it("is never a credential holder's: the npx-launched MCP server of task 2 runs no payload and sees a fresh home", async () => {
-    const sprinted = await sprint("Sandboxed", "home.yml");
+    const sprinted = await sprint("Sandboxed", true);
 
     await expectNoPayloadButTheControl(sprinted);
     expect(serverSaw(sprinted.requests)["home"]).toBe("/home/locus");
+    // npx and the server were started in the sandbox, like everything else after the agent began.
+    expect(outsideTheRule(sprinted.started, sprinted.runnerTemp)).toEqual([]);
     // The shell's home was the sandbox's, never the runner's.
     expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(false);
     expect(await published(sprinted)).not.toContain(TOKEN);
@@ -207,7 +226,7 @@ describeWithSandbox("a home the agent's shell wrote, in a sandboxed sprint", () 
 
 describe("a home the agent's shell wrote, with sandbox.mode off", () => {
   it("is the runner's own here, and still never the credential holder's", async () => {
-    const sprinted = await sprint("Unsandboxed", "home-off.yml");
+    const sprinted = await sprint("Unsandboxed", false);
 
     await expectNoPayloadButTheControl(sprinted);
     // Unconfined, the shell wrote the runner's real ~/.npmrc: the server's home is another one.
