@@ -5,7 +5,7 @@
  * config, an error outside a task — fail the step.
  */
 import { describeCalls } from "../lib/github/call-summary.ts";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
 import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
@@ -24,6 +24,9 @@ import { loadConfig } from "../lib/config/index.ts";
 import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
 import { createRunSandbox } from "../lib/agent/run-sandbox.ts";
+import { defaultAllowedHosts } from "../lib/sandbox/host-patterns.ts";
+import { planSetup } from "../lib/setup/setup-plan.ts";
+import { createTaskSetup } from "../lib/setup/task-setup.ts";
 import { credentialValues } from "../lib/secrets/secrets-in-diff.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
@@ -169,6 +172,22 @@ export async function run(): Promise<void> {
       acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
     });
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
+    // Setup runs in a sandbox of its own: the agent's egress plus the setup's hosts, closed before the agent starts.
+    const topLevel = await readdir(env.workspace);
+    const setup = createTaskSetup({
+      plan: planSetup(config.setup, topLevel),
+      openSandbox: (extraAllow) =>
+        createRunSandbox({
+          mode: config.sandbox.mode,
+          allow: [...(config.sandbox.network.allow ?? defaultAllowedHosts(topLevel)), ...extraAllow],
+          credentials: registryCredentials.credentials,
+          workspace: env.workspace,
+          provider,
+          env: process.env,
+          acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
+        }),
+      env: scrubEnvironment(process.env),
+    });
 
     const gitEnv = scrubEnvironment(process.env);
     const author = commitIdentity(identity, config.commit);
@@ -216,6 +235,7 @@ export async function run(): Promise<void> {
       mask: (text) => mask(text),
       delivery: inputs.delivery,
       command: inputs.command,
+      setup,
     };
     const result = await runMode(ctx, request);
     log.info(describeCalls(gateway.counter.snapshot()));

@@ -75,11 +75,14 @@ const STEPS: Steps = {
       "waiting",
       "capRefused",
     );
+    const working = phaseView({ kind: "working" });
     return moved(
       withRun(attempt, event.runUrl, event.unsandboxed),
       "start",
       true,
-      phaseView({ kind: "working" }),
+      event.setup === undefined
+        ? working
+        : { ...working, details: [...(working.details ?? []), { label: "Setup", line: event.setup }] },
     );
   },
   progress: (task, event) => ({ state: task, effects: [shown(task, event.view)] }),

@@ -121,7 +121,13 @@ export type TaskEvent =
       readonly comment?: string | undefined;
     } & Spend)
   /** A run starts the task: one attempt more, the last attempt's error and question gone. */
-  | { readonly kind: "started"; readonly runUrl?: string | undefined; readonly unsandboxed: boolean }
+  | {
+      readonly kind: "started";
+      readonly runUrl?: string | undefined;
+      readonly unsandboxed: boolean;
+      /** What setup runs before the agent, as the status comment says it (Locus's own Markdown). */
+      readonly setup?: string | undefined;
+    }
   /** What the agent is doing now (the live status line). */
   | { readonly kind: "progress"; readonly view: StatusView }
   /** Money spent before the task's end (resolving a checkpoint's conflicts). */

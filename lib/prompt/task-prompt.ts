@@ -54,6 +54,8 @@ export interface RepositoryContext {
   readonly learnings?: string;
   readonly fileTree: readonly string[];
   readonly recentLog: string;
+  /** Setup commands that ran in the worktree before the agent: their results are already there. */
+  readonly setup?: readonly string[];
 }
 
 export interface Prompt {
@@ -110,7 +112,11 @@ export function buildRepositoryContext(repository: RepositoryContext): string {
     "Use list_files to see more.",
   );
   const log = truncateHead(repository.recentLog, BUDGETS.recentLog, "git log");
-  return `## Files\n\n${tree.text}\n\n## Recent commits\n\n${log.text || "(none)"}`;
+  const setup =
+    repository.setup && repository.setup.length > 0
+      ? `\n\n## Setup already run\n\nThese commands ran in the worktree before you started, and succeeded; what they installed or generated is in place, so do not run them again unless you change what they depend on:\n\n${repository.setup.map((command) => `- \`${command.replace(/\s+/g, " ")}\``).join("\n")}`
+      : "";
+  return `## Files\n\n${tree.text}\n\n## Recent commits\n\n${log.text || "(none)"}${setup}`;
 }
 
 export function renderIssue(issue: PromptIssue): string {

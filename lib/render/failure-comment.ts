@@ -11,6 +11,7 @@ import {
   type Inline,
 } from "./tree/nodes.ts";
 import { pushRefusalSection, type RefusedPush } from "./push-refusal-section.ts";
+import { setupFailureSection, type SetupFailure } from "./setup-section.ts";
 import { toGitHubMarkdown } from "./tree/serialize.ts";
 import { untrustedInline, untrustedMarkdown } from "./tree/untrusted-text.ts";
 
@@ -25,6 +26,8 @@ export interface FailureCommentInput {
   readonly agentSaid?: string;
   /** GitHub refused the push for a rule (a ruleset, push protection): which, and what to change. */
   readonly pushRefusal?: RefusedPush;
+  /** A setup command failed before the agent started: which, how, and the end of its output. */
+  readonly setupFailure?: SetupFailure;
 }
 
 export function renderFailureComment(input: FailureCommentInput): string {
@@ -43,6 +46,7 @@ export function renderFailureComment(input: FailureCommentInput): string {
         ...untrustedInline(input.reason.replace(/\s+/g, " ")),
       ),
       input.pushRefusal && pushRefusalSection(input.pushRefusal),
+      input.setupFailure && setupFailureSection(input.setupFailure),
       branch && paragraph("The work so far is saved on ", branch, "; the next attempt continues from it."),
       said
         ? [paragraph(strong("What the agent said:")), blockquote(...untrustedMarkdown(said.slice(0, 4_000)))]

@@ -14,7 +14,8 @@ import type { HostCredential } from "./registry-credentials.ts";
 import { runHostCommand } from "./host-command.ts";
 import { BRIDGE_PORT, BRIDGE_URL, bridgeCommand } from "./proxy-bridge.ts";
 import type { CommandOutcome, CommandRequest, Sandbox, WrappedCommand, WrapOptions } from "./sandbox.ts";
-import { SESSION_INIT } from "./session-init.ts";
+import { SESSION_INIT, type SessionInitConfig } from "./session-init.ts";
+import { loopbackServices } from "./host-patterns.ts";
 import { startSandboxSession } from "./sandbox-session.ts";
 import { createSessionPool } from "./session-pool.ts";
 import { ownConfigOnly, sandboxEnvironment } from "./sandbox-environment.ts";
@@ -111,9 +112,13 @@ export async function createBubblewrapSandbox(options: BubblewrapOptions): Promi
     return wrap.chdir ? startDirectory(wrap.cwd, wrap.chdir) : undefined;
   }
 
+  const services = loopbackServices(options.allow, BRIDGE_PORT);
   const sessions = createSessionPool(async (wrap) => {
     const { plan } = planFor(wrap, await privateFor(wrap.cwd));
-    const init = { bridgePort: BRIDGE_PORT, ...(wrap.offline ? {} : { proxySocket: PROXY_SOCKET }) };
+    const init: SessionInitConfig = {
+      bridgePort: BRIDGE_PORT,
+      ...(wrap.offline ? {} : { proxySocket: PROXY_SOCKET, forwards: services }),
+    };
     // The init gets only PATH from the spawner; every command brings its own environment.
     const args = bwrapArgs({ ...plan, unsetEnv: [], sealed: true }, [
       node,

@@ -110,3 +110,24 @@ export function defaultAllowedHosts(files: readonly string[]): string[] {
     ),
   ];
 }
+
+/**
+ * The runner's loopback services the allowlist names with a port (`127.0.0.1:5432`, `localhost:6379`,
+ * a service container's published port): each is forwarded into the sandbox on the same port
+ * (session-init.ts). A rule without a port stands for 443 and 80 and names no service; `reserved`
+ * (the proxy relay's own port) is never taken.
+ */
+export function loopbackServices(
+  rules: readonly string[],
+  reserved: number,
+): { host: string; port: number }[] {
+  const services = new Map<number, { host: string; port: number }>();
+  for (const raw of rules) {
+    const rule = parseHostRule(raw);
+    const port = /:[0-9]+$/.test(raw.trim()) ? rule?.ports[0] : undefined;
+    if (!rule || port === undefined || port === reserved || !isLoopback(rule.host)) continue;
+    if (!services.has(port))
+      services.set(port, { host: rule.host.includes(":") ? `[${rule.host}]` : rule.host, port });
+  }
+  return [...services.values()];
+}

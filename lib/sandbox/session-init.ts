@@ -21,6 +21,12 @@ export interface SessionInitConfig {
   /** The egress proxy's socket inside; the relay listens on `BRIDGE_PORT` when set. */
   readonly proxySocket?: string;
   readonly bridgePort: number;
+  /**
+   * Services on the runner's loopback the allowlist names (`127.0.0.1:5432`, `localhost:6379`): the
+   * same port on the sandbox's own loopback is forwarded to each through the proxy's `CONNECT`, so a
+   * client that knows nothing of proxies (a database driver) reaches it, and the proxy still decides.
+   */
+  readonly forwards?: ReadonlyArray<{ readonly host: string; readonly port: number }>;
 }
 
 export const SESSION_INIT = String.raw`"use strict";
@@ -138,6 +144,29 @@ process.stdin.on("data", (chunk) => {
 });
 process.stdin.on("end", () => { try { process.kill(-1, "SIGKILL"); } catch {} process.exit(0); });
 
+function forward(host, port) {
+  const server = net.createServer((client) => {
+    const upstream = net.connect(config.proxySocket);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.on("close", () => upstream.destroy());
+    upstream.write("CONNECT " + host + ":" + port + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n");
+    let head = Buffer.alloc(0);
+    const answered = (chunk) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      upstream.off("data", answered);
+      if (!/^HTTP\/1\.[01] 200 /.test(head.subarray(0, end).toString("latin1"))) return client.destroy();
+      if (head.length > end + 4) client.write(head.subarray(end + 4));
+      client.pipe(upstream).pipe(client);
+    };
+    upstream.on("data", answered);
+  });
+  server.listen(port, "127.0.0.1");
+  return server;
+}
+
 if (config.proxySocket) {
   const relay = net.createServer((client) => {
     const upstream = net.connect(config.proxySocket);
@@ -145,7 +174,13 @@ if (config.proxySocket) {
     upstream.on("error", () => client.destroy());
     client.pipe(upstream).pipe(client);
   });
-  relay.listen(config.bridgePort, "127.0.0.1", () => send({ ready: true }));
+  // Ready once the relay and every forward listen: the first command may use any of them.
+  const listening = [relay, ...(config.forwards || []).map(({ host, port }) => forward(host, port))];
+  let waiting = listening.length;
+  const counted = () => { if (--waiting === 0) send({ ready: true }); };
+  // A forward that cannot listen leaves that port unreachable, never the session unready.
+  for (const server of listening) { server.once("listening", counted); if (server !== relay) server.once("error", counted); }
+  relay.listen(config.bridgePort, "127.0.0.1");
 } else {
   send({ ready: true });
 }

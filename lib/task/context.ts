@@ -7,6 +7,7 @@ import type { LocusIdentity } from "../github/locus-identity.ts";
 import type { LocusConfig } from "../config/index.ts";
 import type { GitHubGateway, Log } from "../github/index.ts";
 import type { GitClient } from "../git/git-client.ts";
+import type { TaskSetup } from "../setup/task-setup.ts";
 
 export interface ActionLog extends Log {
   /** A collapsible log group (`core.group` on a runner). */
@@ -54,6 +55,8 @@ export interface ActionContext {
   readonly delivery: string;
   /** The `command` input: the iterate note, the plan goal or the question. */
   readonly command: string;
+  /** What runs in a task's worktree before its agent (`setup.commands` or the lockfile's install); absent: nothing. */
+  readonly setup?: TaskSetup;
 }
 
 /** What running the agent needs of the context: the runner, its limits, the clock and the log. */

@@ -37,6 +37,7 @@ import { checkpointConflictQuestions, waitForAnswer } from "./task-question.ts";
 import { deliverTask } from "./task-delivery.ts";
 import { answeredQuestions, withTitleNote } from "./task-prompt-inputs.ts";
 import { startRefusal } from "./task-refusals.ts";
+import { setupRanLine } from "../render/setup-section.ts";
 
 export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskOutcome> {
   const { gateway, log } = ctx;
@@ -51,6 +52,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     kind: "started",
     runUrl: ctx.run.url,
     unsandboxed: ctx.run.unsandboxed === true,
+    setup: ctx.setup && setupRanLine(ctx.setup.plan),
   });
   if ("refused" in starting) {
     return {
@@ -197,8 +199,20 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     }
     if (start.checkpoint) log.info(`Continuing from ${start.checkpoint.branch}: ${start.checkpoint.reason}`);
 
+    // Before any model call: the agent starts from what setup installed, or the task fails here.
+    const setup = await ctx.setup?.run(worktree.cwd, ctx.signal);
+    if (setup && !setup.ok) {
+      const how = setup.timedOut ? "timed out" : `exited with ${setup.exitCode}`;
+      log.warn(`Setup failed before the agent started: ${setup.command} ${how}.`);
+      return await failTask(s, `setup failed before the agent started: \`${setup.command}\` ${how}`, {
+        setupFailure: setup,
+      });
+    }
     const prompt = buildTaskPrompt({
-      repository: await readRepositoryContext(worktree, trusted),
+      repository: {
+        ...(await readRepositoryContext(worktree, trusted)),
+        ...(setup && setup.ran.length > 0 ? { setup: setup.ran } : {}),
+      },
       issue: issuePrompt,
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),

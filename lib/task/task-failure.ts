@@ -6,6 +6,7 @@
  */
 import type { Step } from "../lifecycle/lifecycle.ts";
 import { pushRefusalOf, type PushRefusal } from "../git/push-refusal.ts";
+import type { SetupFailure } from "../render/setup-section.ts";
 import { saveCheckpoint } from "./checkpoint.ts";
 import { runFaultOf } from "./run-fault.ts";
 import type { TaskOutcome } from "./task-plan.ts";
@@ -31,6 +32,8 @@ export interface FailOptions {
   readonly noChanges?: boolean;
   /** GitHub refused the task's push for a rule: the comment names it and what to change. */
   readonly pushRefusal?: PushRefusal;
+  /** A setup command failed before the agent started: the comment shows it and its output. */
+  readonly setupFailure?: SetupFailure;
 }
 
 export async function failTask(
@@ -83,6 +86,9 @@ export async function failTask(
       runUrl: ctx.run.url,
       ...(result?.summary ? { agentSaid: result.summary } : {}),
       ...(options.pushRefusal ? { pushRefusal: { ...options.pushRefusal, wipRefused } } : {}),
+      ...(options.setupFailure
+        ? { setupFailure: { ...options.setupFailure, logTail: ctx.mask(options.setupFailure.logTail) } }
+        : {}),
     },
     ...spent,
   });

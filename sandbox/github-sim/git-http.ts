@@ -160,18 +160,24 @@ export async function handleGitRequest(
     },
   );
   req.pipe(child.stdin);
-  await relayCgi(child.stdout, res);
-  await rules.done();
-  if (before === undefined) return;
-  // What the push moved branches to, so a job token's push starts no workflow (workflow-token-rules.ts).
-  const after = await readBranchTips(repo.gitDir);
-  const moved = [...after].filter(([ref, sha]) => before.get(ref) !== sha).map(([, sha]) => sha);
-  recordWorkflowTokenPush(repo, granted.token, moved);
+  // Recorded before the answer ends: once the pusher hears back, anything that looks sees who pushed.
+  await relayCgi(child.stdout, res, async () => {
+    await rules.done();
+    if (before === undefined) return;
+    // What the push moved branches to, so a job token's push starts no workflow (workflow-token-rules.ts).
+    const after = await readBranchTips(repo.gitDir);
+    const moved = [...after].filter(([ref, sha]) => before.get(ref) !== sha).map(([, sha]) => sha);
+    recordWorkflowTokenPush(repo, granted.token, moved);
+  });
 }
 
-/** Turns the CGI answer (headers, a blank line, the body) into the HTTP response. */
-function relayCgi(output: NodeJS.ReadableStream, res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
+/** Turns the CGI answer (headers, a blank line, the body) into the HTTP response, ending it after `beforeEnd`. */
+function relayCgi(
+  output: NodeJS.ReadableStream,
+  res: ServerResponse,
+  beforeEnd: () => Promise<void>,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
     let head = Buffer.alloc(0);
     let started = false;
     output.on("data", (chunk: Buffer) => {
@@ -197,8 +203,9 @@ function relayCgi(output: NodeJS.ReadableStream, res: ServerResponse): Promise<v
     });
     output.on("end", () => {
       if (!started) res.writeHead(500);
-      res.end();
-      resolve();
+      beforeEnd()
+        .finally(() => res.end())
+        .then(resolve, reject);
     });
   });
 }

@@ -276,7 +276,7 @@ describe("loadConfig with valid values", () => {
     expect(result.config.shell.allow).toEqual(["*"]);
     expect(result.config.baseBranch).toBeUndefined();
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, sandbox, ci, commit",
+      "defaults used for keys the file leaves out: version, workflow, agent, shell.allow, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, sandbox, setup, ci, commit",
     ]);
   });
 });
@@ -287,7 +287,7 @@ describe("loadConfig with missing keys", () => {
       loadConfig("version: 3\nagent:\n  model: claude-opus-4-1\nsprint:\n  stopOnFailure: false\n"),
     );
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, ci, commit",
+      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, setup, ci, commit",
     ]);
   });
 

@@ -141,7 +141,7 @@ describe("loadConfig migrating an old file (seed: config version migration 3.0 â
     const result = expectOk(loadConfig("version: 1\nshell:\n  allowlist: [make]\n"));
     expect(result.config.shell.allow).toEqual(["make*"]);
     expect(result.warnings[1]).toBe(
-      "defaults used for keys the file leaves out: workflow, agent, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, sandbox, ci, commit",
+      "defaults used for keys the file leaves out: workflow, agent, shell.deny, shell.timeoutSeconds, retry, iterate, prompt, sprint, bots, review, pr, sandbox, setup, ci, commit",
     );
   });
 

@@ -26,6 +26,7 @@ describe("defaultConfig", () => {
       review: { onOpen: false },
       pr: { draft: false, blockOnVulnerable: false, restackOnMerge: true },
       sandbox: { mode: "required", network: {} },
+      setup: { network: {} },
       ci: { autoFix: true, maxAttempts: 2 },
       // The bot's login and noreply address come from GitHub (lib/git/commit-identity.ts).
       commit: { via: "git" },
@@ -59,6 +60,7 @@ describe("configJsonSchema", () => {
   const OFF_UNLESS_SET: Record<string, string[]> = {
     agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks", "pricing"],
     commit: ["name", "email"],
+    setup: ["commands"],
   };
 
   it("lists every key of every group, each with a description for editors", () => {
@@ -85,5 +87,24 @@ describe("configJsonSchema", () => {
       maximum: 20,
       default: 3,
     });
+  });
+});
+
+describe("setup", () => {
+  it("takes commands and setup-only hosts", () => {
+    expect(
+      configSchema.parse({
+        setup: { commands: ["npm ci"], network: { allow: ["npm.example.com", "localhost:4873"] } },
+      }).setup,
+    ).toEqual({ commands: ["npm ci"], network: { allow: ["npm.example.com", "localhost:4873"] } });
+    expect(configSchema.parse({ setup: { commands: [] } }).setup.commands).toEqual([]);
+  });
+
+  it("refuses an empty command, a non-list and a malformed host", () => {
+    expect(configSchema.safeParse({ setup: { commands: [""] } }).success).toBe(false);
+    expect(configSchema.safeParse({ setup: { commands: "npm ci" } }).success).toBe(false);
+    const badHost = configSchema.safeParse({ setup: { network: { allow: ["host:99999"] } } });
+    expect(badHost.success).toBe(false);
+    expect(badHost.error?.issues[0]?.path).toEqual(["setup", "network", "allow", 0]);
   });
 });

@@ -1,64 +1,40 @@
+/**
+ * The one applier (lib/lifecycle/apply-effects.ts) against the typed fake
+ * gateway (test/fakes/github-fake.ts): what each step writes, in which
+ * calls, and what the issue carries afterwards.
+ */
 import { describe, expect, it } from "vitest";
-import type { Comment, MomentResult, MomentWrite } from "../../../lib/github/index.ts";
-import type { StatusWriter } from "../../../lib/lifecycle/status-writer.ts";
-import { applyEffects, applyLabelSets, type EffectTarget } from "../../../lib/lifecycle/apply-effects.ts";
+import type { MomentWrite } from "../../../lib/github/index.ts";
+import {
+  advanceTask,
+  applyEffects,
+  applyLabelSets,
+  statusTarget,
+  type EffectTarget,
+} from "../../../lib/lifecycle/apply-effects.ts";
+import { taskState } from "../../../lib/lifecycle/lifecycle.ts";
 import { EMPTY_STATE } from "../../../lib/status/status-comment.ts";
+import { readStatusRecord } from "../../../lib/status/status-store.ts";
+import { createGitHubFake } from "../../fakes/github-fake.ts";
 
-/** The slice of GitHub the applier uses, recording every call in order. */
-function fakeTarget() {
-  const calls: string[] = [];
-  const answer = (writes: readonly MomentWrite[]): MomentResult => {
-    const labels = new Map<number, string[]>();
-    for (const write of writes) if (write.kind === "labels") labels.set(write.number, [...write.labels]);
-    return { labels, comments: new Map() };
-  };
-  const writeStatus: StatusWriter = (view, _state, alongside = []) => {
-    calls.push(
-      `status "${view.headline}" with ${alongside.map((write) => write.kind).join("+") || "nothing"}`,
-    );
-    return Promise.resolve(answer(alongside));
-  };
-  let id = 0;
-  const target: EffectTarget = {
-    issue: { number: 3, nodeId: "I_3" },
-    writeStatus,
-    mask: (text) => text.replaceAll("s3cret", "***"),
-    gateway: {
-      removeLabel(issue, label) {
-        calls.push(`remove ${label} from #${issue}`);
-        // The second removal of the same label is GitHub's 404: someone took it first.
-        const first = !calls.slice(0, -1).includes(`remove ${label} from #${issue}`);
-        return Promise.resolve(first);
-      },
-      writeMoment(writes) {
-        calls.push(`moment ${writes.map((write) => write.kind).join("+")}`);
-        return Promise.resolve(answer(writes));
-      },
-      createComment(issue, body) {
-        calls.push(`comment on #${issue}: ${body}`);
-        id += 1;
-        const at = "2026-11-24T10:00:00Z";
-        const comment: Comment = {
-          id,
-          body,
-          author: "locus[bot]",
-          authorType: "Bot",
-          authorAssociation: "NONE",
-          createdAt: at,
-          updatedAt: at,
-          url: `https://github.test/issues/${issue}#comment-${id}`,
-        };
-        return Promise.resolve(comment);
-      },
-    },
-  };
-  return { calls, target };
+const mask = (text: string) => text.replaceAll("s3cret", "***");
+
+/** An issue queued on the fake, and the applier's target for it with its status comment as read. */
+async function queuedTask(labels: readonly string[] = ["locus:queued"]) {
+  const fake = createGitHubFake();
+  const issue = fake.seedIssue({ title: "Task", labels });
+  const target: EffectTarget = statusTarget(fake, issue, await readStatusRecord(fake, issue.number), mask);
+  fake.store.calls.length = 0;
+  return { fake, issue, target };
 }
+
+const members = (fake: ReturnType<typeof createGitHubFake>) => fake.calls.map((call) => call.member);
 
 describe("applyEffects", () => {
   it("sends the labels, the status comment and the moment's other writes together, then posts comments masked", async () => {
-    const { calls, target } = fakeTarget();
-    const dashboard: MomentWrite = { kind: "body", number: 1, body: "dashboard" };
+    const { fake, issue, target } = await queuedTask();
+    const dashboard = fake.seedIssue({ title: "Sprint", body: "old dashboard" });
+    const alongside: MomentWrite = { kind: "body", number: dashboard.number, body: "dashboard" };
     const applied = await applyEffects(
       target,
       [
@@ -66,49 +42,92 @@ describe("applyEffects", () => {
         { kind: "status", view: { headline: "Failed" }, state: EMPTY_STATE },
         { kind: "comment", role: "failure", body: "token s3cret leaked" },
       ],
-      [dashboard],
+      [alongside],
     );
-    expect(calls).toEqual(['status "Failed" with labels+body', "comment on #3: token *** leaked"]);
+    expect(members(fake)).toEqual(["writeMoment", "createComment"]);
+    expect(fake.moments[0]?.map((write) => write.kind)).toEqual(["labels", "body", "new-comment"]);
     expect(applied.labels).toEqual(["locus:failed"]);
-    expect(applied.comments.map((comment) => comment.id)).toEqual([1]);
+    expect(fake.labelsOf(issue.number)).toEqual(["locus:failed"]);
+    expect(dashboard.body).toBe("dashboard");
+    expect(applied.comments.map((comment) => comment.body)).toEqual(["token *** leaked"]);
+    expect((await readStatusRecord(fake, issue.number)).comment?.body).toContain("Failed");
+  });
+
+  it("edits the status comment it created, in the same request as the next label set", async () => {
+    const { fake, issue, target } = await queuedTask();
+    const status = (headline: string) => ({
+      kind: "status" as const,
+      view: { headline },
+      state: EMPTY_STATE,
+    });
+    await applyEffects(target, [{ kind: "labels", labels: ["locus:in-progress"] }, status("Working")]);
+    await applyEffects(target, [{ kind: "labels", labels: ["locus:in-review"] }, status("Done")]);
+    expect(members(fake)).toEqual(["writeMoment", "writeMoment"]);
+    const comments = (await fake.getIssue(issue.number))?.comments ?? [];
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.body).toContain("Done");
+    expect(fake.labelsOf(issue.number)).toEqual(["locus:in-review"]);
   });
 
   it("sends labels without a status comment as a moment of their own", async () => {
-    const { calls, target } = fakeTarget();
+    const { fake, issue, target } = await queuedTask();
     const applied = await applyEffects(target, [
       { kind: "labels", labels: ["locus:waiting"] },
       { kind: "comment", role: "question", body: "Which API?" },
     ]);
-    expect(calls).toEqual(["moment labels", "comment on #3: Which API?"]);
+    expect(members(fake)).toEqual(["writeMoment", "createComment"]);
     expect(applied.labels).toEqual(["locus:waiting"]);
+    expect(fake.labelsOf(issue.number)).toEqual(["locus:waiting"]);
   });
 
   it("writes nothing for a step without effects", async () => {
-    const { calls, target } = fakeTarget();
+    const { fake, target } = await queuedTask();
     expect(await applyEffects(target, [])).toEqual({ comments: [] });
-    expect(calls).toEqual([]);
+    expect(fake.calls).toEqual([]);
   });
 
   it("takes one label off alone and says whether it was there to take", async () => {
-    const { calls, target } = fakeTarget();
+    const { fake, issue, target } = await queuedTask(["locus:queued", "p:high"]);
     const claim = [{ kind: "remove-label", label: "locus:queued" }] as const;
     expect(await applyEffects(target, claim)).toEqual({ removed: true, comments: [] });
     expect(await applyEffects(target, claim)).toEqual({ removed: false, comments: [] });
-    expect(calls).toEqual(["remove locus:queued from #3", "remove locus:queued from #3"]);
+    expect(fake.callsOf("removeLabel")).toEqual([
+      [issue.number, "locus:queued"],
+      [issue.number, "locus:queued"],
+    ]);
+    expect(fake.labelsOf(issue.number)).toEqual(["p:high"]);
+  });
+});
+
+describe("advanceTask", () => {
+  it("steps a read-only run's start onto the status comment and moves no label", async () => {
+    const { fake, issue, target } = await queuedTask();
+    const { task } = await advanceTask(target, taskState([], EMPTY_STATE), {
+      kind: "read-only-started",
+      headline: "Planning",
+      runUrl: "https://github.test/acme/widgets/actions/runs/1",
+      unsandboxed: false,
+    });
+    expect(members(fake)).toEqual(["createComment"]);
+    expect(fake.labelsOf(issue.number)).toEqual(["locus:queued"]);
+    const record = await readStatusRecord(fake, issue.number);
+    expect(record.comment?.body).toContain("Planning");
+    expect(task).toEqual({ ...record.state, labels: [] });
   });
 });
 
 describe("applyLabelSets", () => {
   it("sends many issues' label sets 50 to a request, and refuses any other effect", async () => {
-    const { calls, target } = fakeTarget();
-    const steps = Array.from({ length: 120 }, (_, index) => ({
-      issue: { number: index + 1 },
+    const fake = createGitHubFake();
+    const steps = Array.from({ length: 120 }, () => ({
+      issue: fake.seedIssue({ title: "Sprint task" }),
       effects: [{ kind: "labels" as const, labels: ["locus:queued"] }],
     }));
-    await applyLabelSets(target.gateway, steps);
-    expect(calls.map((call) => call.split("+").length)).toEqual([50, 50, 20]);
+    await applyLabelSets(fake, steps);
+    expect(fake.moments.map((writes) => writes.length)).toEqual([50, 50, 20]);
+    expect(fake.labelsOf(120)).toEqual(["locus:queued"]);
     await expect(
-      applyLabelSets(target.gateway, [
+      applyLabelSets(fake, [
         { issue: { number: 1 }, effects: [{ kind: "status", view: { headline: "x" }, state: EMPTY_STATE }] },
       ]),
     ).rejects.toThrow("only label sets");

@@ -283,6 +283,18 @@ describe("the task lifecycle's steps", () => {
     });
   });
 
+  it("says in the status what setup runs before the agent", () => {
+    const { effects } = applied(task("queued"), {
+      kind: "started",
+      unsandboxed: false,
+      setup: "`npm ci` (the default for the lockfile found)",
+    });
+    const status = effects.find((effect) => effect.kind === "status");
+    expect(status).toMatchObject({
+      view: { details: [{ label: "Setup", line: "`npm ci` (the default for the lockfile found)" }] },
+    });
+  });
+
   it("refuses to start work that is in review or done", () => {
     expect(step(task("in-review"), { kind: "started", unsandboxed: false })).toEqual({
       refused: "Cannot start an issue that is locus:in-review.",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens, truncateHead } from "../../../lib/prompt/budget.ts";
 import { renderIterateTask } from "../../../lib/prompt/iterate-prompt.ts";
-import { BUDGETS, buildTaskPrompt, RULES } from "../../../lib/prompt/task-prompt.ts";
+import { BUDGETS, buildRepositoryContext, buildTaskPrompt, RULES } from "../../../lib/prompt/task-prompt.ts";
 
 const repository = {
   instructions: { path: ".locus/LOCUS.md", text: "Use tabs." },
@@ -132,5 +132,22 @@ describe("iterate task", () => {
         "Address this feedback; do not rewrite from scratch. Keep what reviewers did not ask to change.",
       ),
     ).toBe(true);
+  });
+});
+
+describe("the setup in the repository context", () => {
+  it("tells the agent which setup commands already ran, one per line", () => {
+    const context = buildRepositoryContext({
+      fileTree: ["package.json"],
+      recentLog: "",
+      setup: ["npm ci", "npm run\ngen"],
+    });
+    expect(context).toContain("## Setup already run");
+    expect(context).toMatch(/- `npm ci`\n- `npm run gen`$/);
+  });
+
+  it("says nothing about setup when none ran", () => {
+    expect(buildRepositoryContext({ fileTree: [], recentLog: "", setup: [] })).not.toContain("Setup");
+    expect(buildRepositoryContext({ fileTree: [], recentLog: "" })).not.toContain("Setup");
   });
 });

@@ -5,30 +5,31 @@ import type { Comment, GitHubGateway } from "../../../lib/github/index.ts";
 import { readStatusState, type StatusState } from "../../../lib/status/status-comment.ts";
 import { createStatusWriter } from "../../../lib/lifecycle/status-writer.ts";
 import { NO_USAGE } from "../../../lib/agent/usage.ts";
+import { createGitHubFake } from "../../fakes/github-fake.ts";
+import { commentRecord } from "../../fakes/github-fake-store.ts";
 
-const ISSUE = 7;
 const CWD = "/runner/worktrees/issue-7";
 
 /**
- * The status comment on a fake GitHub: edits are held until the test settles them, so the test
- * decides when GitHub answers; every edit is recorded.
+ * The status comment on the typed fake GitHub: edits are held until the test settles them, so the
+ * test decides when GitHub answers; every edit is recorded.
  */
 function fakeGitHub() {
-  const comment: Comment = {
-    id: 501,
-    body: "<!-- locus:status -->\n**Locus:** Working — getting started.",
-    author: "locus[bot]",
-    createdAt: "2026-11-24T10:00:00Z",
-    updatedAt: "2026-11-24T10:00:00Z",
-    url: "https://github.com/acme/widgets/issues/7#issuecomment-501",
-  } as Comment;
+  const fake = createGitHubFake({ clock: { now: () => new Date("2026-11-24T10:00:00Z") } });
+  const issue = fake.seedIssue({ title: "Task" }).number;
+  const stored = fake.seedComment(
+    issue,
+    "<!-- locus:status -->\n**Locus:** Working — getting started.",
+    "locus[bot]",
+  );
   const held: { body: string; settle: (ok: boolean) => void }[] = [];
   const calls: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  const gateway = {
-    updateComment(id: number, body: string) {
-      calls.push(`edit ${id}: ${headline(body)}`);
+  const gateway: GitHubGateway = {
+    ...fake,
+    updateComment(id, body) {
+      calls.push(`edit ${id === stored.id ? "status" : id}: ${headline(body)}`);
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       return new Promise<Comment>((resolve, reject) => {
@@ -36,19 +37,19 @@ function fakeGitHub() {
           body,
           settle(ok) {
             inFlight -= 1;
-            if (ok) {
-              comment.body = body;
-              resolve({ ...comment });
-            } else reject(new Error("GitHub answered 502 Bad Gateway"));
+            if (ok) resolve(fake.updateComment(id, body));
+            else reject(new Error("GitHub answered 502 Bad Gateway"));
           },
         });
       });
     },
-  } as unknown as GitHubGateway;
+  };
   return {
     gateway,
+    issue,
     calls,
-    comment,
+    /** The status comment as GitHub has it now. */
+    comment: stored,
     held,
     maxInFlight: () => maxInFlight,
     /** Lets GitHub answer the oldest held edit and the updater react to it. */
@@ -82,8 +83,8 @@ function setup(overrides: Partial<LiveStatusOptions> = {}) {
   const time = fakeClock();
   const warnings: string[] = [];
   // The task's one status writer: the live updater and the task's own final status share it.
-  const writeStatus = createStatusWriter(github.gateway, ISSUE, {
-    comment: { ...github.comment },
+  const writeStatus = createStatusWriter(github.gateway, github.issue, {
+    comment: commentRecord(github.comment),
     state: STATE,
   });
   const live = createLiveStatus({
@@ -138,8 +139,8 @@ describe("live status updater", () => {
     await live.close();
 
     expect(github.calls).toEqual([
-      "edit 501: Working — reading `src/a.ts` (turn 1)",
-      "edit 501: Working — running `npm test` (turn 3)",
+      "edit status: Working — reading `src/a.ts` (turn 1)",
+      "edit status: Working — running `npm test` (turn 3)",
     ]);
     expect(readStatusState(github.comment.body).attempts).toBe(3);
   });
@@ -160,7 +161,7 @@ describe("live status updater", () => {
     await github.answer();
     await live.close();
 
-    expect(github.calls).toEqual(["edit 501: Working — reading `src/a.ts` (turn 1)"]);
+    expect(github.calls).toEqual(["edit status: Working — reading `src/a.ts` (turn 1)"]);
   });
 
   it("edits at once on a phase change, never twice with the same text", async () => {
@@ -177,9 +178,9 @@ describe("live status updater", () => {
     await live.close();
 
     expect(github.calls.filter((call) => call.startsWith("edit"))).toEqual([
-      "edit 501: Working — getting started.",
-      "edit 501: Working — reading `README.md`",
-      "edit 501: Working — getting started.",
+      "edit status: Working — getting started.",
+      "edit status: Working — reading `README.md`",
+      "edit status: Working — getting started.",
     ]);
   });
 
@@ -198,8 +199,8 @@ describe("live status updater", () => {
 
     expect(github.maxInFlight()).toBe(1);
     expect(github.calls.filter((call) => call.startsWith("edit"))).toEqual([
-      "edit 501: Working — running `npm ci`",
-      "edit 501: Working — running `npm test`",
+      "edit status: Working — running `npm ci`",
+      "edit status: Working — running `npm test`",
     ]);
   });
 
@@ -233,8 +234,8 @@ describe("live status updater", () => {
     await final;
 
     expect(github.calls.filter((call) => call.startsWith("edit"))).toEqual([
-      "edit 501: Working — running `npm test`",
-      "edit 501: Pull request #9 is ready for review.",
+      "edit status: Working — running `npm test`",
+      "edit status: Pull request #9 is ready for review.",
     ]);
     expect(headline(github.comment.body)).toBe("Pull request #9 is ready for review.");
   });
@@ -272,6 +273,6 @@ describe("live status updater", () => {
       "Could not update the status comment: GitHub answered 502 Bad Gateway",
       "Could not update the status comment: GitHub answered 502 Bad Gateway",
     ]);
-    expect(github.calls).toContain("edit 501: Working — running `curl -H 'x-api-key: ***' localhost`");
+    expect(github.calls).toContain("edit status: Working — running `curl -H 'x-api-key: ***' localhost`");
   });
 });
