@@ -34,6 +34,7 @@ import { createActionOctokit, createGateway } from "../lib/github/index.ts";
 import { takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
 import { logLine } from "../lib/task/log-line.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
+import { startSessionRecord } from "./session-record.ts";
 import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
 import { registryCredentialsFor } from "../lib/config/run-registry-credentials.ts";
@@ -212,10 +213,16 @@ export async function run(): Promise<void> {
         log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),
     });
 
+    const sessionRecord = startSessionRecord(
+      createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"], sandbox),
+      env.worktreeRoot,
+      env.runId,
+      (text) => mask(text),
+    );
     const ctx: ActionContext = {
       gateway,
       git,
-      runner: createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"], sandbox),
+      runner: sessionRecord.runner,
       clock: { now: () => new Date() },
       log,
       config,
@@ -240,11 +247,13 @@ export async function run(): Promise<void> {
     const result = await runMode(ctx, request);
     log.info(describeCalls(gateway.counter.snapshot()));
     setOutputs(result);
+    // The agent has ended: the record is complete, and this process (not the agent) uploads it.
+    const recordSection = await sessionRecord.publish(env.runUrl, process.env);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
       const report = { kind: sandbox.kind, refused: sandbox.refused() };
       // Hooks that never ran are said in the summary too, where a reader looks for what happened.
       const summary = renderJobSummary(request.mode, result, report, env.runUrl, unreached);
-      await core.summary.addRaw(mask(summary)).write();
+      await core.summary.addRaw(mask(recordSection ? `${summary}\n\n${recordSection}` : summary)).write();
     }
     const failed = result.tasks.filter((task) => task.fault);
     if (failed.length > 0) {

@@ -4,38 +4,17 @@
  * Tests call `buildAction` with an outfile of their own.
  *
  * What keeps start-up short (the bundle is parsed and run before the first
- * GitHub call): `@actions/http-client` is left out, since `@actions/core`
- * imports it (and undici with it, a fifth of the bundle) only to fetch OIDC
- * tokens, which Locus requests with Node's fetch instead
- * (lib/token-exchange/id-token.ts); whitespace and syntax are minified but
- * names are kept, so stack traces still read; and the agent runners load on
- * first use (action/create-agent-runner.ts).
+ * GitHub call): whitespace and syntax are minified but names are kept, so
+ * stack traces still read; the agent runners load on first use
+ * (action/create-agent-runner.ts); and so does `@actions/artifact` with its
+ * HTTP and Azure clients, which only the session record's upload needs, after
+ * the agent has ended (action/session-record.ts). `@actions/http-client` is
+ * bundled whole: the artifact client talks to the results service through it.
  */
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-
-/** Stands in for `@actions/http-client` and fails with a clear message if anything calls it. */
-const withoutHttpClient: Plugin = {
-  name: "without-actions-http-client",
-  setup(builder) {
-    builder.onResolve({ filter: /^@actions\/http-client(\/.*)?$/ }, (args) => ({
-      path: args.path,
-      namespace: "without-http-client",
-    }));
-    builder.onLoad({ filter: /.*/, namespace: "without-http-client" }, () => ({
-      loader: "js",
-      contents: `
-        const missing = () => {
-          throw new Error("@actions/http-client is not bundled into the Locus Action (OIDC tokens come from lib/token-exchange/id-token.ts); see scripts/build.ts");
-        };
-        export class HttpClient { constructor() { missing(); } }
-        export class BearerCredentialHandler { constructor() { missing(); } }
-      `,
-    }));
-  },
-};
 
 export async function buildAction(outfile = "dist/action.js"): Promise<void> {
   await build({
@@ -46,7 +25,6 @@ export async function buildAction(outfile = "dist/action.js"): Promise<void> {
     platform: "node",
     target: "node24",
     format: "esm",
-    plugins: [withoutHttpClient],
     minifyWhitespace: true,
     minifySyntax: true,
     // Some bundled CommonJS dependencies call require() for Node built-ins.
