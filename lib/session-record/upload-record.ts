@@ -8,7 +8,12 @@ import { basename, dirname } from "node:path";
 
 /** The part of `@actions/artifact`'s `ArtifactClient` used here. */
 export interface ArtifactUploader {
-  uploadArtifact(name: string, files: string[], rootDirectory: string): Promise<{ readonly id?: number }>;
+  uploadArtifact(
+    name: string,
+    files: string[],
+    rootDirectory: string,
+    options: { readonly skipArchive: boolean },
+  ): Promise<{ readonly id?: number }>;
 }
 
 export type UploadOutcome =
@@ -30,7 +35,8 @@ export async function uploadRecord(
   runUrl: string | undefined,
 ): Promise<UploadOutcome> {
   try {
-    const { id } = await uploader.uploadArtifact(artifactName, [path], dirname(path));
+    // The JSON Lines file as it is, not zipped: one file, readable as soon as it is downloaded.
+    const { id } = await uploader.uploadArtifact(artifactName, [path], dirname(path), { skipArchive: true });
     if (id === undefined)
       return { ok: false, reason: `the artifact service returned no id for ${basename(path)}` };
     return { ok: true, id, ...(runUrl ? { url: artifactUrl(runUrl, id) } : {}) };

@@ -13,6 +13,7 @@ import { startLogHost } from "./ci-logs.ts";
 import { createFaultRegistry } from "./faults.ts";
 import type { FaultRegistry } from "./faults.ts";
 import { createRequestHandler } from "./http-handler.ts";
+import { createArtifactService, type ArtifactService } from "./artifact-service.ts";
 import { forgetRepositoriesUnder } from "./git-cache.ts";
 import type { Exchange, RequestLogEntry } from "./http-handler.ts";
 import type { AppInfo, Store } from "./model.ts";
@@ -88,6 +89,8 @@ export interface GitHubSimulator {
   oidc: OidcIssuer;
   // CI runs, check suites and their webhooks.
   ci: CiController;
+  // The Actions artifact service (`ACTIONS_RESULTS_URL` is the simulator's url) and what was uploaded.
+  artifacts: ArtifactService;
   seed: Seeder;
   // A token acting as `login` (created if unknown), for tests that play a human.
   as: (login: string) => string;
@@ -168,6 +171,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     log: requestLog,
     observe: options.observe,
   });
+  const artifacts = createArtifactService(() => urls.web);
   const manifests = createAppManifestFlow({
     store,
     webhooks,
@@ -175,7 +179,12 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     webUrl: () => urls.web,
   });
   const server = createServer((request, response) => {
-    if (!oidc.handle(request, response) && !manifests.handle(request, response)) api(request, response);
+    if (
+      !oidc.handle(request, response) &&
+      !manifests.handle(request, response) &&
+      !artifacts.handle(request, response)
+    )
+      api(request, response);
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -195,6 +204,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     runs,
     oidc,
     ci,
+    artifacts,
     seed: createSeeder(core, workDir),
     as(login) {
       ensureUser(store, login);

@@ -16,7 +16,7 @@ describe("uploadRecord", () => {
       },
     };
     const outcome = await uploadRecord(uploader, "locus-session", "/tmp/rec/session.jsonl", RUN_URL);
-    expect(calls).toEqual([["locus-session", ["/tmp/rec/session.jsonl"], "/tmp/rec"]]);
+    expect(calls).toEqual([["locus-session", ["/tmp/rec/session.jsonl"], "/tmp/rec", { skipArchive: true }]]);
     expect(outcome).toEqual({ ok: true, id: 7, url: `${RUN_URL}/artifacts/7` });
     expect(toGitHubMarkdown(sessionRecordSection(SUMMARY, outcome))).toBe(
       [
