@@ -27,9 +27,10 @@ export async function buildAction(outfile = "dist/action.js"): Promise<void> {
     format: "esm",
     minifyWhitespace: true,
     minifySyntax: true,
-    // Some bundled CommonJS dependencies call require() for Node built-ins.
+    // Some bundled CommonJS dependencies call require() for Node built-ins. The import is renamed:
+    // bundled ES modules (the artifact client's) import `createRequire` themselves, at top level.
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: "import { createRequire as locusCreateRequire } from 'node:module'; const require = locusCreateRequire(import.meta.url);",
     },
     legalComments: "linked",
     logLevel: "warning",

@@ -37,6 +37,10 @@ export function runtimeToken(runId: string): string {
   return `${part({ alg: "none", typ: "JWT" })}.${part({ scp: `Actions.Results:${runId}:job-${runId}` })}.sig`;
 }
 
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -68,14 +72,15 @@ export function createArtifactService(webUrl: () => string): ArtifactService {
   let refusal: string | undefined;
   let nextId = 7001;
 
-  async function twirp(method: string, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
-    const runId = String(body["workflowRunBackendId"] ?? "");
-    const name = String(body["name"] ?? "");
+  function twirp(method: string, body: Record<string, unknown>, res: ServerResponse): void {
+    // The client sends the protobuf field names (snake_case), as Twirp's JSON does.
+    const runId = text(body["workflow_run_backend_id"]);
+    const name = text(body["name"]);
     const key = `${encodeURIComponent(runId)}/${encodeURIComponent(name)}`;
     if (method === "CreateArtifact") {
       if (refusal !== undefined) return json(res, 403, { code: "permission_denied", msg: refusal });
       pending.set(key, { runId, name, blocks: new Map() });
-      return json(res, 200, { ok: true, signedUploadUrl: `${webUrl()}${BLOBS}${key}?sig=simulated` });
+      return json(res, 200, { ok: true, signed_upload_url: `${webUrl()}${BLOBS}${key}?sig=simulated` });
     }
     if (method === "FinalizeArtifact") {
       const upload = pending.get(key);
@@ -83,7 +88,7 @@ export function createArtifactService(webUrl: () => string): ArtifactService {
       pending.delete(key);
       const id = nextId++;
       artifacts.push({ id, runId, name, content: upload.content });
-      return json(res, 200, { ok: true, artifactId: String(id) });
+      return json(res, 200, { ok: true, artifact_id: String(id) });
     }
     json(res, 404, { code: "bad_route", msg: `no method ${method}` });
   }

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import { parseRecord, recordEvents } from "../../lib/session-record/record-summary.ts";
+import { runtimeToken } from "../../sandbox/github-sim/artifact-service.ts";
+import { ANTHROPIC_KEY, OWNER, REPO, startHarness, type Harness } from "./harness.ts";
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+
+afterAll(async () => {
+  h.sim.artifacts.refuse(undefined);
+  await h.close();
+});
+
+// GitHub's artifact client works only against github.com, *.ghe.com and *.localhost hosts (GHES
+// has no artifact service of this version), so these runs name the simulator as a .localhost host;
+// this machine does not resolve that name, so the test maps links back to the simulator's address.
+function serverEnv(): Record<string, string> {
+  return { GITHUB_SERVER_URL: h.sim.url.replace("127.0.0.1", "locus-sim.localhost") };
+}
+
+function onSimulator(url: string): string {
+  return url.replace("locus-sim.localhost", "127.0.0.1");
+}
+
+async function queuedIssue(title: string) {
+  return h.api.createIssue({ title, body: "Say Hi instead of Hello.", labels: ["locus:queued"] });
+}
+
+// The agent writes the run's secrets where the record would keep them: a tool's parameters.
+function leakyScript(secrets: readonly string[]) {
+  return [
+    reply(call("edit_file", { path: "src/greet.js", old_text: "Hello, ", new_text: "Hi, " })),
+    reply(call("write_file", { path: "notes.txt", content: `keys: ${secrets.join(" ")}\n` })),
+    reply(call("finish", { summary: "Greeting now says Hi." })),
+  ];
+}
+
+describe("session record", () => {
+  it("is uploaded as the run's artifact, linked from the job summary, without secrets, replaying the tool calls in order", async () => {
+    const issue = await queuedIssue("Greet politely");
+    const runId = "9001";
+    h.fake.setScript(leakyScript([ANTHROPIC_KEY, h.token, runtimeToken(runId)]));
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number) }, serverEnv());
+
+    expect(run.stderr.slice(-2000)).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(Number(run.outputs["pr-number"])).toBeGreaterThan(0);
+    const artifacts = h.sim.artifacts.list();
+    expect(artifacts.map((a) => [a.runId, a.name])).toEqual([[runId, `locus-session-${runId}.jsonl`]]);
+    const [artifact] = artifacts;
+    const link = `${serverEnv()["GITHUB_SERVER_URL"]}/${OWNER}/${REPO}/actions/runs/${runId}/artifacts/${artifact?.id}`;
+    expect(run.summary).toContain("### Session record");
+    expect(run.summary).toContain(`](${link})`);
+
+    // The link resolves to the file itself.
+    const downloaded = await (await fetch(onSimulator(link))).text();
+    expect(downloaded).toBe(artifact?.content.toString("utf8"));
+    for (const secret of [ANTHROPIC_KEY, h.token, runtimeToken(runId)])
+      expect(downloaded).not.toContain(secret);
+    const lines = parseRecord(downloaded);
+    expect(lines[0]?.kind).toBe("prompts");
+    expect(lines.map((line) => line.seq)).toEqual(lines.map((_, index) => index));
+    const started = recordEvents(lines).flatMap((event) =>
+      event.type === "tool_started" ? [event.tool] : [],
+    );
+    expect(started).toEqual(["edit_file", "write_file", "finish"]);
+  }, 120_000);
+
+  it("a refused upload is said once, plainly, and the task still opens its PR", async () => {
+    const issue = await queuedIssue("Greet again");
+    h.fake.setScript(leakyScript([]));
+    h.sim.artifacts.refuse("artifact storage quota has been hit");
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number) }, serverEnv());
+    h.sim.artifacts.refuse(undefined);
+
+    expect(run.code).toBe(0);
+    expect(run.outputs["status"]).toBe("succeeded");
+    const pr = await h.api.getPullRequest(Number(run.outputs["pr-number"]));
+    expect(pr?.head.ref).toBe(`locus/issue-${issue.number}`);
+    expect(run.summary.match(/could not be uploaded/g)).toHaveLength(1);
+    expect(run.summary).toContain("artifact storage quota has been hit");
+  }, 120_000);
+});
