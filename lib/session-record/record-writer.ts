@@ -43,7 +43,7 @@ export interface RecordWriter {
   readonly onEvent: (event: AgentEvent) => void;
 }
 
-export const DEFAULT_MAX_STRING_CHARS = 16_000;
+const DEFAULT_MAX_STRING_CHARS = 16_000;
 
 /** `text` cut to `max` characters, saying how many were left out. */
 export function capText(text: string, max: number): string {
@@ -52,7 +52,7 @@ export function capText(text: string, max: number): string {
 }
 
 /** A copy of `value` with every string masked, then capped (mask first: a cut must not split a secret). */
-export function scrubValue(value: unknown, mask: (text: string) => string, max: number): unknown {
+function scrubValue(value: unknown, mask: (text: string) => string, max: number): unknown {
   if (typeof value === "string") return capText(mask(value), max);
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, mask, max));
   if (value !== null && typeof value === "object") {

@@ -24,7 +24,7 @@ export type UploadOutcome =
  * The page GitHub shows an artifact at: `<run url>/artifacts/<id>`.
  * https://docs.github.com/actions/managing-workflow-runs-and-deployments/managing-workflow-runs/downloading-workflow-artifacts
  */
-export function artifactUrl(runUrl: string, id: number): string {
+function artifactUrl(runUrl: string, id: number): string {
   return `${runUrl}/artifacts/${id}`;
 }
 
