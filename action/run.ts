@@ -38,6 +38,7 @@ import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
 import { registryCredentialsFor } from "../lib/config/run-registry-credentials.ts";
 import { modeRequest, parseInputs } from "./inputs.ts";
+import { modelFromCommand } from "../lib/commands/model-option.ts";
 
 const log: ActionLog = {
   debug: (msg) => core.debug(msg),
@@ -212,6 +213,9 @@ export async function run(): Promise<void> {
         log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),
     });
 
+    // `/locus run model=<id>` and `/locus iterate model=<id>` reach the Action inside `command`.
+    const chosen = modelFromCommand(request.mode, inputs.command);
+    if (chosen.model !== undefined) log.info(`Model chosen by the command: ${chosen.model}`);
     const ctx: ActionContext = {
       gateway,
       git,
@@ -229,12 +233,13 @@ export async function run(): Promise<void> {
         ...(trustedCommit ? { trustedCommit } : {}),
         ...(sandbox.kind === "off" ? { unsandboxed: true } : {}),
       },
-      model: inputs.model || config.agent.model,
+      model: chosen.model ?? (inputs.model || config.agent.model),
+      ...(chosen.model !== undefined ? { modelChosen: true } : {}),
       maxTurns: inputs["max-turns"] ?? config.agent.maxTurns,
       signal: abort.signal,
       mask: (text) => mask(text),
       delivery: inputs.delivery,
-      command: inputs.command,
+      command: chosen.command,
       setup,
     };
     const result = await runMode(ctx, request);

@@ -120,6 +120,13 @@ export const agentSchema = z
         "Commands run at Locus's tool boundary (built-in and acp providers; Claude Code and Codex run their own tools and are not reached): around every file write (a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent) and every command the agent runs (a failing before-command hook refuses the command with its output, an after-command hook's output is added to the command's result).",
       ),
     model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
+    models: z
+      .array(nonEmpty)
+      .max(50)
+      .optional()
+      .describe(
+        "Other model ids a writer may choose for one task with `/locus run model=<id>` or `/locus iterate model=<id>`; each must have a known price (or one in `agent.pricing`) unless the provider reports its own cost. Absent or empty: only `agent.model`.",
+      ),
     maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),
     maxParallel: z
       .int()

@@ -47,6 +47,8 @@ export interface ActionContext {
   readonly identity: LocusIdentity;
   readonly run: RunInfo;
   readonly model: string;
+  /** True when a writer's `model=<id>` chose `model`: it must then be allowed by `agent.models`. */
+  readonly modelChosen?: boolean;
   readonly maxTurns: number;
   /** Aborted on SIGINT/SIGTERM: running tasks stop and save their work. */
   readonly signal: AbortSignal;

@@ -53,6 +53,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     runUrl: ctx.run.url,
     unsandboxed: ctx.run.unsandboxed === true,
     setup: ctx.setup && setupRanLine(ctx.setup.plan),
+    ...(ctx.modelChosen === true ? { model: ctx.model } : {}),
   });
   if ("refused" in starting) {
     return {

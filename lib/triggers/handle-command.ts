@@ -7,6 +7,8 @@ import { isLocus } from "../github/locus-identity.ts";
 import type { LocusCommand } from "../commands/index.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "../app/app-context.ts";
+import { withModelOption } from "../commands/model-option.ts";
+import { modelChoiceRefusal } from "../cost/model-choice.ts";
 import { answerQuestion } from "./answer-question.ts";
 import { approvePlanCommand } from "./approve-plan-command.ts";
 import { cancelCommand } from "./cancel-command.ts";
@@ -70,13 +72,16 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
       return helpText();
     case "status":
       return statusCommand(ctx, target);
-    case "run":
+    case "run": {
+      const refused = refuseModel(ctx, command.model, "`/locus run`");
+      if (refused !== undefined) return refused;
       await queueIssue(
         ctx,
         { ...target, labels: [...target.labels] },
-        { answering: event.comment, requester: event.requester },
+        { answering: event.comment, requester: event.requester, model: command.model },
       );
       return undefined;
+    }
     case "answer": {
       const outcome = await answerQuestion(ctx, {
         number: target.number,
@@ -112,13 +117,24 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
       return orderCommand(ctx, target, command.issues);
     case "cancel":
       return cancelCommand(ctx, target, event.requester);
-    case "iterate":
+    case "iterate": {
+      const refused = refuseModel(ctx, command.model, "`/locus iterate`");
+      if (refused !== undefined) return refused;
+      return pullRequestCommand(ctx, event, withModelOption(command.model, command.note));
+    }
     case "review":
-      return pullRequestCommand(ctx, event, command.name === "iterate" ? command.note : "");
+      return pullRequestCommand(ctx, event, "");
     case "fix-ci":
     case "rebase":
       return locusPullRequestCommand(ctx, event);
   }
+}
+
+/** A `model=<id>` the repository does not allow: the one reply, before anything is dispatched. */
+function refuseModel(ctx: AppContext, model: string | undefined, askAgain: string): string | undefined {
+  if (model === undefined) return undefined;
+  const reason = modelChoiceRefusal(model, ctx.config.agent, askAgain);
+  return reason === undefined ? undefined : `Not started: ${reason}`;
 }
 
 /** `/locus fix-ci` and `/locus rebase`: on an open pull request Locus opened. */

@@ -98,6 +98,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "agent.hooks", value: { when: "after-edit" }, message: /expected array/ },
   { path: "agent.model", value: "  ", message: /Too small/ },
   { path: "agent.model", value: 5, message: /expected string/ },
+  { path: "agent.models", value: "claude-opus-4-5", message: /expected array/ },
   { path: "agent.maxTurns", value: 0, message: />=1/ },
   { path: "agent.maxTurns", value: 501, message: /<=500/ },
   { path: "agent.maxTurns", value: 1.5, message: /expected int/ },

@@ -58,7 +58,7 @@ describe("configJsonSchema", () => {
 
   // Keys that are off unless set: they have a description but no default.
   const OFF_UNLESS_SET: Record<string, string[]> = {
-    agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks", "pricing"],
+    agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks", "pricing", "models"],
     commit: ["name", "email"],
     setup: ["commands"],
   };
