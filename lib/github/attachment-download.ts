@@ -7,7 +7,7 @@
  * signed URL that needs none). The body is read up to a cap and no further.
  */
 import type { OctokitLike } from "./instrument.ts";
-import type { AttachmentDownload, AttachmentReads, DownloadOptions } from "./types.ts";
+import type { AttachmentDownload, AttachmentReads, DownloadOptions } from "./attachment-types.ts";
 
 const MAX_REDIRECTS = 3;
 

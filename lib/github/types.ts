@@ -15,11 +15,13 @@ import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository
 import type { SprintRead, TaskRead, TaskReadOptions, ThreadRead } from "./task-types.ts";
 import type { DependencyReview } from "./dependency-review-types.ts";
 import type { CommitWrites } from "./branch-commit-types.ts";
+import type { AttachmentReads } from "./attachment-types.ts";
 
 export type * from "./records.ts";
 export type * from "./pull-review-types.ts";
 export type * from "./workflow-run-types.ts";
 export type * from "./branch-commit-types.ts";
+export type * from "./attachment-types.ts";
 
 export type Log = {
   debug(msg: string): void;
@@ -270,25 +272,6 @@ export interface CiPort {
 export interface StackPort {
   /** Pull requests stacked on a branch. */
   readonly stack: PullStackReads;
-}
-
-/** What one file attached to an issue or comment holds, or why it could not be had. */
-export type AttachmentDownload =
-  | { ok: true; bytes: Uint8Array }
-  | { ok: false; why: string; /** It is larger than the cap. */ tooLarge?: true };
-
-export type DownloadOptions = {
-  /** Bytes read at most; a larger file is answered `tooLarge` without reading the rest. */
-  maxBytes: number;
-  /** Whether a redirect to this URL may be followed. */
-  mayFollow: (url: string) => boolean;
-  signal?: AbortSignal;
-};
-
-/** Files attached to issues and comments (GitHub's user attachments), read with the gateway's token. */
-export interface AttachmentReads {
-  /** Never rejects: a failure is an answer that says why. The caller checked `url` is GitHub's. */
-  download(url: string, options: DownloadOptions): Promise<AttachmentDownload>;
 }
 
 /** Attached files. */

@@ -33,7 +33,7 @@ interface Found {
 }
 
 /** The attachment URLs of the trusted text, in reading order, each once. */
-export function trustedAttachments(issue: PromptIssue, server: string): Found[] {
+function trustedAttachments(issue: PromptIssue, server: string): Found[] {
   const texts = [
     { from: "the issue description", place: "the issue description", text: issue.body },
     ...issue.comments
