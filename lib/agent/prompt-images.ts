@@ -1,7 +1,8 @@
 /**
  * How the issue's images reach each kind of agent: the built-in loop sends them as image blocks
- * in its first message (https://docs.claude.com/en/docs/build-with-claude/vision); a CLI or ACP
- * agent, which takes its prompt as text, gets them as files it can open, named in the prompt.
+ * in its first message (https://docs.claude.com/en/docs/build-with-claude/vision); a CLI agent,
+ * which takes its prompt as text, gets them as files it can open, named in the prompt; an ACP
+ * agent gets the protocol's own image blocks (runners/acp-prompt.ts).
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -9,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AttachedImage } from "../attachments/attached-image.ts";
 
-/** The line that tells the agent what the images are: text, never the image itself. */
-function listed(images: readonly AttachedImage[], where: (image: AttachedImage) => string): string {
+/** The lines that tell the agent what the images are: text, never the image itself. */
+export function listed(images: readonly AttachedImage[], where: (image: AttachedImage) => string): string {
   const lines = images.map((image) => `- ${where(image)}: from ${image.from}`);
   return lines.join("\n");
 }
