@@ -228,6 +228,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       recorder,
       writeStatus: progress,
       budget: plan.budget,
+      details: images.details,
     });
     s.result = result;
     if (!result.success)

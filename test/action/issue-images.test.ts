@@ -128,9 +128,14 @@ describe("images attached to an issue", () => {
     const status = h.repo.repo.comments.find(
       (comment) => comment.issueNumber === issue.number && comment.body.startsWith("<!-- locus:status -->"),
     );
-    const said = (status?.edits ?? []).map((edit) => edit.body).join("\n");
-    expect(said).toContain(
-      "**Images not shown to the agent:** an image in the issue description: it is over the 3.75 MB limit for one image",
-    );
+    const line =
+      "**Images not shown to the agent:** an image in the issue description: it is over the 3.75 MB limit for one image";
+    const edits = (status?.edits ?? []).map((edit) => edit.body ?? "");
+    const shown = edits.findIndex((body) => body.includes(line));
+    expect(shown).toBeGreaterThan(0);
+    // The line stays while the agent works (its tool edits), until the task's final status.
+    const working = edits.slice(shown).filter((body) => body.includes("Working"));
+    expect(working.length).toBeGreaterThan(1);
+    for (const body of working) expect(body).toContain(line);
   });
 });
