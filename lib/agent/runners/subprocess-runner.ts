@@ -107,9 +107,9 @@ export function createSubprocessRunner(
     }
     const parser = spec.parser(tally, execute);
     const answer = structuredAnswerOf(execute.tools);
-    const schemaDir = answer ? await mkdtemp(join(tmpdir(), "locus-answer-schema-")) : undefined;
     // The images, as files the CLI can open: its prompt is text.
     const images = await imageFiles(execute.prompt.task, execute.prompt.images);
+    const schemaDir = answer ? await mkdtemp(join(tmpdir(), "locus-answer-schema-")) : undefined;
     const prompted: ExecuteOptions = { ...execute, prompt: { ...execute.prompt, task: images.task } };
     let outcome: JsonLinesOutcome;
     try {
