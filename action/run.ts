@@ -5,7 +5,7 @@
  * config, an error outside a task — fail the step.
  */
 import { describeCalls } from "../lib/github/call-summary.ts";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
 import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
@@ -27,6 +27,7 @@ import { createRunSandbox } from "../lib/agent/run-sandbox.ts";
 import { defaultAllowedHosts } from "../lib/sandbox/host-patterns.ts";
 import { planSetup } from "../lib/setup/setup-plan.ts";
 import { createTaskSetup } from "../lib/setup/task-setup.ts";
+import { usableSetupCache } from "../lib/setup/setup-cache.ts";
 import { credentialValues } from "../lib/secrets/secrets-in-diff.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
@@ -175,6 +176,9 @@ export async function run(): Promise<void> {
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
     // Setup runs in a sandbox of its own: the agent's egress plus the setup's hosts, closed before the agent starts.
     const topLevel = await readdir(env.workspace);
+    const setupCache = usableSetupCache(inputs["setup-cache"], env.workspace);
+    if (setupCache.refused) log.warn(setupCache.refused);
+    if (setupCache.dir) await mkdir(setupCache.dir, { recursive: true });
     const setup = createTaskSetup({
       plan: planSetup(config.setup, topLevel),
       openSandbox: (extraAllow) =>
@@ -188,6 +192,7 @@ export async function run(): Promise<void> {
           acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
         }),
       env: scrubEnvironment(process.env),
+      ...(setupCache.dir ? { cacheDir: setupCache.dir } : {}),
     });
 
     const gitEnv = scrubEnvironment(process.env);

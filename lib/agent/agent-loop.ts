@@ -18,6 +18,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ConversationMessage } from "./conversation.ts";
 import { withCacheBreakpoints } from "./cache-breakpoints.ts";
+import { taskBlocks } from "./prompt-images.ts";
 import { trimContext, type TrimPolicy } from "./context-trim.ts";
 import type { AgentEvent } from "./events.ts";
 import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "./limit-messages.ts";
@@ -153,7 +154,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     .filter((text) => text.trim() !== "")
     .map((text) => ({ type: "text", text }));
   const messages: ConversationMessage[] = [
-    { role: "user", content: [{ type: "text", text: options.prompt.task }] },
+    { role: "user", content: taskBlocks(options.prompt.task, options.prompt.images ?? []) },
   ];
   const context: ToolContext = {
     cwd: options.cwd,

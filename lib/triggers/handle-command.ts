@@ -8,7 +8,7 @@ import type { LocusCommand } from "../commands/index.ts";
 import { issueOfBranch } from "../naming/branches.ts";
 import type { AppContext } from "../app/app-context.ts";
 import { withModelOption } from "../commands/model-option.ts";
-import { modelChoiceRefusal } from "../cost/model-choice.ts";
+import { modelChoiceRefusal, type ModelChoiceConfig } from "../cost/model-choice.ts";
 import { answerQuestion } from "./answer-question.ts";
 import { approvePlanCommand } from "./approve-plan-command.ts";
 import { cancelCommand } from "./cancel-command.ts";
@@ -73,7 +73,7 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
     case "status":
       return statusCommand(ctx, target);
     case "run": {
-      const refused = refuseModel(ctx, command.model, "`/locus run`");
+      const refused = refuseModel(ctx.config.agent, command.model, "`/locus run`");
       if (refused !== undefined) return refused;
       await queueIssue(
         ctx,
@@ -118,7 +118,7 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
     case "cancel":
       return cancelCommand(ctx, target, event.requester);
     case "iterate": {
-      const refused = refuseModel(ctx, command.model, "`/locus iterate`");
+      const refused = refuseModel(ctx.config.agent, command.model, "`/locus iterate`");
       if (refused !== undefined) return refused;
       return pullRequestCommand(ctx, event, withModelOption(command.model, command.note));
     }
@@ -131,9 +131,13 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
 }
 
 /** A `model=<id>` the repository does not allow: the one reply, before anything is dispatched. */
-function refuseModel(ctx: AppContext, model: string | undefined, askAgain: string): string | undefined {
+function refuseModel(
+  agent: ModelChoiceConfig,
+  model: string | undefined,
+  askAgain: string,
+): string | undefined {
   if (model === undefined) return undefined;
-  const reason = modelChoiceRefusal(model, ctx.config.agent, askAgain);
+  const reason = modelChoiceRefusal(model, agent, askAgain);
   return reason === undefined ? undefined : `Not started: ${reason}`;
 }
 
