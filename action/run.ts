@@ -32,7 +32,7 @@ import { credentialValues } from "../lib/secrets/secrets-in-diff.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
-import { takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
+import { runnerIdToken, takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
 import { logLine } from "../lib/task/log-line.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
 import { actionCredentials } from "./credentials.ts";
@@ -224,7 +224,27 @@ export async function run(): Promise<void> {
     const ctx: ActionContext = {
       gateway,
       git,
-      runner: createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"], sandbox),
+      runner: createAgentRunner(
+        provider,
+        config,
+        process.env,
+        inputs["anthropic-api-key"],
+        sandbox,
+        async () => {
+          const { connectModelHost } = await import("../lib/model-host/connect-model-host.ts");
+          const connection = await connectModelHost(config.agent, {
+            idToken: runnerIdToken(idTokenRequest),
+            sessionName: `locus-${env.repo}-${env.runId}`,
+          });
+          // The cloud's credentials are masked like every token: in the log and in what Locus publishes.
+          for (const secret of connection?.secrets ?? []) {
+            core.setSecret(secret);
+            secrets.push(secret);
+          }
+          mask = createSecretMask(secrets);
+          return connection;
+        },
+      ),
       clock: { now: () => new Date() },
       log,
       config,

@@ -16,6 +16,7 @@
  * the people behind the task a question (`ask_user`: the task waits for the answer), or at a limit.
  */
 import type Anthropic from "@anthropic-ai/sdk";
+import type { ModelClient } from "./model-client.ts";
 import type { ConversationMessage } from "./conversation.ts";
 import { withCacheBreakpoints } from "./cache-breakpoints.ts";
 import { taskBlocks } from "./prompt-images.ts";
@@ -39,7 +40,7 @@ export interface Toolbox {
 }
 
 export interface LoopDependencies {
-  readonly client: Anthropic;
+  readonly client: ModelClient;
   readonly toolbox: Toolbox;
   readonly shell: ShellPolicy;
   readonly hooks: readonly AgentHook[];

@@ -93,6 +93,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "baseBranch", value: "my branch", message: /branch name/ },
   { path: "baseBranch", value: " ", message: /branch name/ },
   { path: "agent.provider", value: "gpt", message: /expected one of "builtin"\|"claude-code"\|"codex"/ },
+  { path: "agent.modelHost", value: "azure", message: /expected one of "anthropic"\|"bedrock"\|"vertex"/ },
   { path: "agent.acp", value: [1], message: /expected object, received array/ },
   { path: "agent.mcpServers", value: [1], message: /expected record, received array/ },
   { path: "agent.hooks", value: { when: "after-edit" }, message: /expected array/ },
@@ -288,7 +289,7 @@ describe("loadConfig with missing keys", () => {
       loadConfig("version: 3\nagent:\n  model: claude-opus-4-1\nsprint:\n  stopOnFailure: false\n"),
     );
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, setup, ci, commit",
+      "defaults used for keys the file leaves out: workflow, agent.provider, agent.modelHost, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, setup, ci, commit",
     ]);
   });
 
