@@ -41,7 +41,8 @@ async function postJson(
 function googleError(json: Record<string, unknown>, status: number): string {
   const error = json["error"];
   const description = json["error_description"];
-  if (typeof error === "string") return `${error}: ${typeof description === "string" ? description : ""}`.trim();
+  if (typeof error === "string")
+    return `${error}: ${typeof description === "string" ? description : ""}`.trim();
   if (error && typeof error === "object" && "message" in error) return String(error.message);
   return `HTTP ${status}`;
 }
