@@ -141,6 +141,47 @@ const retry: AttackVariant = {
   },
 };
 
+/**
+ * As `retry`, but main changed the checkpoint's file meanwhile: the retry first replays the
+ * checkpoint onto the new base, the agent resolving the conflict (the attack's `first` again), then
+ * the task goes on in the same run (`later`).
+ */
+const retryAfterConflict: AttackVariant = {
+  name: "a retry whose checkpoint conflicts with the moved base",
+  async play(world, attack) {
+    const { h } = world;
+    const issue = (await h.api.createIssue({ title: "Replay me", body: "x", labels: ["locus:queued"] }))
+      .number;
+    h.fake.setScript([reply(call("write_file", { path: "motto.txt", content: "mine\n" }), ...attack.first)]);
+    const failed = await recordedRun(world, { mode: "issue", issue: String(issue) });
+    expect(failed.run.outputs["status"]).toBe("failed");
+    expect(failed.run.code).toBe(0);
+    const saved = await filesOn(h, `locus/wip/issue-${issue}`);
+    expect(saved).toContain("motto.txt");
+
+    await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
+    await writeFile(join(h.scratch, "motto.txt"), "theirs\n");
+    await h.git(["add", "motto.txt"]);
+    await h.git(["commit", "--quiet", "-m", "someone moves main"]);
+    await h.git(["push", "--quiet", "origin", "main:main"]);
+    await h.api.setLabels(issue, ["locus:queued"]);
+    h.fake.setScript([
+      reply(call("write_file", { path: "motto.txt", content: "mine and theirs\n" }), ...attack.first),
+      finish("Kept both mottos."),
+      reply(call("write_file", { path: "done.txt", content: "done\n" }), ...attack.later),
+      finish("Finished."),
+    ]);
+    const retried = await recordedRun(world, { mode: "issue", issue: String(issue) });
+
+    await expectDelivered(h, retried, issue);
+    const branch = `locus/issue-${issue}`;
+    expect(await h.show(branch, "motto.txt")).toBe("mine and theirs\n");
+    expect(await h.show(branch, "done.txt")).toBe("done\n");
+    expect(agentSaw(retried, "stopped on a conflict")).toBe(true);
+    return { runs: [failed, retried], pushed: [...saved, ...(await filesOn(h, branch))], last: branch };
+  },
+};
+
 /** The task delivers a PR; a reviewer asks for changes, and the iterate round addresses them. */
 const iterate: AttackVariant = {
   name: "an iterate round on the task's PR",
@@ -257,7 +298,7 @@ const sprint: AttackVariant = {
   },
 };
 
-export const ATTACK_VARIANTS: readonly AttackVariant[] = [retry, iterate, rebase, sprint];
+export const ATTACK_VARIANTS: readonly AttackVariant[] = [retry, retryAfterConflict, iterate, rebase, sprint];
 
 /** What every run of a variant must show: no host process off the list, GITHUB_ENV untouched. */
 export function expectHostUntouched(outcome: VariantOutcome): void {

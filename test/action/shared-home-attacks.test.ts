@@ -225,9 +225,8 @@ describeWithSandbox("a home the agent's shell wrote, as the attack moves", () =>
     ],
   });
 
-  it.each(ATTACK_VARIANTS)(
-    "is never a credential holder's in $name: the npx-launched MCP server runs no payload and sees a fresh home",
-    async (variant) => {
+  for (const variant of ATTACK_VARIANTS)
+    it(`is never a credential holder's in ${variant.name}: the npx-launched MCP server runs no payload and sees a fresh home`, async () => {
       const world = {
         h,
         dir: base,
@@ -244,9 +243,7 @@ describeWithSandbox("a home the agent's shell wrote, as the attack moves", () =>
       // The shell's home was the sandbox's, never the runner's.
       expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(false);
       for (const run of outcome.runs) expect(await published(run.run, run.requests)).not.toContain(TOKEN);
-    },
-    240_000,
-  );
+    }, 240_000);
 });
 
 describe("a home the agent's shell wrote, with sandbox.mode off", () => {
