@@ -1,44 +1,26 @@
 /**
  * One attack, moved to every place a later session or Locus's own git can meet what the agent left:
- * a failed task's checkpoint and its retry, an iterate round on the task's PR, a rebase whose
- * conflicts the agent resolves, and a sprint's second task. Each variant plays the attack's two
+ * a failed task's checkpoint and its retry (also one whose checkpoint conflicts with a moved base),
+ * an iterate round on the task's PR, a rebase whose conflicts the agent resolves, and a sprint's
+ * second task. Each variant plays the attack's two
  * turns (`first` in the earlier agent session, `later` in the one after), runs the bundled Action
  * with every host process recorded and GITHUB_ENV an empty file, checks that the work went where it
  * should (status, branch, labels, a failure reported), and hands back each run for the attack's own
- * checks. Used by host-boundary.test.ts and shared-home-attacks.test.ts.
+ * checks (recorded-run.ts). Used by host-boundary.test.ts and shared-home-attacks.test.ts.
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import type { FakeBlock, RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
-import type { ActionRun, Harness } from "./harness.ts";
-import { outsideTheRule, recording, startedProcesses } from "./host-processes.ts";
-import type { StartedProcess } from "./record-processes.ts";
+import type { Harness } from "./harness.ts";
+import { outsideTheRule } from "./host-processes.ts";
+import { agentSaw, recordedRun, type VariantRun, type VariantWorld } from "./recorded-run.ts";
 
 /** The attacker's tool calls: in the earlier agent session, and in the one after it. */
 export interface AttackTurns {
   readonly first: readonly FakeBlock[];
   readonly later: readonly FakeBlock[];
-}
-
-/** Where the variants run: the harness, a directory for their files, and the config file to use. */
-export interface VariantWorld {
-  readonly h: Harness;
-  readonly dir: string;
-  readonly configPath?: string;
-  /** More environment for every run (a credential, a PATH). */
-  readonly env?: Record<string, string>;
-}
-
-export interface VariantRun {
-  readonly run: ActionRun;
-  readonly started: readonly StartedProcess[];
-  readonly runnerTemp: string;
-  /** The model requests of this run (tool results show what the attacker's commands printed). */
-  readonly requests: readonly RecordedRequest[];
-  /** What the run's GITHUB_ENV file holds afterwards. */
-  readonly githubEnv: string;
 }
 
 export interface VariantOutcome {
@@ -52,38 +34,6 @@ export interface VariantOutcome {
 export interface AttackVariant {
   readonly name: string;
   play(world: VariantWorld, attack: AttackTurns): Promise<VariantOutcome>;
-}
-
-let runs = 0;
-
-/** Runs the Action recorded, in a runner temp of its own, with an empty GITHUB_ENV. */
-export async function recordedRun(world: VariantWorld, inputs: Record<string, string>): Promise<VariantRun> {
-  runs += 1;
-  const root = join(world.dir, `variant-run-${runs}`);
-  // A runner's layout: the job's temp under its work directory, the file-command files in it.
-  const runnerTemp = join(root, "work", "_temp");
-  const fileCommands = join(runnerTemp, "_runner_file_commands");
-  await rm(root, { recursive: true, force: true });
-  await mkdir(fileCommands, { recursive: true });
-  const githubEnv = join(fileCommands, "set_env_1");
-  await writeFile(githubEnv, "");
-  const from = world.h.fake.requests.length;
-  const run = await world.h.run(
-    { ...inputs, ...(world.configPath ? { "config-path": world.configPath } : {}) },
-    {
-      ...world.env,
-      RUNNER_TEMP: runnerTemp,
-      GITHUB_ENV: githubEnv,
-      ...(await recording(join(root, "processes.jsonl"))),
-    },
-  );
-  return {
-    run,
-    started: await startedProcesses(join(root, "processes.jsonl")),
-    runnerTemp,
-    requests: world.h.fake.requests.slice(from),
-    githubEnv: await readFile(githubEnv, "utf8"),
-  };
 }
 
 const finish = (summary: string) => reply(call("finish", { summary }));
@@ -262,12 +212,14 @@ const rebase: AttackVariant = {
   },
 };
 
+let sprints = 0;
+
 /** A sprint of two tasks: the first plants, the second works on top of it. */
 const sprint: AttackVariant = {
   name: "a sprint's second task",
   async play(world, attack) {
     const { h } = world;
-    const milestone = await h.api.createMilestone({ title: `Sprint ${runs}` });
+    const milestone = await h.api.createMilestone({ title: `Sprint ${(sprints += 1)}` });
     const [one, two] = [
       await h.api.createIssue({
         title: "Task one",
@@ -306,10 +258,4 @@ export function expectHostUntouched(outcome: VariantOutcome): void {
     expect(outsideTheRule(run.started, run.runnerTemp)).toEqual([]);
     expect(run.githubEnv).toBe("");
   }
-}
-
-/** Whether a run's model requests (the tool results the agent saw) contain `text`. */
-export function agentSaw(run: VariantRun, text: string | RegExp): boolean {
-  const seen = JSON.stringify(run.requests.map((request) => request.body));
-  return typeof text === "string" ? seen.includes(text) : text.test(seen);
 }

@@ -17,13 +17,8 @@ import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { SESSION_INIT } from "../../lib/sandbox/session-init.ts";
 import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type Harness } from "./harness.ts";
-import {
-  agentSaw,
-  ATTACK_VARIANTS,
-  expectHostUntouched,
-  recordedRun,
-  type VariantRun,
-} from "./attack-variants.ts";
+import { ATTACK_VARIANTS, expectHostUntouched } from "./attack-variants.ts";
+import { agentSaw, recordedRun, type VariantRun } from "./recorded-run.ts";
 import { outsideTheRule } from "./host-processes.ts";
 import type { StartedProcess } from "./record-processes.ts";
 
