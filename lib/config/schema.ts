@@ -147,6 +147,12 @@ export const configSchema = z
           .describe(
             "Stop before opening a pull request whose branch brings in a dependency with a known vulnerability (GitHub's dependency review); otherwise it is reported in the PR body.",
           ),
+        humanPrs: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Let a writer's `/locus iterate` and `/locus fix-ci` work on a pull request a person opened in this repository (never a fork's), adding commits on top of theirs without rewriting them.",
+          ),
         restackOnMerge: z
           .boolean()
           .default(true)
