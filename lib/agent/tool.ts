@@ -67,5 +67,10 @@ export interface AgentTool<Schema extends z.ZodType = z.ZodType> {
   readonly inputJsonSchema?: Record<string, unknown>;
   /** Read-only tools are the only ones given to plan, review and ask modes. */
   readonly readOnly: boolean;
+  /**
+   * As a CLI or ACP agent's final structured answer: the task copes without it,
+   * so a missing or invalid answer is reported and the run still succeeds.
+   */
+  readonly optionalAnswer?: boolean;
   run(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
 }

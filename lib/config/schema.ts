@@ -4,9 +4,8 @@
  */
 import { z } from "zod";
 import { agentSchema } from "./agent-schema.ts";
-import { parseHostRule } from "../sandbox/host-patterns.ts";
 import { registryCredentialsSchema } from "./registry-credentials-schema.ts";
-import { nonEmpty } from "./schema-primitives.ts";
+import { hostRules, nonEmpty } from "./schema-primitives.ts";
 
 export { DEFAULT_ACP_ENV, PROVIDERS } from "./agent-schema.ts";
 
@@ -172,13 +171,7 @@ export const configSchema = z
           ),
         network: z
           .looseObject({
-            allow: z
-              .array(
-                nonEmpty.refine(
-                  (rule) => parseHostRule(rule) !== undefined,
-                  "expected `host` or `host:port` (a host name, `*.domain`, `*` or an IP address; port 1-65535)",
-                ),
-              )
+            allow: hostRules
               .optional()
               .describe(
                 "Hosts the sandbox may reach through its proxy, as `host` or `host:port` (`registry.npmjs.org`, `*.example.com`, `*`, `git.example.com:8443`); without a port, 443 and 80. Default: the package registries of the ecosystems found in the repository.",
@@ -200,13 +193,7 @@ export const configSchema = z
           ),
         network: z
           .looseObject({
-            allow: z
-              .array(
-                nonEmpty.refine(
-                  (rule) => parseHostRule(rule) !== undefined,
-                  "expected `host` or `host:port` (a host name, `*.domain`, `*` or an IP address; port 1-65535)",
-                ),
-              )
+            allow: hostRules
               .optional()
               .describe(
                 "Hosts added to the sandbox's egress allowlist while setup runs, and only then (same syntax as `sandbox.network.allow`). Default: the package registries of the ecosystems found in the repository.",

@@ -59,7 +59,7 @@ export function renderIterateTask(input: IteratePromptInput): string {
     withheld,
     note,
     input.feedback.threads.length > 0
-      ? "When you finish, report on every review thread (T1, T2, …) in finish's `threads`: whether your change addresses it, and a one-sentence note for the reviewer. Locus resolves only the threads you addressed and replies in the others with your note."
+      ? "When the work is done, report on every review thread (T1, T2, …) with `report_threads`: whether your change addresses it, and a one-sentence note for the reviewer. Locus resolves only the threads you addressed and replies in the others with your note."
       : "",
     "Address this feedback; do not rewrite from scratch. Keep what reviewers did not ask to change.",
   ]

@@ -8,7 +8,7 @@
  * may only be bubblewrap and git in Locus's own repository.
  */
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
@@ -16,6 +16,7 @@ import type { RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
 import { SESSION_INIT } from "../../lib/sandbox/session-init.ts";
 import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { outsideTheRule, recording, startedProcesses } from "./host-processes.ts";
 import type { StartedProcess } from "./record-processes.ts";
 
 let h: Harness;
@@ -56,30 +57,13 @@ interface Recorded {
 async function recordedRun(inputs: Record<string, string>): Promise<Recorded> {
   runs += 1;
   const log = join(h.dir, `processes-${runs}.jsonl`);
-  await writeFile(log, "");
   const from = h.fake.requests.length;
-  const run = await h.run(inputs, {
-    NODE_OPTIONS: `--import=${join(import.meta.dirname, "record-processes.ts")}`,
-    LOCUS_TEST_PROCESS_LOG: log,
-  });
-  const lines = (await readFile(log, "utf8")).split("\n").filter(Boolean);
+  const run = await h.run(inputs, await recording(log));
   // The attack was in place: the agent's shell said so in a tool result the model saw.
   const planted = JSON.stringify(h.fake.requests.slice(from).map((request) => request.body)).includes(
     "planted",
   );
-  return { run, planted, started: lines.map((line) => JSON.parse(line) as StartedProcess) };
-}
-
-/** The processes that are neither the sandbox nor git in Locus's own repository. */
-function outsideTheRule(started: readonly StartedProcess[], runnerTemp: string): StartedProcess[] {
-  const own = join(runnerTemp, "locus-repository");
-  return started.filter((p) => {
-    if (basename(p.file) === "bwrap") return false;
-    const inOwnRepository = basename(p.file) === "git" && p.cwd === own;
-    // Its arguments name Locus's repository, a bundle in the host's temp, or the remote: no worktree.
-    const namesAWorktree = p.args.some((arg) => arg.includes("workspace") || arg.includes("locus-worktrees"));
-    return !inOwnRepository || namesAWorktree;
-  });
+  return { run, planted, started: await startedProcesses(log) };
 }
 
 function runnerTempOf(run: number): string {

@@ -6,14 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
-import {
-  createActionOctokit,
-  createGateway,
-  labelWrite,
-  type GitHubGateway,
-} from "../../lib/github/index.ts";
+import { labelWrite, type GitHubGateway } from "../../lib/github/index.ts";
 import { startTestSim, type TestSim } from "../sandbox/github-sim/harness.ts";
-import { recordingLog } from "../lib/github/helpers.ts";
+import { recordingLog, simulatorGateway } from "../lib/github/helpers.ts";
 import { createGitHubFake } from "./github-fake.ts";
 
 let t: TestSim;
@@ -26,18 +21,12 @@ beforeEach(async () => {
   const log = recordingLog();
   const token = mintInstallationToken(t.sim.store, t.sim.seed.installation("acme").id).token;
   bot = t.sim.app.botLogin;
-  real = createGateway({
-    octokit: createActionOctokit({
-      token,
-      baseUrl: t.sim.apiUrl,
-      log,
-      maxRetries: 0,
-      retryUnitMs: 0,
-      minWriteIntervalMs: 0,
-    }),
+  real = simulatorGateway({
+    apiUrl: t.sim.apiUrl,
+    token,
     repo: { owner: "acme", repo: "widgets" },
-    log,
     ownLogins: [bot],
+    log,
   });
 });
 afterEach(() => t.close());

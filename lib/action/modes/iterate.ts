@@ -26,13 +26,15 @@ import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt
 import { roundCanStart } from "../../lifecycle/lifecycle.ts";
 import { parseCheckpoint, saveCheckpoint } from "../../task/checkpoint.ts";
 import { scratchFiles, withheldNote } from "../../task/scratch-files.ts";
-import { threadReplies } from "../../pull-request/thread-replies.ts";
+import { threadReplies, unreportedThreadsNote } from "../../pull-request/thread-replies.ts";
 import type { ActionContext } from "../../task/context.ts";
 import { readLocusPullRequest } from "../../pull-request/locus-pull-request.ts";
 import { startPullRequestRound } from "../../pull-request/pull-request-round.ts";
 import { renderFailureComment } from "../../render/failure-comment.ts";
 import { feedbackAtTrigger } from "../../pull-request/feedback-at-trigger.ts";
 import { runAgentLive } from "../../task/run-agent-live.ts";
+import { createReportThreadsTool } from "../../agent/tools/report-threads.ts";
+import type { ThreadReport } from "../../agent/runner.ts";
 import { commandTrigger } from "../../trust/command-trigger.ts";
 import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
 import { commandActs, type TriggerAct } from "../../trust/trigger-act.ts";
@@ -138,6 +140,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     issue: asPrompted,
   });
   const diff = await git.branchDiff(baseRef, headRef);
+  let reported: readonly ThreadReport[] | undefined;
   const result = await runAgentLive(ctx, {
     title: `Agent: iterate on PR #${prNumber}`,
     prompt: {
@@ -157,6 +160,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     recorder,
     writeStatus: round.progress,
     budget,
+    tools: feedback.threads.length > 0 ? [createReportThreadsTool((threads) => (reported = threads))] : [],
     // The opening status was just written: a round short enough to fit in one
     // interval makes no further edit and stays within its 8 GitHub calls.
     lastWriteAt: ctx.clock.now().getTime(),
@@ -246,18 +250,26 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   let headline = [`Pushed fixes for the review feedback on PR #${prNumber}.`, withheldNote(stage.withheld)]
     .filter(Boolean)
     .join(" ");
+  // `report_threads` from any provider; the built-in runner may also report in `finish`.
+  const threads = reported ?? result.threads;
   try {
     await gateway.answerReviewFeedback(
-      threadReplies(feedback.threads, result.threads, short, ctx.config.iterate.resolveThreads).map(
-        (reply) => ({
-          ...reply,
-          body: ctx.mask(reply.body),
-        }),
-      ),
+      threadReplies(feedback.threads, threads, short, ctx.config.iterate.resolveThreads).map((reply) => ({
+        ...reply,
+        body: ctx.mask(reply.body),
+      })),
       {
         subjectId: pr.nodeId,
         body: ctx.mask(
-          renderSummaryComment(`Locus addressed the review feedback in ${short}.`, result.summary),
+          renderSummaryComment(
+            [
+              `Locus addressed the review feedback in ${short}.`,
+              unreportedThreadsNote(feedback.threads.length, threads),
+            ]
+              .filter(Boolean)
+              .join(" "),
+            result.summary,
+          ),
         ),
       },
     );

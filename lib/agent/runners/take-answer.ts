@@ -6,7 +6,7 @@
 import { answerValue, recordAnswer, type StructuredAnswer } from "./structured-answer.ts";
 import type { ParsedEnd, RunTally } from "./cli-spec.ts";
 
-/** A finished run's final answer handed to the task's tool, reported like a call of it; an invalid one fails the run. */
+/** A finished run's final answer handed to the task's tool, reported like a call of it; an invalid one fails the run unless the tool's answer is optional. */
 export async function takeAnswer(
   answer: StructuredAnswer,
   end: ParsedEnd,
@@ -38,7 +38,14 @@ export async function takeAnswer(
     ok: recorded.ok,
     summary,
   });
-  return recorded.ok
-    ? { ...end, summary: recorded.summary }
-    : { ...end, success: false, stop: "failed", summary: "", error: recorded.error };
+  if (recorded.ok) return { ...end, summary: recorded.summary };
+  if (answer.tool.optionalAnswer) {
+    // The task copes without this answer (iterate leaves every thread open): said, not fatal.
+    tally.emit({
+      type: "warning",
+      message: `the agent gave no \`${answer.tool.name}\` answer: ${recorded.error}`,
+    });
+    return end;
+  }
+  return { ...end, success: false, stop: "failed", summary: "", error: recorded.error };
 }

@@ -12,13 +12,13 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mintInstallationToken } from "../../../sandbox/github-sim/app-auth.ts";
 import type { Repo } from "../../../sandbox/github-sim/model.ts";
-import { createActionOctokit, createGateway, type GitHubGateway } from "../../../lib/github/index.ts";
+import type { GitHubGateway } from "../../../lib/github/index.ts";
 import { pushThroughApi } from "../../../lib/git/api-commits.ts";
 import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts";
 import { openLocusRepository } from "../../../lib/git/locus-repository.ts";
 import { pushAuthFor } from "../../../lib/git/push-auth.ts";
 import { startTestSim, type TestSim } from "../../sandbox/github-sim/harness.ts";
-import { recordingLog } from "../github/helpers.ts";
+import { recordingLog, simulatorGateway } from "../github/helpers.ts";
 
 const exec = promisify(execFile);
 const identity = { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" };
@@ -72,18 +72,12 @@ beforeEach(async () => {
   repo = (await t.sim.seed.repo("acme/widgets", { files: { "a.txt": "one\n", "run.sh": "echo\n" } })).repo;
   token = mintInstallationToken(t.sim.store, t.sim.seed.installation("acme").id).token;
   const log = recordingLog();
-  gateway = createGateway({
-    octokit: createActionOctokit({
-      token,
-      baseUrl: t.sim.apiUrl,
-      log,
-      maxRetries: 0,
-      retryUnitMs: 0,
-      minWriteIntervalMs: 0,
-    }),
+  gateway = simulatorGateway({
+    apiUrl: t.sim.apiUrl,
+    token,
     repo: { owner: "acme", repo: "widgets" },
-    log,
     ownLogins: [t.sim.app.botLogin],
+    log,
   });
   url = `${t.sim.url}/acme/widgets.git`;
   work = join(t.tempDir, "work");

@@ -109,3 +109,27 @@ export function milestone(number: number, extra: Record<string, unknown> = {}) {
     ...extra,
   };
 }
+
+/** The real gateway against the simulator: no waits, no retries, so a refusal shows at once. */
+export function simulatorGateway(options: {
+  apiUrl: string;
+  token: string;
+  repo: { owner: string; repo: string };
+  ownLogins: string[];
+  log?: Log;
+}) {
+  const log = options.log ?? recordingLog();
+  return createGateway({
+    ownLogins: options.ownLogins,
+    octokit: createActionOctokit({
+      token: options.token,
+      baseUrl: options.apiUrl,
+      log,
+      minWriteIntervalMs: 0,
+      retryUnitMs: 0,
+      maxRetries: 0,
+    }),
+    repo: options.repo,
+    log,
+  });
+}

@@ -10,16 +10,11 @@ import {
   type GitHubSimulator,
   type RepoSeeder,
 } from "../../../sandbox/github-sim/index.ts";
-import { createActionOctokit, createGateway, type GitHubGateway } from "../../../lib/github/index.ts";
+import type { GitHubGateway } from "../../../lib/github/index.ts";
+import { simulatorGateway } from "./helpers.ts";
 import { issueOfBranch } from "../../../lib/naming/branches.ts";
 
 const exec = promisify(execFile);
-const quiet = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 
 let sim: GitHubSimulator;
 let repo: RepoSeeder;
@@ -28,18 +23,11 @@ let clone: string;
 let locus: GitHubGateway;
 
 function gateway(token: string): GitHubGateway {
-  return createGateway({
-    ownLogins: [sim.app.botLogin],
-    octokit: createActionOctokit({
-      token,
-      baseUrl: sim.apiUrl,
-      log: quiet,
-      minWriteIntervalMs: 0,
-      retryUnitMs: 0,
-      maxRetries: 0,
-    }),
+  return simulatorGateway({
+    apiUrl: sim.apiUrl,
+    token,
     repo: { owner: "acme", repo: "widgets" },
-    log: quiet,
+    ownLogins: [sim.app.botLogin],
   });
 }
 

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createActionOctokit, createGateway, type GitHubGateway } from "../../../lib/github/index.ts";
+import type { GitHubGateway } from "../../../lib/github/index.ts";
+import { simulatorGateway } from "../../lib/github/helpers.ts";
 import { mintInstallationToken } from "../../../sandbox/github-sim/app-auth.ts";
 import {
   startGitHubSimulator,
@@ -19,12 +20,6 @@ import {
 } from "../../../sandbox/github-sim/index.ts";
 
 const exec = promisify(execFile);
-const quiet = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 const manifest = (dependencies: Record<string, string>) =>
   `${JSON.stringify({ name: "w", dependencies, devDependencies: { vitest: "^5.0.0" } }, null, 2)}\n`;
 
@@ -33,18 +28,11 @@ let dir: string;
 
 function gatewayFor(seeded: RepoSeeder): GitHubGateway {
   const token = mintInstallationToken(sim.store, sim.seed.installation(seeded.repo.owner).id).token;
-  return createGateway({
-    ownLogins: [sim.app.botLogin],
-    octokit: createActionOctokit({
-      token,
-      baseUrl: sim.apiUrl,
-      log: quiet,
-      minWriteIntervalMs: 0,
-      retryUnitMs: 0,
-      maxRetries: 0,
-    }),
+  return simulatorGateway({
+    apiUrl: sim.apiUrl,
+    token,
     repo: { owner: seeded.repo.owner, repo: seeded.repo.name },
-    log: quiet,
+    ownLogins: [sim.app.botLogin],
   });
 }
 

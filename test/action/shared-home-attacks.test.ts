@@ -1,0 +1,237 @@
+/**
+ * A credential-holding program never starts in a home the agent's shell wrote, through the bundled
+ * Action. In a sprint, task 1's shell plants what a test could plant in its home for the next
+ * `npx`-launched program: `~/.npmrc` with `node-options=--require=<payload>` and
+ * `script-shell=<payload>`, and a `~/.gitconfig` and `~/.config/git/config` whose fsmonitor is the
+ * payload. Task 2 starts an MCP server through `npx` holding a credential (PROBE_TOKEN), calls it,
+ * and, as the control, runs `npx` from its own shell. Every payload appends a line to a file in
+ * the worktree saying whose credential it saw. Only the control's two lines may be there: the
+ * server's home is fresh (nothing planted in it, npm reads no user config), Locus's own git reads
+ * no global config, and the credential reaches nothing Locus publishes.
+ */
+import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
+import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
+import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
+import { configForThisMachine, describeWithSandbox } from "../needs-bubblewrap.ts";
+import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { outsideTheRule, recording, startedProcesses } from "./host-processes.ts";
+import type { StartedProcess } from "./record-processes.ts";
+
+const SERVER = join(import.meta.dirname, "..", "lib", "sandbox", "fixtures", "home-probe-mcp-server.ts");
+const exec = promisify(execFile);
+const TOKEN = "probe-token-canary-3e8d41c7a9";
+
+let h: Harness;
+let base: string;
+let packages: string;
+let tarball: string;
+
+/** The files task 1's shell plants in its home; `@W@` becomes the worktree, `@H@` the home. */
+const PLANTED: Record<string, string> = {
+  ".locus-payload/payload.cjs":
+    'require("fs").appendFileSync("@W@/payload-ran.txt", `node payload: ${process.env.PROBE_TOKEN || "no token"}\\n`);\n',
+  ".locus-payload/payload.sh":
+    '#!/bin/sh\necho "sh payload: ${PROBE_TOKEN:-no token}" >> @W@/payload-ran.txt\n[ "$1" = "-c" ] && exec /bin/sh "$@"\nexit 0\n',
+  ".npmrc":
+    "node-options=--require=@H@/.locus-payload/payload.cjs\nscript-shell=@H@/.locus-payload/payload.sh\n",
+  ".gitconfig": "[core]\n\tfsmonitor = @H@/.locus-payload/payload.sh\n",
+  ".config/git/config": "[core]\n\tfsmonitor = @H@/.locus-payload/payload.sh\n",
+};
+
+/** One shell line writing PLANTED into `~`, then showing that the shell's own npm reads it. */
+function plant(): string {
+  const steps = Object.entries(PLANTED).map(([path, text]) => {
+    const encoded = Buffer.from(text).toString("base64");
+    return `mkdir -p ~/${dirname(path)} && printf %s ${encoded} | base64 -d | sed "s|@W@|$w|g; s|@H@|$HOME|g" > ~/${path}`;
+  });
+  return ['w="$(pwd)"', ...steps, "chmod +x ~/.locus-payload/payload.sh", "npm config get node-options"].join(
+    "; ",
+  );
+}
+
+/** The control: `npx` from the shell, whose home the plant is in, runs both payloads. */
+const CONTROL = "npx --yes --offline -c 'node -e 0' 2>&1; cat payload-ran.txt";
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), "locus-shared-home-"));
+  const bin = await installFixture(join(base, "tools"), "home-probe-mcp-server", SERVER);
+  const dir = join(dirname(bin), "home-probe-mcp-server");
+  await writeFile(
+    join(dir, "package.json"),
+    JSON.stringify({
+      name: "home-probe-mcp-server",
+      version: "1.0.0",
+      bin: { "home-probe-mcp-server": "index.mjs" },
+    }),
+  );
+  // Packed, so that `npx --package=<tarball>` runs it offline; the tarball's directory is on the
+  // runner's PATH, so the sandbox shows it as it shows a setup action's toolchain.
+  packages = join(base, "packages");
+  await mkdir(packages);
+  await exec("npm", ["pack", "--silent", "--pack-destination", packages, dir], { cwd: base });
+  tarball = join(packages, "home-probe-mcp-server-1.0.0.tgz");
+  h = await startHarness();
+  const command = JSON.stringify([
+    "npx",
+    "--yes",
+    "--offline",
+    `--package=${tarball}`,
+    "home-probe-mcp-server",
+  ]);
+  const config = (mode: string) =>
+    `version: 3\nagent:\n  mcpServers:\n    home:\n      command: ${command}\n      env: [PROBE_TOKEN]\n      required: true\nsandbox:\n  mode: ${mode}\n`;
+  await h.git(["checkout", "--quiet", "-B", "configs", "origin/main"]);
+  await writeFile(join(h.scratch, "home.yml"), configForThisMachine(config("required")));
+  await writeFile(join(h.scratch, "home-off.yml"), config("off"));
+  await h.git(["add", "home.yml", "home-off.yml"]);
+  await h.git(["commit", "--quiet", "-m", "config: an MCP server started through npx"]);
+  await h.git(["push", "--quiet", "origin", "configs:main"]);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+/** Task 1 plants; task 2 calls the server and runs the control; each then finishes. */
+function script(): FakeTurn[] {
+  const turn = (request: RecordedRequest) => {
+    const text = JSON.stringify(request.body);
+    if (text.includes("tool_result")) return reply(call("finish", { summary: "Done." }));
+    if (/## Task: #\d+ Plant/.test(text))
+      return reply(
+        call("write_file", { path: "one.txt", content: "1\n" }),
+        call("run_shell", { command: plant() }),
+      );
+    return reply(call("mcp__home__home", {}), call("run_shell", { command: CONTROL }));
+  };
+  return [turn, turn, turn, turn];
+}
+
+interface Sprint {
+  readonly run: ActionRun;
+  readonly started: readonly StartedProcess[];
+  readonly runnerTemp: string;
+  readonly requests: readonly RecordedRequest[];
+  readonly second: number;
+}
+
+/** A sprint of two tasks, Plant then Use; `sandboxed` runs record their host processes. */
+async function sprint(title: string, sandboxed: boolean): Promise<Sprint> {
+  const configPath = sandboxed ? "home.yml" : "home-off.yml";
+  const milestone = await h.api.createMilestone({ title });
+  for (const [order, name] of ["Plant", "Use"].entries()) {
+    await h.api.createIssue({
+      title: `${name} ${title}`,
+      labels: ["locus:queued", `order:${order + 1}`],
+      milestone: milestone.number,
+    });
+  }
+  const issues = await h.api.listIssues({ state: "open" });
+  const second = issues.find((issue) => issue.title === `Use ${title}`)?.number ?? 0;
+  h.fake.setScript(script());
+  const from = h.fake.requests.length;
+  const log = join(base, `processes-${milestone.number}.jsonl`);
+  // A runner's layout: its work directory (hidden with the temp in it) beside the tools.
+  const runnerTemp = join(base, `work-${milestone.number}`, "_temp");
+  await mkdir(runnerTemp, { recursive: true });
+  const run = await h.run(
+    { mode: "sprint", milestone: String(milestone.number), "config-path": configPath },
+    {
+      PROBE_TOKEN: TOKEN,
+      PATH: `${packages}:${process.env["PATH"] ?? ""}`,
+      RUNNER_TEMP: runnerTemp,
+      // Unsandboxed, the recorder's NODE_OPTIONS would reach the server: recorded only in the sandbox.
+      ...(sandboxed ? await recording(log) : {}),
+    },
+  );
+  const started = sandboxed ? await startedProcesses(log) : [];
+  return { run, started, runnerTemp, requests: h.fake.requests.slice(from), second };
+}
+
+/** Everything the run published or sent: remote commits, comments, PR and issue bodies, summary, outputs, logs, model requests. */
+async function published({ run, requests }: Sprint): Promise<string> {
+  const texts = [
+    await h.git(["log", "-p", "--all", "--format=%H %s%n%b"]),
+    run.summary,
+    run.stdout,
+    run.stderr,
+    JSON.stringify(run.outputs),
+    ...requests.map((request) => JSON.stringify(request.body)),
+  ];
+  for (const repo of h.sim.store.repos.values()) {
+    texts.push(...repo.comments.map((c) => c.body), ...[...repo.issues.values()].map((i) => i.body ?? ""));
+  }
+  return texts.join("\n");
+}
+
+/** Every string in a request body, however deep. */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(strings);
+  return [];
+}
+
+/** The MCP server's answer about its home, from the tool result the model received. */
+function serverSaw(requests: readonly RecordedRequest[]): Record<string, unknown> {
+  for (const text of requests.flatMap((request) => strings(request.body))) {
+    const answer = /\{"home".*"hasToken":(?:true|false)\}/.exec(text)?.[0];
+    if (answer !== undefined) return JSON.parse(answer) as Record<string, unknown>;
+  }
+  return {};
+}
+
+/** The server ran no payload and saw a fresh home; the payload-ran file holds the control's lines only. */
+async function expectNoPayloadButTheControl(sprint: Sprint): Promise<void> {
+  expect(sprint.run.outputs["status"]).toBe("succeeded");
+  const seen = serverSaw(sprint.requests);
+  expect(seen["hasToken"]).toBe(true);
+  expect(seen["npmrc"]).toBe(false);
+  expect(seen["nodeOptions"]).toBeNull();
+  expect(seen["npmUserconfig"]).toBe("/dev/null");
+  const entries = (seen["entries"] as string[] | undefined) ?? ["missing"];
+  expect(entries.filter((entry) => /locus-payload|npmrc|gitconfig|config\/git/.test(entry))).toEqual([]);
+  // The plant was live: the shell's own npm read it, and the control's npx ran both payloads.
+  expect(JSON.stringify(sprint.requests.map((request) => request.body))).toMatch(
+    /--require=\S*\/\.locus-payload\/payload\.cjs/,
+  );
+  const lines = await h.show(`locus/issue-${sprint.second}`, "payload-ran.txt");
+  expect(lines.split("\n").filter(Boolean).sort()).toEqual([
+    "node payload: no token",
+    "sh payload: no token",
+  ]);
+}
+
+describeWithSandbox("a home the agent's shell wrote, in a sandboxed sprint", () => {
+  it("is never a credential holder's: the npx-launched MCP server of task 2 runs no payload and sees a fresh home", async () => {
+    const sprinted = await sprint("Sandboxed", true);
+
+    await expectNoPayloadButTheControl(sprinted);
+    expect(serverSaw(sprinted.requests)["home"]).toBe("/home/locus");
+    // npx and the server were started in the sandbox, like everything else after the agent began.
+    expect(outsideTheRule(sprinted.started, sprinted.runnerTemp)).toEqual([]);
+    // The shell's home was the sandbox's, never the runner's.
+    expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(false);
+    expect(await published(sprinted)).not.toContain(TOKEN);
+  }, 120_000);
+});
+
+describe("a home the agent's shell wrote, with sandbox.mode off", () => {
+  it("is the runner's own here, and still never the credential holder's", async () => {
+    const sprinted = await sprint("Unsandboxed", false);
+
+    await expectNoPayloadButTheControl(sprinted);
+    // Unconfined, the shell wrote the runner's real ~/.npmrc: the server's home is another one.
+    expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(true);
+    expect(serverSaw(sprinted.requests)["home"]).not.toBe(join(h.dir, "home"));
+    expect(await published(sprinted)).not.toContain(TOKEN);
+  }, 120_000);
+});
