@@ -177,8 +177,12 @@ async function pullRequestToWorkOn(
   });
   if (owner.kind === "refused") return owner.reply;
   if (pr.state !== "open") return `This pull request is closed; reopen it first.`;
-  if (owner.kind === "person")
-    // The app's decision is in place; the Action's side (commits on top of the person's branch) is not yet.
-    return `\`/locus ${command}\` on a person's pull request is not available in this version of Locus yet, even with \`pr.humanPrs\` set.`;
+  if (owner.kind === "person") {
+    // Only iterate adds commits on a person's branch so far; fix-ci's round is not built for it yet.
+    if (command !== "iterate")
+      return `\`/locus ${command}\` on a person's pull request is not available in this version of Locus yet; \`/locus iterate\` is.`;
+    // No task issue: the dispatch is recorded on the PR itself, as a review's is.
+    return { pr, issue: pr.number };
+  }
   return { pr, issue: owner.issue };
 }
