@@ -1,7 +1,7 @@
 /**
  * A round on a person's own pull request (`pr.humanPrs`): what differs from a round on Locus's.
- * There is no task issue, so the round's status lives in the replies on the PR rather than in
- * labels and a status comment; the commit credits whoever asked with a `Co-authored-by` trailer;
+ * There is no task issue, so the round's status lives in the PR's own status comment and its
+ * replies, and no label moves; the commit credits whoever asked with a `Co-authored-by` trailer;
  * and the push only ever adds commits on top of the person's: never a force, never a rebase of
  * theirs, and when they pushed meanwhile the work is kept on a wip branch instead.
  */
@@ -11,6 +11,7 @@ import type { IssueWithComments, PullRequest } from "../github/index.ts";
 import { coAuthorTrailer } from "../naming/commit.ts";
 import type { PushOutcome } from "../stack/push-with-rebase.ts";
 import type { ActionContext } from "../task/context.ts";
+import { startReadOnlyStatus } from "../task/read-only-status.ts";
 import type { PullRequestRound } from "./pull-request-round.ts";
 
 /**
@@ -33,11 +34,22 @@ export function personTaskIssue(pr: PullRequest): IssueWithComments {
   };
 }
 
-/** A person's PR has no task issue whose labels and status comment a round would move. */
-export function personRound(): PullRequestRound {
+/**
+ * A person's PR has no task issue whose labels a round would move: its status comment is the
+ * PR's own (where the app's dispatch put it), as a review's is, and no label changes.
+ */
+export async function personRound(
+  ctx: Pick<ActionContext, "gateway" | "clock" | "run" | "mask">,
+  prNumber: number,
+  headline: string,
+): Promise<PullRequestRound> {
+  const status = await startReadOnlyStatus(ctx, prNumber, headline);
   return {
     progress: async () => undefined,
-    finish: async (report) => ({ tasks: [report] }),
+    finish: async (report, endHeadline) => {
+      await status.finish(endHeadline, report.costUsd);
+      return { tasks: [report] };
+    },
   };
 }
 

@@ -97,6 +97,8 @@ describe("mode iterate on a person's pull request", () => {
     const pull = await h.api.getIssue(pr);
     expect(pull?.labels).toEqual([]);
     expect(pull?.comments.some((c) => c.body.startsWith("Locus addressed the review feedback"))).toBe(true);
+    const status = pull?.comments.find((c) => c.body.startsWith("<!-- locus:status -->"));
+    expect(status?.body).toContain(`for the review feedback on PR #${pr}.`);
   });
 
   it("without pr.humanPrs, says once how to turn it on and runs no model", async () => {

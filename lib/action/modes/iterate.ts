@@ -14,7 +14,7 @@
  * write access, two label changes, the status comment (and its throttled live
  * edits), and one request that replies in the threads, resolves them and
  * comments. On a person's PR: one more read for its head repository and one
- * for the requester's id, and no label or status comment (there is no issue).
+ * for the requester's id; the status comment is the PR's, and no label moves.
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
@@ -110,9 +110,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     };
   }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
+  const opening = `Addressing review feedback on PR #${prNumber}.`;
   const round = person
-    ? personRound()
-    : await startPullRequestRound(ctx, issue, `Addressing review feedback on PR #${prNumber}.`);
+    ? await personRound(ctx, prNumber, opening)
+    : await startPullRequestRound(ctx, issue, opening);
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
   const remoteHead = (await git.revParse(headRef)) ?? "";
