@@ -162,7 +162,7 @@ async function pullRequestCommand(
 
 /** The open PR and the issue its status lives on, or the reply saying why Locus will not work on it. */
 async function pullRequestToWorkOn(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "gateway" | "selfLogins" | "config">,
   number: number,
   command: PullRequestCommandName,
 ): Promise<{ pr: PullRequest; issue: number } | string> {
