@@ -45,7 +45,7 @@ export async function personRound(
 ): Promise<PullRequestRound> {
   const status = await startReadOnlyStatus(ctx, prNumber, headline);
   return {
-    progress: async () => undefined,
+    progress: () => Promise.resolve(undefined),
     finish: async (report, endHeadline) => {
       await status.finish(endHeadline, report.costUsd);
       return { tasks: [report] };
