@@ -1,8 +1,10 @@
 /**
  * `/locus iterate` on a pull request a person opened (`pr.humanPrs`), through the bundled Action
  * on the simulator: one commit on top of theirs with a `Co-authored-by` trailer for whoever asked,
- * their commits untouched, no task issue's labels; and without the setting, one reply naming it.
+ * their commits untouched, no task issue's labels; a branch the person moved meanwhile left as
+ * they made it, the work kept on a wip branch; and without the setting, one reply naming it.
  */
+import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -111,5 +113,45 @@ describe("mode iterate on a person's pull request", () => {
     const replies = ((await h.api.getIssue(pr))?.comments ?? []).filter((c) => c.author === h.bot.login);
     expect(replies.map((c) => c.body)).toEqual([expect.stringContaining("`pr.humanPrs: true`")]);
     expect((await h.git(["rev-parse", "origin/dana/hello"])).trim()).toBe(sha);
+  });
+
+  it("when the person pushes while Locus works, leaves their branch as they made it and keeps the work on a wip branch", async () => {
+    const { pr } = await danasPullRequest("dana/race");
+    const theirs = await (async () => {
+      await h.git(["checkout", "--quiet", "-B", "dana-later", "origin/dana/race"]);
+      await writeFile(join(h.scratch, "README.md"), "# widgets, by Dana\n");
+      await h.git([
+        "-c",
+        "user.name=Dana",
+        "-c",
+        "user.email=dana@example.com",
+        "commit",
+        "--quiet",
+        "-am",
+        "Readme",
+      ]);
+      return (await h.git(["rev-parse", "HEAD"])).trim();
+    })();
+    h.fake.setScript([
+      reply(
+        call("edit_file", { path: "src/greet.js", old_text: '"Hey, " + name', new_text: "`Hey, ${name}`" }),
+      ),
+      () => {
+        execFileSync("git", ["push", "--quiet", "origin", "dana-later:refs/heads/dana/race"], {
+          cwd: h.scratch,
+        });
+        return reply(call("finish", { summary: "Switched to a template string." }));
+      },
+    ]);
+
+    const { run } = await iterate(pr, { "config-path": HUMAN_PRS });
+
+    expect(run.outputs["status"]).toBe("failed");
+    expect((await h.git(["rev-parse", "origin/dana/race"])).trim()).toBe(theirs);
+    const wip = `locus/wip/issue-${pr}`;
+    expect(await h.show(wip, "src/greet.js")).toContain("`Hey, ${name}`");
+    const last = (await h.api.getIssue(pr))?.comments.at(-1)?.body ?? "";
+    expect(last).toContain("Locus did not push");
+    expect(last).toContain(wip);
   });
 });
