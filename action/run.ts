@@ -148,9 +148,9 @@ export async function run(): Promise<void> {
       log,
       ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
     });
-    const identity = await credentials.identity(async (login) =>
-      Number((await octokit.request("GET /users/{username}", { username: login })).data.id),
-    );
+    const userId = async (login: string) =>
+      Number((await octokit.request("GET /users/{username}", { username: login })).data.id);
+    const identity = await credentials.identity(userId);
     log.info(`Locus acts as ${identity.login} in this run.`);
     const gateway = createGateway({
       octokit,
@@ -266,6 +266,7 @@ export async function run(): Promise<void> {
       delivery: inputs.delivery,
       command: chosen.command,
       setup,
+      userId,
     };
     const result = await runMode(ctx, request);
     log.info(describeCalls(gateway.counter.snapshot()));

@@ -57,6 +57,8 @@ export interface ActionContext {
   readonly delivery: string;
   /** The `command` input: the iterate note, the plan goal or the question. */
   readonly command: string;
+  /** A GitHub user's id (`GET /users/{login}`), for the noreply address a `Co-authored-by` trailer names. */
+  readonly userId?: (login: string) => Promise<number>;
   /** What runs in a task's worktree before its agent (`setup.commands` or the lockfile's install); absent: nothing. */
   readonly setup?: TaskSetup;
 }

@@ -454,7 +454,9 @@ describe("mode iterate", () => {
     const { run } = await iterate(human.number);
 
     expect(run.code).toBe(0);
-    expect((await h.api.getIssue(human.number))?.comments.at(-1)?.body).toContain("not a Locus pull request");
+    expect((await h.api.getIssue(human.number))?.comments.at(-1)?.body).toContain(
+      "works on pull requests Locus opened",
+    );
   });
 });
 
