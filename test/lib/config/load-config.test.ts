@@ -124,6 +124,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "bots.allowed", value: "dependabot[bot]", message: /expected array/ },
   { path: "review.onOpen", value: "on", message: /expected boolean/ },
   { path: "pr.draft", value: 1, message: /expected boolean/ },
+  { path: "pr.humanPrs", value: "yes", message: /expected boolean/ },
   { path: "pr.blockOnVulnerable", value: "yes", message: /expected boolean/ },
   { path: "sandbox.mode", value: "maybe", message: /"required"\|"off"/ },
   { path: "sandbox.network", value: ["registry.npmjs.org"], message: /expected object/ },

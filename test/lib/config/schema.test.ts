@@ -31,7 +31,7 @@ describe("defaultConfig", () => {
       sprint: { stopOnFailure: true, rebaseBeforeTask: true },
       bots: { allowed: [] },
       review: { onOpen: false },
-      pr: { draft: false, blockOnVulnerable: false, restackOnMerge: true },
+      pr: { draft: false, blockOnVulnerable: false, humanPrs: false, restackOnMerge: true },
       sandbox: { mode: "required", network: {} },
       setup: { network: {} },
       ci: { autoFix: true, maxAttempts: 2 },
