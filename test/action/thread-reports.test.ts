@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { installFakeCli } from "../lib/agent/runners/fake-cli.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
-import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { PROJECT_FILES, startHarness, type Harness, reviewThread } from "./harness.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 const NOTES = "# Notes\n\nGreetings are short.\n";
@@ -73,16 +73,9 @@ async function pullRequestWithTwoThreads(title: string): Promise<{ pr: number; r
   return { pr, runId: String(created?.id) };
 }
 
-function thread(body: string) {
-  const comments = h.repo.repo.reviewComments;
-  const root = comments.find((c) => c.body === body && c.inReplyTo === null);
-  if (!root) throw new Error(`no thread starts with "${body}"`);
-  return { root, replies: comments.filter((c) => c.inReplyTo === root.id) };
-}
-
 function expectOnlyFirstThreadResolved(title: string): void {
-  const first = thread(`Use a template string (${title}).`);
-  const second = thread(`Rename greet to welcome (${title}).`);
+  const first = reviewThread(h, `Use a template string (${title}).`);
+  const second = reviewThread(h, `Rename greet to welcome (${title}).`);
   expect(first.root.resolved).toBe(true);
   expect(first.replies.map((c) => c.body)).toEqual([expect.stringContaining("Now a template string.")]);
   expect(second.root.resolved).toBe(false);

@@ -8,17 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comment, commentsOf, labelsOf, newIssue, runs } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
-import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: AppHarness;
 beforeAll(async () => {
-  h = await startAppHarness({
-    files: {
-      "README.md": "# demo\n",
-      ...callerWorkflowFiles(),
-      ".github/locus.yml": "version: 3\nagent:\n  models: [claude-opus-4-8, claude-future-1]\n",
-    },
-  });
+  h = await startAppHarness({ config: "version: 3\nagent:\n  models: [claude-opus-4-8, claude-future-1]\n" });
 });
 afterAll(async () => {
   await h.close();

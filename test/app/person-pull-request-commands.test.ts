@@ -7,18 +7,11 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comment, commentsOf, owner, repo, runs } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
-import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: AppHarness;
 
 beforeAll(async () => {
-  h = await startAppHarness({
-    files: {
-      "README.md": "# demo\n",
-      ...callerWorkflowFiles(),
-      ".github/locus.yml": "version: 3\npr:\n  humanPrs: true\n",
-    },
-  });
+  h = await startAppHarness({ config: "version: 3\npr:\n  humanPrs: true\n" });
 });
 
 afterAll(async () => {
