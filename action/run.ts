@@ -221,6 +221,27 @@ export async function run(): Promise<void> {
     // `/locus run model=<id>` and `/locus iterate model=<id>` reach the Action inside `command`.
     const chosen = modelFromCommand(request.mode, inputs.command);
     if (chosen.model !== undefined) log.info(`Model chosen by the command: ${chosen.model}`);
+    // The model host's credentials (agent.modelHost), bought with the run's OIDC token on first use; the
+    // OIDC token and the credentials are masked like every token, in the log and in what Locus publishes.
+    const keepSecret = (secret: string) => {
+      core.setSecret(secret);
+      secrets.push(secret);
+      mask = createSecretMask(secrets);
+    };
+    const cloudIdToken = runnerIdToken(idTokenRequest);
+    const connectCloud = async () => {
+      const { connectModelHost } = await import("../lib/model-host/connect-model-host.ts");
+      const connection = await connectModelHost(config.agent, {
+        idToken: async (audience) => {
+          const token = await cloudIdToken(audience);
+          keepSecret(token);
+          return token;
+        },
+        sessionName: `locus-${env.repo}-${env.runId}`,
+      });
+      for (const secret of connection?.secrets ?? []) keepSecret(secret);
+      return connection;
+    };
     const ctx: ActionContext = {
       gateway,
       git,
@@ -230,20 +251,7 @@ export async function run(): Promise<void> {
         process.env,
         inputs["anthropic-api-key"],
         sandbox,
-        async () => {
-          const { connectModelHost } = await import("../lib/model-host/connect-model-host.ts");
-          const connection = await connectModelHost(config.agent, {
-            idToken: runnerIdToken(idTokenRequest),
-            sessionName: `locus-${env.repo}-${env.runId}`,
-          });
-          // The cloud's credentials are masked like every token: in the log and in what Locus publishes.
-          for (const secret of connection?.secrets ?? []) {
-            core.setSecret(secret);
-            secrets.push(secret);
-          }
-          mask = createSecretMask(secrets);
-          return connection;
-        },
+        connectCloud,
       ),
       clock: { now: () => new Date() },
       log,
