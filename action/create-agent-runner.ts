@@ -7,6 +7,9 @@ import type { AcpSettings, AgentRunner, Provider } from "../lib/agent/runner.ts"
 import type { LocusConfig } from "../lib/config/index.ts";
 import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
 import { mcpServerList } from "../lib/agent/mcp/mcp-server-settings.ts";
+import type { ModelClient } from "../lib/agent/model-client.ts";
+import type { ModelHostConnection } from "../lib/model-host/connect-model-host.ts";
+import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 
 function acpSettings(config: LocusConfig): AcpSettings {
   const acp = config.agent.acp;
@@ -16,7 +19,36 @@ function acpSettings(config: LocusConfig): AcpSettings {
     ...(acp?.costPerToolCallUsd === undefined ? {} : { costPerToolCallUsd: acp.costPerToolCallUsd }),
   };
 }
-import type { Sandbox } from "../lib/sandbox/sandbox.ts";
+
+/**
+ * A cloud host's model client for the built-in runner (agent.modelHost bedrock or vertex), made
+ * on first use: its credentials come from the run's OIDC token, traded just before the agent's
+ * first turn. A failed exchange is the provider being unavailable: the task fails with the
+ * cloud's reason before any model call.
+ */
+export type ConnectModelHost = () => Promise<ModelHostConnection | undefined>;
+
+async function cloudClient(
+  provider: Provider,
+  config: LocusConfig,
+  connect: ConnectModelHost | undefined,
+): Promise<ModelClient | undefined> {
+  const host = config.agent.modelHost;
+  if (host === "anthropic" || connect === undefined) return undefined;
+  const { ProviderUnavailableError } = await import("../lib/agent/create-runner.ts");
+  if (provider !== "builtin") {
+    throw new ProviderUnavailableError(
+      provider,
+      `agent.modelHost ${host} serves the built-in runner only; ${provider} reaches its model with its own settings (docs/providers.md)`,
+    );
+  }
+  try {
+    return (await connect())?.client;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ProviderUnavailableError(provider, `the run got no ${host} credentials: ${why}`);
+  }
+}
 
 export function createAgentRunner(
   provider: Provider,
@@ -24,19 +56,23 @@ export function createAgentRunner(
   env: Readonly<Record<string, string | undefined>>,
   apiKey: string,
   sandbox: Sandbox,
+  connect?: ConnectModelHost,
 ): AgentRunner {
   let loaded: Promise<AgentRunner> | undefined;
   const runner = (): Promise<AgentRunner> =>
-    (loaded ??= import("../lib/agent/create-runner.ts").then(({ createRunner }) =>
-      createRunner(provider, {
+    (loaded ??= (async () => {
+      const client = await cloudClient(provider, config, connect);
+      const { createRunner } = await import("../lib/agent/create-runner.ts");
+      return createRunner(provider, {
         env: { ...env, ANTHROPIC_API_KEY: apiKey || env["ANTHROPIC_API_KEY"] },
         shell: config.shell,
         acp: acpSettings(config),
         mcpServers: mcpServerList(config.agent.mcpServers),
         hooks: config.agent.hooks ?? [],
         sandbox,
-      }),
-    ));
+        ...(client ? { client } : {}),
+      });
+    })());
   return {
     name: provider,
     isAvailable: async () => (await runner()).isAvailable(),

@@ -20,6 +20,7 @@ const INPUT_NAMES = [
   "max-turns",
   "config-path",
   "registry-credentials",
+  "setup-cache",
 ] as const;
 
 export type InputName = (typeof INPUT_NAMES)[number];
@@ -83,6 +84,11 @@ const schemas = {
         error: "expected a JSON object of secret names to string values",
       }),
     ),
+  // The reusable workflow's restored setup cache (runner.temp/locus-setup-cache); empty: none.
+  "setup-cache": z.union([
+    z.literal("").transform(() => undefined),
+    z.string().trim().regex(/^\//, "expected an absolute path"),
+  ]),
 } satisfies Record<InputName, z.ZodType<unknown, string>>;
 
 const inputSchema = z.object(schemas);

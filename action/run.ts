@@ -5,7 +5,7 @@
  * config, an error outside a task — fail the step.
  */
 import { describeCalls } from "../lib/github/call-summary.ts";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as core from "@actions/core";
 import { providerNotes, unreachedHooksWarning } from "../lib/agent/provider-notes.ts";
@@ -27,11 +27,12 @@ import { createRunSandbox } from "../lib/agent/run-sandbox.ts";
 import { defaultAllowedHosts } from "../lib/sandbox/host-patterns.ts";
 import { planSetup } from "../lib/setup/setup-plan.ts";
 import { createTaskSetup } from "../lib/setup/task-setup.ts";
+import { usableSetupCache } from "../lib/setup/setup-cache.ts";
 import { credentialValues } from "../lib/secrets/secrets-in-diff.ts";
 import type { Sandbox } from "../lib/sandbox/sandbox.ts";
 import { assertRepoPath } from "../lib/git/ref-names.ts";
 import { createActionOctokit, createGateway } from "../lib/github/index.ts";
-import { takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
+import { runnerIdToken, takeIdTokenRequest } from "../lib/token-exchange/id-token.ts";
 import { logLine } from "../lib/task/log-line.ts";
 import { createAgentRunner } from "./create-agent-runner.ts";
 import { startSessionRecord } from "./session-record.ts";
@@ -39,6 +40,7 @@ import { actionCredentials } from "./credentials.ts";
 import { readEnvironment } from "./environment.ts";
 import { registryCredentialsFor } from "../lib/config/run-registry-credentials.ts";
 import { modeRequest, parseInputs } from "./inputs.ts";
+import { modelFromCommand } from "../lib/commands/model-option.ts";
 
 const log: ActionLog = {
   debug: (msg) => core.debug(msg),
@@ -147,9 +149,9 @@ export async function run(): Promise<void> {
       log,
       ...(isLoopback(env.apiUrl) ? { minWriteIntervalMs: 0, retryUnitMs: 0 } : {}),
     });
-    const identity = await credentials.identity(async (login) =>
-      Number((await octokit.request("GET /users/{username}", { username: login })).data.id),
-    );
+    const userId = async (login: string) =>
+      Number((await octokit.request("GET /users/{username}", { username: login })).data.id);
+    const identity = await credentials.identity(userId);
     log.info(`Locus acts as ${identity.login} in this run.`);
     const gateway = createGateway({
       octokit,
@@ -175,6 +177,9 @@ export async function run(): Promise<void> {
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
     // Setup runs in a sandbox of its own: the agent's egress plus the setup's hosts, closed before the agent starts.
     const topLevel = await readdir(env.workspace);
+    const setupCache = usableSetupCache(inputs["setup-cache"], env.workspace);
+    if (setupCache.refused) log.warn(setupCache.refused);
+    if (setupCache.dir) await mkdir(setupCache.dir, { recursive: true });
     const setup = createTaskSetup({
       plan: planSetup(config.setup, topLevel),
       openSandbox: (extraAllow) =>
@@ -188,6 +193,7 @@ export async function run(): Promise<void> {
           acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
         }),
       env: scrubEnvironment(process.env),
+      ...(setupCache.dir ? { cacheDir: setupCache.dir } : {}),
     });
 
     const gitEnv = scrubEnvironment(process.env);
@@ -213,8 +219,32 @@ export async function run(): Promise<void> {
         log.warn(`Git files changed during the run were restored before Locus ran git: ${paths.join(", ")}`),
     });
 
+    // `/locus run model=<id>` and `/locus iterate model=<id>` reach the Action inside `command`.
+    const chosen = modelFromCommand(request.mode, inputs.command);
+    if (chosen.model !== undefined) log.info(`Model chosen by the command: ${chosen.model}`);
+    // The model host's credentials (agent.modelHost), bought with the run's OIDC token on first use; the
+    // OIDC token and the credentials are masked like every token, in the log and in what Locus publishes.
+    const keepSecret = (secret: string) => {
+      core.setSecret(secret);
+      secrets.push(secret);
+      mask = createSecretMask(secrets);
+    };
+    const cloudIdToken = runnerIdToken(idTokenRequest);
+    const connectCloud = async () => {
+      const { connectModelHost } = await import("../lib/model-host/connect-model-host.ts");
+      const connection = await connectModelHost(config.agent, {
+        idToken: async (audience) => {
+          const token = await cloudIdToken(audience);
+          keepSecret(token);
+          return token;
+        },
+        sessionName: `locus-${env.repo}-${env.runId}`,
+      });
+      for (const secret of connection?.secrets ?? []) keepSecret(secret);
+      return connection;
+    };
     const sessionRecord = startSessionRecord(
-      createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"], sandbox),
+      createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"], sandbox, connectCloud),
       env.worktreeRoot,
       env.runId,
       (text) => mask(text),
@@ -236,13 +266,15 @@ export async function run(): Promise<void> {
         ...(trustedCommit ? { trustedCommit } : {}),
         ...(sandbox.kind === "off" ? { unsandboxed: true } : {}),
       },
-      model: inputs.model || config.agent.model,
+      model: chosen.model ?? (inputs.model || config.agent.model),
+      ...(chosen.model !== undefined ? { modelChosen: true } : {}),
       maxTurns: inputs["max-turns"] ?? config.agent.maxTurns,
       signal: abort.signal,
       mask: (text) => mask(text),
       delivery: inputs.delivery,
-      command: inputs.command,
+      command: chosen.command,
       setup,
+      userId,
     };
     const result = await runMode(ctx, request);
     log.info(describeCalls(gateway.counter.snapshot()));

@@ -16,8 +16,10 @@
  * the people behind the task a question (`ask_user`: the task waits for the answer), or at a limit.
  */
 import type Anthropic from "@anthropic-ai/sdk";
+import type { ModelClient } from "./model-client.ts";
 import type { ConversationMessage } from "./conversation.ts";
 import { withCacheBreakpoints } from "./cache-breakpoints.ts";
+import { taskBlocks } from "./prompt-images.ts";
 import { trimContext, type TrimPolicy } from "./context-trim.ts";
 import type { AgentEvent } from "./events.ts";
 import { costLimitMessage, maxTurnsMessage, timeLimitMessage } from "./limit-messages.ts";
@@ -38,7 +40,7 @@ export interface Toolbox {
 }
 
 export interface LoopDependencies {
-  readonly client: Anthropic;
+  readonly client: ModelClient;
   readonly toolbox: Toolbox;
   readonly shell: ShellPolicy;
   readonly hooks: readonly AgentHook[];
@@ -153,7 +155,7 @@ export async function runAgentLoop(deps: LoopDependencies, options: ExecuteOptio
     .filter((text) => text.trim() !== "")
     .map((text) => ({ type: "text", text }));
   const messages: ConversationMessage[] = [
-    { role: "user", content: [{ type: "text", text: options.prompt.task }] },
+    { role: "user", content: taskBlocks(options.prompt.task, options.prompt.images ?? []) },
   ];
   const context: ToolContext = {
     cwd: options.cwd,

@@ -3,6 +3,7 @@
  * `ANTHROPIC_BASE_URL` when set and never retries on its own (Locus's retry policy does).
  */
 import Anthropic from "@anthropic-ai/sdk";
+import type { ModelClient } from "./model-client.ts";
 import { VERSION } from "@anthropic-ai/sdk/version";
 import { setTimeout as delay } from "node:timers/promises";
 import { runAgentLoop } from "./agent-loop.ts";
@@ -18,8 +19,8 @@ import type { Toolbox } from "./agent-loop.ts";
 import { scrubEnvironment, secretValues } from "../sandbox/environment.ts";
 
 export interface BuiltinRunnerOptions extends RunnerOptions {
-  /** A ready client (tests); otherwise one is built from `env`. */
-  readonly client?: Anthropic;
+  /** A ready client (a cloud host's from lib/model-host, or a test's); otherwise Anthropic's, built from `env`. */
+  readonly client?: ModelClient;
   readonly maxTokens?: number;
   readonly trim?: Partial<TrimPolicy>;
   readonly sleep?: Sleep;
@@ -113,7 +114,7 @@ export function createBuiltinRunner(options: BuiltinRunnerOptions): AgentRunner 
   const apiKey = options.env["ANTHROPIC_API_KEY"];
   const secrets = secretValues(options.env);
 
-  function client(): Anthropic {
+  function client(): ModelClient {
     if (options.client) return options.client;
     if (!apiKey)
       throw new ProviderUnavailableError(

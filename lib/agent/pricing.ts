@@ -49,8 +49,22 @@ export type ConfiguredPrices = Readonly<
   >
 >;
 
+/**
+ * The Anthropic model id a cloud's id names: Bedrock writes `anthropic.claude-sonnet-4-5-20250929-v1:0`
+ * (with a `us.`, `eu.`, `global.`… prefix for a cross-region profile), Vertex `claude-sonnet-4-5@20250929`.
+ * Both list Claude at Anthropic's own prices (https://aws.amazon.com/bedrock/pricing/,
+ * https://cloud.google.com/vertex-ai/generative-ai/pricing); a regional endpoint's premium is
+ * `agent.pricing`'s to state.
+ */
+function anthropicModelId(model: string): string {
+  return model
+    .replace(/^(?:[a-z]{2,6}\.)?anthropic\./, "")
+    .replace(/-v\d+(?::\d+)?$/, "")
+    .replace(/@\d{8}$/, "");
+}
+
 export function modelPrice(model: string, configured: ConfiguredPrices = {}): ModelPrice | undefined {
-  const base = model.replace(/-\d{8}$/, "");
+  const base = anthropicModelId(model).replace(/-\d{8}$/, "");
   const own = configured[model] ?? configured[base];
   if (own) {
     const p = price(own.input, own.output, own.cacheRead);

@@ -11,6 +11,7 @@ import type { Usage } from "./usage.ts";
 import type { ConfiguredPrices } from "./pricing.ts";
 import type { PROVIDERS } from "../config/schema.ts";
 import type { McpServerSettings } from "./mcp/mcp-server-settings.ts";
+import type { AttachedImage } from "../attachments/attached-image.ts";
 
 export type Provider = (typeof PROVIDERS)[number];
 
@@ -21,6 +22,8 @@ export interface RunnerPrompt {
   readonly context: string;
   /** The task itself: issue, sprint position, feedback. */
   readonly task: string;
+  /** Images attached to the issue's trusted text (lib/task/issue-images.ts), shown with the task. */
+  readonly images?: readonly AttachedImage[];
 }
 
 export interface ExecuteOptions {

@@ -3,6 +3,7 @@
  * stream fails, the text received so far travels with the error so the log keeps it.
  */
 import type Anthropic from "@anthropic-ai/sdk";
+import type { ModelClient } from "./model-client.ts";
 
 export class TurnError extends Error {
   readonly partialText: string;
@@ -15,7 +16,7 @@ export class TurnError extends Error {
 }
 
 export async function streamTurn(
-  client: Anthropic,
+  client: ModelClient,
   params: Anthropic.MessageCreateParamsNonStreaming,
   signal: AbortSignal,
   onText: (delta: string) => void,

@@ -18,9 +18,10 @@ export const commandNames = [
 export type CommandName = (typeof commandNames)[number];
 
 export type LocusCommand =
-  | { readonly name: "run" }
-  /** `note` is the rest of the command line, trimmed; it may be empty. */
-  | { readonly name: "iterate"; readonly note: string }
+  /** `model` is the `model=<id>` option: a model for this task only, checked against the config by the caller. */
+  | { readonly name: "run"; readonly model?: string }
+  /** `note` is the rest of the command line after any `model=<id>`, trimmed; it may be empty. */
+  | { readonly name: "iterate"; readonly note: string; readonly model?: string }
   | { readonly name: "review" }
   | { readonly name: "fix-ci" }
   | { readonly name: "rebase" }

@@ -1,4 +1,5 @@
 import type { LocusCommand } from "./command.ts";
+import { withModelOption } from "./model-option.ts";
 
 /**
  * The canonical text of a command, as a user would write it; parsing it
@@ -8,6 +9,7 @@ import type { LocusCommand } from "./command.ts";
 export function formatCommand(command: LocusCommand): string {
   switch (command.name) {
     case "run":
+      return withArgument("/locus run", withModelOption(command.model, ""));
     case "review":
     case "fix-ci":
     case "rebase":
@@ -16,7 +18,7 @@ export function formatCommand(command: LocusCommand): string {
     case "cancel":
       return `/locus ${command.name}`;
     case "iterate":
-      return withArgument("/locus iterate", command.note);
+      return withArgument("/locus iterate", withModelOption(command.model, command.note));
     case "plan":
       return withArgument("/locus plan", command.goal);
     case "ask":

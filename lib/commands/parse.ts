@@ -2,6 +2,7 @@ import { isCommandName } from "./command.ts";
 import type { CommandName, LocusCommand, ParseResult } from "./command.ts";
 import { findCommandLines, splitLines } from "./command-lines.ts";
 import { inlineCode } from "./inline-code.ts";
+import { takeModelOption } from "./model-option.ts";
 import { parseIssueNumbers, parsePositions } from "./numbers.ts";
 import { suggestCommand } from "./suggest.ts";
 import { commandUsage } from "./usage.ts";
@@ -15,9 +16,10 @@ import { commandUsage } from "./usage.ts";
  * command line counts; later ones are reported in `notes`, or, when the
  * first one is wrong, not at all (the error is what the user must fix).
  *
- * Arguments: `iterate` takes the rest of its line as an optional note;
+ * Arguments: `run` takes an optional `model=<id>`; `iterate` takes an
+ * optional `model=<id>` and then the rest of its line as an optional note;
  * `plan`, `ask` and `answer` take the rest of the line and the lines below it, up to
- * the next command line; `approve` and `order` take number lists; `run`,
+ * the next command line; `approve` and `order` take number lists;
  * `review`, `fix-ci`, `rebase`, `status`, `help` and `cancel` take nothing, and text after them
  * on the same line is an error rather than silently dropped, since it is
  * most often an argument the user expects to matter. Text on the lines
@@ -57,7 +59,17 @@ function parseCommandLine(text: string, following: readonly string[]): LocusComm
   if (!isCommandName(verb)) return { message: unknownVerbMessage(word) };
   const fail = (message: string): LineError => ({ verb, message });
   switch (verb) {
-    case "run":
+    case "run": {
+      const option = takeModelOption(argument);
+      if (!option.ok) return fail(`\`/locus run\` takes only \`model=<id>\`; here ${option.reason}.`);
+      if (option.rest !== "") {
+        return fail(
+          `\`/locus run\` takes only \`model=<id>\`, but it is followed by ${inlineCode(option.rest)}. ` +
+            "Write `/locus run` on a line of its own; other text can go on the next line.",
+        );
+      }
+      return option.model === undefined ? { name: "run" } : { name: "run", model: option.model };
+    }
     case "review":
     case "fix-ci":
     case "rebase":
@@ -71,8 +83,14 @@ function parseCommandLine(text: string, following: readonly string[]): LocusComm
         );
       }
       return { name: verb };
-    case "iterate":
-      return { name: "iterate", note: argument };
+    case "iterate": {
+      const option = takeModelOption(argument);
+      if (!option.ok) return fail(`\`/locus iterate [model=<id>] [note]\`: ${option.reason}.`);
+      const note = option.rest;
+      return option.model === undefined
+        ? { name: "iterate", note }
+        : { name: "iterate", note, model: option.model };
+    }
     case "plan": {
       const goal = [rest, ...following].join("\n").trim();
       if (goal === "") {

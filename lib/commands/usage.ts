@@ -2,9 +2,9 @@ import type { CommandName } from "./command.ts";
 
 /** One line per command, in `/locus help` order; also quoted by error messages. */
 export const commandUsage: Readonly<Record<CommandName, string>> = {
-  run: "`/locus run` — work on this issue now (same as labelling it `locus:queued`)",
+  run: "`/locus run [model=<id>]` — work on this issue now (same as labelling it `locus:queued`), optionally on another allowed model",
   iterate:
-    "`/locus iterate [note]` — on a Locus pull request: address the review feedback, with an optional note",
+    "`/locus iterate [model=<id>] [note]` — on a Locus pull request: address the review feedback, with an optional note and model",
   review: "`/locus review` — on a pull request: review it",
   "fix-ci": "`/locus fix-ci` — on a Locus pull request: fix its failing CI from the failed jobs' logs",
   rebase: "`/locus rebase` — on a Locus pull request: rebase it (and the PRs stacked on it) on its base",

@@ -4,6 +4,7 @@
  * apart so the top-level schema reads as a list of sections.
  */
 import { z } from "zod";
+import { bedrockSchema, MODEL_HOSTS, vertexSchema } from "./model-host-schema.ts";
 import { envName, nonEmpty } from "./schema-primitives.ts";
 
 const DEFAULT_MODEL = "claude-sonnet-5-5";
@@ -120,6 +121,21 @@ export const agentSchema = z
         "Commands run at Locus's tool boundary (built-in and acp providers; Claude Code and Codex run their own tools and are not reached): around every file write (a failing before-edit hook blocks the write, an after-edit hook's output goes back to the agent) and every command the agent runs (a failing before-command hook refuses the command with its output, an after-command hook's output is added to the command's result).",
       ),
     model: nonEmpty.default(DEFAULT_MODEL).describe("Model id passed to the provider."),
+    modelHost: z
+      .enum(MODEL_HOSTS)
+      .default("anthropic")
+      .describe(
+        "Where the built-in runner's model runs: Anthropic's API (the anthropic-api-key input), or Amazon Bedrock or Google Vertex AI with credentials from the run's GitHub OIDC token (agent.bedrock, agent.vertex).",
+      ),
+    bedrock: bedrockSchema.optional(),
+    vertex: vertexSchema.optional(),
+    models: z
+      .array(nonEmpty)
+      .max(50)
+      .optional()
+      .describe(
+        "Other model ids a writer may choose for one task with `/locus run model=<id>` or `/locus iterate model=<id>`; each must have a known price (or one in `agent.pricing`) unless the provider reports its own cost. Absent or empty: only `agent.model`.",
+      ),
     maxTurns: z.int().min(1).max(500).default(40).describe("Model turns per task before it is stopped."),
     maxParallel: z
       .int()
@@ -163,6 +179,20 @@ export const agentSchema = z
       .describe(
         "Prices per model id for models Locus has no list price for (or to override one). A task on a model with no known price is not started, since its cost limits could not hold; Claude Code reports its own cost.",
       ),
+  })
+  .superRefine((agent, context) => {
+    if (agent.modelHost === "bedrock" && agent.bedrock === undefined)
+      context.addIssue({
+        code: "custom",
+        path: ["bedrock"],
+        message: "agent.modelHost bedrock needs agent.bedrock (region, roleArn)",
+      });
+    if (agent.modelHost === "vertex" && agent.vertex === undefined)
+      context.addIssue({
+        code: "custom",
+        path: ["vertex"],
+        message: "agent.modelHost vertex needs agent.vertex (region, projectId, workloadIdentityProvider)",
+      });
   })
   .prefault({})
   .describe("Coding agent settings.");

@@ -146,6 +146,12 @@ export const configSchema = z
           .describe(
             "Stop before opening a pull request whose branch brings in a dependency with a known vulnerability (GitHub's dependency review); otherwise it is reported in the PR body.",
           ),
+        humanPrs: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Let a writer's `/locus iterate` work on a pull request a person opened in this repository (never a fork's), adding a commit on top of theirs without rewriting them.",
+          ),
         restackOnMerge: z
           .boolean()
           .default(true)

@@ -1,3 +1,4 @@
+import { attachmentOps } from "./attachment-download.ts";
 import { answerReviewFeedbackOps } from "./answer-review-feedback.ts";
 import { branchCommitOps } from "./branch-commits.ts";
 import { ciReadOps } from "./ci-reads.ts";
@@ -86,5 +87,6 @@ export function createGateway(options: GatewayOptions): GitHubGateway {
     ...branchCommitOps(t),
     ci: ciReadOps(t),
     stack: pullStackOps(t),
+    ...attachmentOps(options.octokit),
   };
 }

@@ -57,4 +57,6 @@ export type PullRequest = {
   base: { ref: string };
   author: string;
   url: string;
+  /** The head branch is in another repository (a fork, or one since deleted): Locus never pushes there. */
+  fromFork?: boolean;
 };

@@ -109,6 +109,9 @@ export const milestoneSchema = z
     url: m.html_url,
   }));
 
+/** The repository a pull request's head or base branch lives in; absent in some webhook payload shapes. */
+const pullRepo = z.object({ full_name: z.string() }).nullable().optional();
+
 export const pullRequestSchema = z
   .object({
     number: z.number(),
@@ -118,8 +121,8 @@ export const pullRequestSchema = z
     state,
     merged_at: z.string().nullable(),
     draft: z.boolean().optional(),
-    head: z.object({ ref: z.string(), sha: z.string() }),
-    base: z.object({ ref: z.string() }),
+    head: z.object({ ref: z.string(), sha: z.string(), repo: pullRepo }),
+    base: z.object({ ref: z.string(), repo: pullRepo }),
     user,
     html_url: z.string(),
   })
@@ -135,6 +138,10 @@ export const pullRequestSchema = z
     base: { ref: p.base.ref },
     author: login(p.user),
     url: p.html_url,
+    // GitHub gives a null head repository when the fork it came from was deleted.
+    fromFork:
+      p.head.repo === null ||
+      (!!p.head.repo && !!p.base.repo && p.head.repo.full_name !== p.base.repo.full_name),
   }));
 
 export const reviewCommentSchema = z

@@ -15,11 +15,13 @@ import type { RepositoryStatusOptions, RepositoryStatusRead } from "./repository
 import type { SprintRead, TaskRead, TaskReadOptions, ThreadRead } from "./task-types.ts";
 import type { DependencyReview } from "./dependency-review-types.ts";
 import type { CommitWrites } from "./branch-commit-types.ts";
+import type { AttachmentReads } from "./attachment-types.ts";
 
 export type * from "./records.ts";
 export type * from "./pull-review-types.ts";
 export type * from "./workflow-run-types.ts";
 export type * from "./branch-commit-types.ts";
+export type * from "./attachment-types.ts";
 
 export type Log = {
   debug(msg: string): void;
@@ -272,6 +274,11 @@ export interface StackPort {
   readonly stack: PullStackReads;
 }
 
+/** Attached files. */
+export interface AttachmentPort {
+  readonly attachments: AttachmentReads;
+}
+
 /** Everything Locus does on GitHub, bound to one repository: every role at once. Only a runtime's entry holds it whole. */
 export type GitHubGateway = RepositoryMeters &
   RepositoryReads &
@@ -285,4 +292,5 @@ export type GitHubGateway = RepositoryMeters &
   DispatchPort &
   CommitWrites &
   CiPort &
-  StackPort;
+  StackPort &
+  AttachmentPort;

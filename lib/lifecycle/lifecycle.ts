@@ -76,13 +76,16 @@ const STEPS: Steps = {
       "capRefused",
     );
     const working = phaseView({ kind: "working" });
+    const details = [
+      ...(working.details ?? []),
+      ...(event.model === undefined ? [] : [{ label: "Model", line: `\`${event.model}\`` }]),
+      ...(event.setup === undefined ? [] : [{ label: "Setup", line: event.setup }]),
+    ];
     return moved(
       withRun(attempt, event.runUrl, event.unsandboxed),
       "start",
       true,
-      event.setup === undefined
-        ? working
-        : { ...working, details: [...(working.details ?? []), { label: "Setup", line: event.setup }] },
+      details.length === 0 ? working : { ...working, details },
     );
   },
   progress: (task, event) => ({ state: task, effects: [shown(task, event.view)] }),

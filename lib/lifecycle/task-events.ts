@@ -127,6 +127,8 @@ export type TaskEvent =
       readonly unsandboxed: boolean;
       /** What setup runs before the agent, as the status comment says it (Locus's own Markdown). */
       readonly setup?: string | undefined;
+      /** The model a writer chose with `model=<id>`, shown in the status comment; absent for the configured one. */
+      readonly model?: string | undefined;
     }
   /** What the agent is doing now (the live status line). */
   | { readonly kind: "progress"; readonly view: StatusView }

@@ -35,6 +35,20 @@ export function iterateCommitMessage(issue: number): string {
   return `fix: address review feedback (#${issue})`;
 }
 
+/**
+ * The trailer that credits the person who asked for a commit on their own pull request, with the
+ * noreply address GitHub ties to their account (`<id>+<login>@users.noreply.github.com`).
+ * https://docs.github.com/en/pull-requests/committing-changes-to-your-project/creating-and-editing-commits/creating-a-commit-with-multiple-authors
+ */
+export function coAuthorTrailer(person: { login: string; id: number }): string {
+  return `Co-authored-by: ${person.login} <${person.id}+${person.login}@users.noreply.github.com>`;
+}
+
+/** A commit message with trailers after a blank line, as git reads them. */
+export function withTrailers(message: string, trailers: readonly string[]): string {
+  return trailers.length === 0 ? message : `${message}\n\n${trailers.join("\n")}`;
+}
+
 export function pullRequestTitle(issue: {
   number: number;
   title: string;

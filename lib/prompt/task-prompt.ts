@@ -22,6 +22,8 @@ export interface PromptIssue {
   readonly withheld?: readonly string[];
   /** How many comments by people without write access were left out. */
   readonly outsidersLeftOut?: number;
+  /** Images attached to the issue that the agent does not get, one line each with why. */
+  readonly imagesLeftOut?: readonly string[];
 }
 
 export interface SprintContext {
@@ -148,6 +150,10 @@ export function renderIssue(issue: PromptIssue): string {
     parts.push(
       `### Left out\n\nOnly text as it stood when this run was triggered is used; edits made later are ignored.\n\n${lines}`,
     );
+  }
+  if (issue.imagesLeftOut && issue.imagesLeftOut.length > 0) {
+    const lines = issue.imagesLeftOut.map((line) => `- ${line}`).join("\n");
+    parts.push(`### Images not shown\n\nThese attached images are not given to you:\n\n${lines}`);
   }
   return parts.filter(Boolean).join("\n\n");
 }

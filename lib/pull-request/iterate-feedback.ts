@@ -16,6 +16,7 @@ import type { ActionContext } from "../task/context.ts";
 import { isLocusComment } from "../task/prompt-issue.ts";
 import { asReviewer, reviewThreads } from "./review-threads.ts";
 import type { Writers } from "../trust/writers.ts";
+import { commandActs, type TriggerAct } from "../trust/trigger-act.ts";
 
 function feedbackSources(read: PullRequestFeedback, self: readonly string[]): FeedbackSources {
   return {
@@ -45,4 +46,17 @@ export async function collectFeedback(
     return selectFeedback(sources, { ...timing, mayGiveFeedback: () => true });
   const trust = await writers.trustFor(feedbackAuthors(sources, timing));
   return selectFeedback(sources, { ...timing, mayGiveFeedback: trust.isWriter });
+}
+
+/**
+ * What may have started a round: a `/locus iterate` comment, or a review requesting changes
+ * (iterate.onChangesRequested); commandTrigger keeps the newest by a writer.
+ */
+export function iterateActs(read: PullRequestFeedback): TriggerAct[] {
+  const requested = read.reviews.flatMap((review) =>
+    review.state === "CHANGES_REQUESTED" && review.submittedAt !== null
+      ? [{ actor: review.author, at: review.submittedAt, what: "requested changes" }]
+      : [],
+  );
+  return [...commandActs(read.comments, ["iterate"]), ...requested];
 }

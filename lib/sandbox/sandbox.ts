@@ -19,7 +19,8 @@ export interface WrapOptions {
   readonly readable?: readonly string[];
   /**
    * Host directories the process may write besides the worktree: only for Locus's own git
-   * (the repository's git directory, a transfer directory), never for the agent's commands.
+   * (the repository's git directory, a transfer directory) and setup's download cache, never for
+   * the agent's commands.
    */
   readonly writable?: readonly string[];
   /** No relay to the egress proxy (it costs a start and a wait): for a command that needs no network. */

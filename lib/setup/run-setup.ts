@@ -5,6 +5,7 @@
  * fails stops the setup: what the task reports is that command and the tail of its output.
  */
 import type { Sandbox } from "../sandbox/sandbox.ts";
+import { setupCacheEnvironment } from "./setup-cache.ts";
 
 /** The output a failure reports: the end of it, where an install says what went wrong. */
 export const SETUP_LOG_TAIL_BYTES = 4000;
@@ -27,10 +28,18 @@ export interface RunSetupOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** The download cache kept between runs (setup-cache.ts): writable here, and only here. */
+  readonly cacheDir?: string;
 }
 
 export async function runSetup(options: RunSetupOptions): Promise<SetupOutcome> {
   const ran: string[] = [];
+  const cacheEnv = options.cacheDir === undefined ? {} : setupCacheEnvironment(options.cacheDir);
+  const wrap = {
+    cwd: options.cwd,
+    env: { ...options.env, ...cacheEnv },
+    ...(options.cacheDir === undefined ? {} : { writable: [options.cacheDir], keep: Object.keys(cacheEnv) }),
+  };
   for (const command of options.commands) {
     const chunks: Buffer[] = [];
     const outcome = await options.sandbox.exec(
@@ -43,7 +52,7 @@ export async function runSetup(options: RunSetupOptions): Promise<SetupOutcome> 
         onOutput: (_stream, chunk) => chunks.push(chunk),
         ...(options.signal ? { signal: options.signal } : {}),
       },
-      { cwd: options.cwd, env: options.env },
+      wrap,
     );
     if (outcome.exitCode !== 0 || outcome.timedOut || outcome.spawnError !== undefined) {
       const output = Buffer.concat(chunks).toString("utf8");

@@ -41,9 +41,6 @@ const DEFAULT_INSTALLS: readonly { readonly lockfile: string; readonly command: 
   { lockfile: "composer.lock", command: "composer install --no-interaction" },
 ];
 
-/** Lockfiles the reusable workflow keys its setup cache on. */
-export const SETUP_LOCKFILES: readonly string[] = DEFAULT_INSTALLS.map((install) => install.lockfile);
-
 /** The install for the first lockfile among `files` (top-level names), or none. */
 export function defaultSetupCommands(files: readonly string[]): string[] {
   const present = new Set(files);

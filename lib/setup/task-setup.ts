@@ -23,6 +23,8 @@ export interface TaskSetupOptions {
   readonly openSandbox: (extraAllow: readonly string[]) => Promise<Pick<Sandbox, "exec" | "close">>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs?: number;
+  /** The download cache kept between runs (the Action's `setup-cache` input), if the workflow keeps one. */
+  readonly cacheDir?: string;
 }
 
 export function createTaskSetup(options: TaskSetupOptions): TaskSetup {
@@ -39,6 +41,7 @@ export function createTaskSetup(options: TaskSetupOptions): TaskSetup {
           cwd,
           env: options.env,
           timeoutMs: options.timeoutMs ?? SETUP_COMMAND_TIMEOUT_MS,
+          ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
           ...(signal ? { signal } : {}),
         });
       } finally {

@@ -47,6 +47,8 @@ export interface ActionContext {
   readonly identity: LocusIdentity;
   readonly run: RunInfo;
   readonly model: string;
+  /** True when a writer's `model=<id>` chose `model`: it must then be allowed by `agent.models`. */
+  readonly modelChosen?: boolean;
   readonly maxTurns: number;
   /** Aborted on SIGINT/SIGTERM: running tasks stop and save their work. */
   readonly signal: AbortSignal;
@@ -55,6 +57,8 @@ export interface ActionContext {
   readonly delivery: string;
   /** The `command` input: the iterate note, the plan goal or the question. */
   readonly command: string;
+  /** A GitHub user's id (`GET /users/{login}`), for the noreply address a `Co-authored-by` trailer names. */
+  readonly userId?: (login: string) => Promise<number>;
   /** What runs in a task's worktree before its agent (`setup.commands` or the lockfile's install); absent: nothing. */
   readonly setup?: TaskSetup;
 }

@@ -10,7 +10,7 @@
  * the task's final status, written after it, is always the last word.
  */
 import type { AgentEvent } from "../agent/events.ts";
-import type { StatusView } from "../status/status-comment.ts";
+import type { StatusDetail, StatusView } from "../status/status-comment.ts";
 import { phaseView, toolActivity, type TaskPhase, type ToolActivity } from "../status/task-phase.ts";
 import type { Clock } from "./context.ts";
 
@@ -32,6 +32,8 @@ export interface LiveStatusOptions {
    * out the interval from it. Unset, the first tool is shown at once.
    */
   readonly lastWriteAt?: number;
+  /** Lines every view keeps under its headline while the agent runs (the images it is not shown). */
+  readonly details?: readonly StatusDetail[];
 }
 
 export interface LiveStatus {
@@ -60,7 +62,12 @@ export function createLiveStatus(options: LiveStatusOptions): LiveStatus {
     // Started in a promise, so even a write that throws at once is caught and logged.
     inFlight = Promise.resolve()
       .then(async () => {
-        await options.write({ ...view, headline: options.mask(view.headline) });
+        const details = [...(view.details ?? []), ...(options.details ?? [])];
+        await options.write({
+          ...view,
+          headline: options.mask(view.headline),
+          ...(details.length > 0 ? { details } : {}),
+        });
       })
       .catch((error: unknown) => {
         options.warn(

@@ -10,7 +10,7 @@ import type { CommentPort } from "../github/index.ts";
 import type { ActionContext } from "./context.ts";
 import type { ModeRequest } from "../dispatch/mode-request.ts";
 import { reportWithoutRun, type ModeResult } from "./task-report.ts";
-import { unpricedModelRefusal } from "../cost/unpriced-model.ts";
+import { taskModelRefusal } from "../cost/model-choice.ts";
 import { safeToPublish } from "../render/safe-text.ts";
 
 type Gate =
@@ -54,7 +54,7 @@ function threadOf(request: ModeRequest): number | undefined {
 
 /** The refusal's result when the mode must not start on this model; undefined when it may. */
 export async function refuseUnpricedMode(
-  ctx: Pick<ActionContext, "runner" | "model" | "config" | "log" | "mask"> & {
+  ctx: Pick<ActionContext, "runner" | "model" | "modelChosen" | "config" | "log" | "mask"> & {
     readonly gateway: Pick<CommentPort, "createComment">;
   },
   request: ModeRequest,
@@ -62,12 +62,13 @@ export async function refuseUnpricedMode(
   const gate = GATES[request.mode];
   const thread = threadOf(request);
   if (typeof gate === "string" || thread === undefined) return undefined;
-  const reason = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing, gate.askAgain);
+  const agent = { ...ctx.config.agent, provider: ctx.runner.name };
+  const reason = taskModelRefusal(ctx.model, ctx.modelChosen === true, agent, gate.askAgain);
   if (!reason) return undefined;
   ctx.log.warn(`Did not ${gate.doing} on #${thread}: ${reason}`);
   await ctx.gateway.createComment(thread, ctx.mask(safeToPublish(`Locus did not ${gate.doing}. ${reason}`)));
   return {
     tasks: [reportWithoutRun({ issue: thread, title: `${request.mode} #${thread}` }, "skipped", reason)],
-    note: `The model \`${ctx.model}\` has no known price: did not ${gate.doing}.`,
+    note: `The model \`${ctx.model}\` ${ctx.modelChosen === true ? "may not run here" : "has no known price"}: did not ${gate.doing}.`,
   };
 }

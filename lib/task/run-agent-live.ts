@@ -5,7 +5,7 @@
  * writes next is always the final word.
  */
 import type { ExecuteOptions, RunnerPrompt, RunResult } from "../agent/runner.ts";
-import type { StatusView } from "../status/status-comment.ts";
+import type { StatusDetail, StatusView } from "../status/status-comment.ts";
 import type { AgentRunContext } from "./context.ts";
 import { costLimit, type DailyBudget } from "../cost/daily-budget.ts";
 import { createLiveStatus } from "./live-status.ts";
@@ -23,6 +23,8 @@ export interface LiveAgentRun {
   readonly lastWriteAt?: number;
   /** Tools of this mode only (see ExecuteOptions.tools). */
   readonly tools?: ExecuteOptions["tools"];
+  /** Lines the live status keeps under its headline while the agent runs. */
+  readonly details?: readonly StatusDetail[];
 }
 
 export async function runAgentLive(ctx: AgentRunContext, run: LiveAgentRun): Promise<RunResult> {
@@ -33,6 +35,7 @@ export async function runAgentLive(ctx: AgentRunContext, run: LiveAgentRun): Pro
     mask: ctx.mask,
     warn: (message) => ctx.log.warn(message),
     ...(run.lastWriteAt === undefined ? {} : { lastWriteAt: run.lastWriteAt }),
+    ...(run.details ? { details: run.details } : {}),
   });
   try {
     return await ctx.log.group(run.title, () =>

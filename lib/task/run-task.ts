@@ -36,6 +36,7 @@ import { conflictReason, failTask } from "./task-failure.ts";
 import { checkpointConflictQuestions, waitForAnswer } from "./task-question.ts";
 import { deliverTask } from "./task-delivery.ts";
 import { answeredQuestions, withTitleNote } from "./task-prompt-inputs.ts";
+import { imagesForTask, withImagesLeftOut } from "./task-images.ts";
 import { startRefusal } from "./task-refusals.ts";
 import { setupRanLine } from "../render/setup-section.ts";
 
@@ -53,6 +54,7 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
     runUrl: ctx.run.url,
     unsandboxed: ctx.run.unsandboxed === true,
     setup: ctx.setup && setupRanLine(ctx.setup.plan),
+    ...(ctx.modelChosen === true ? { model: ctx.model } : {}),
   });
   if ("refused" in starting) {
     return {
@@ -208,23 +210,26 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
         setupFailure: setup,
       });
     }
+    // Before any model call: attachments left out are said on the issue, and the task goes on.
+    const images = await imagesForTask(s, issuePrompt);
     const prompt = buildTaskPrompt({
       repository: {
         ...(await readRepositoryContext(worktree, trusted)),
         ...(setup && setup.ran.length > 0 ? { setup: setup.ran } : {}),
       },
-      issue: issuePrompt,
+      issue: withImagesLeftOut(issuePrompt, images),
       ...(plan.sprint ? { sprint: plan.sprint } : {}),
       ...(start.checkpoint ? { checkpoint: start.checkpoint } : {}),
       ...(answered ? { answered } : {}),
     });
     const result = await runAgentLive(ctx, {
       title: `Agent: #${issue.number} ${issue.title}`,
-      prompt,
+      prompt: images.images.length > 0 ? { ...prompt, images: images.images } : prompt,
       cwd: worktree.cwd,
       recorder,
       writeStatus: progress,
       budget: plan.budget,
+      details: images.details,
     });
     s.result = result;
     if (!result.success)

@@ -1,6 +1,6 @@
 /**
  * Why a task that may start is still not started: over the daily cost cap, or
- * a model with no price. The cap is no failure (nothing ran, no attempt is
+ * a model with no price (or, chosen by `model=`, one config does not allow). The cap is no failure (nothing ran, no attempt is
  * counted, no work exists to lose) and is said once a UTC day; the stale sweep
  * starts the task on a later day. An unpriced model clears the status until a
  * person fixes the config.
@@ -8,10 +8,10 @@
 import type { TaskEvent } from "../lifecycle/lifecycle.ts";
 import type { ActionContext } from "./context.ts";
 import type { DailyBudget } from "../cost/daily-budget.ts";
-import { unpricedModelRefusal } from "../cost/unpriced-model.ts";
+import { taskModelRefusal } from "../cost/model-choice.ts";
 
 export function startRefusal(
-  ctx: Pick<ActionContext, "clock" | "runner" | "model" | "config">,
+  ctx: Pick<ActionContext, "clock" | "runner" | "model" | "modelChosen" | "config">,
   budget: DailyBudget | undefined,
 ): Extract<TaskEvent, { kind: "over-budget" | "unpriced-refused" }> | undefined {
   return budget && budget.remaining() <= 0
@@ -20,8 +20,11 @@ export function startRefusal(
 }
 
 function unpricedRefusal(
-  ctx: Pick<ActionContext, "runner" | "model" | "config">,
+  ctx: Pick<ActionContext, "runner" | "model" | "modelChosen" | "config">,
 ): Extract<TaskEvent, { kind: "unpriced-refused" }> | undefined {
-  const reason = unpricedModelRefusal(ctx.runner.name, ctx.model, ctx.config.agent.pricing);
+  const reason = taskModelRefusal(ctx.model, ctx.modelChosen === true, {
+    ...ctx.config.agent,
+    provider: ctx.runner.name,
+  });
   return reason === undefined ? undefined : { kind: "unpriced-refused", reason };
 }

@@ -5,8 +5,11 @@
  */
 import { isLocus } from "../github/locus-identity.ts";
 import type { LocusCommand } from "../commands/index.ts";
-import { issueOfBranch } from "../naming/branches.ts";
+import type { PullRequest } from "../github/index.ts";
+import { pullRequestOwner, type PullRequestCommandName } from "../pull-request/pull-request-owner.ts";
 import type { AppContext } from "../app/app-context.ts";
+import { withModelOption } from "../commands/model-option.ts";
+import { modelChoiceRefusal, type ModelChoiceConfig } from "../cost/model-choice.ts";
 import { answerQuestion } from "./answer-question.ts";
 import { approvePlanCommand } from "./approve-plan-command.ts";
 import { cancelCommand } from "./cancel-command.ts";
@@ -70,13 +73,16 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
       return helpText();
     case "status":
       return statusCommand(ctx, target);
-    case "run":
+    case "run": {
+      const refused = refuseModel(ctx.config.agent, command.model, "`/locus run`");
+      if (refused !== undefined) return refused;
       await queueIssue(
         ctx,
         { ...target, labels: [...target.labels] },
-        { answering: event.comment, requester: event.requester },
+        { answering: event.comment, requester: event.requester, model: command.model },
       );
       return undefined;
+    }
     case "answer": {
       const outcome = await answerQuestion(ctx, {
         number: target.number,
@@ -112,25 +118,41 @@ async function run(ctx: AppContext, event: CommandEvent): Promise<string | undef
       return orderCommand(ctx, target, command.issues);
     case "cancel":
       return cancelCommand(ctx, target, event.requester);
-    case "iterate":
+    case "iterate": {
+      const refused = refuseModel(ctx.config.agent, command.model, "`/locus iterate`");
+      if (refused !== undefined) return refused;
+      return pullRequestCommand(ctx, event, withModelOption(command.model, command.note));
+    }
     case "review":
-      return pullRequestCommand(ctx, event, command.name === "iterate" ? command.note : "");
+      return pullRequestCommand(ctx, event, "");
     case "fix-ci":
     case "rebase":
       return locusPullRequestCommand(ctx, event);
   }
 }
 
-/** `/locus fix-ci` and `/locus rebase`: on an open pull request Locus opened. */
+/** A `model=<id>` the repository does not allow: the one reply, before anything is dispatched. */
+function refuseModel(
+  agent: ModelChoiceConfig,
+  model: string | undefined,
+  askAgain: string,
+): string | undefined {
+  if (model === undefined) return undefined;
+  const reason = modelChoiceRefusal(model, agent, askAgain);
+  return reason === undefined ? undefined : `Not started: ${reason}`;
+}
+
+/** `/locus fix-ci` and `/locus rebase`: on an open pull request Locus may work on. */
 async function locusPullRequestCommand(ctx: AppContext, event: CommandEvent): Promise<string | undefined> {
   const { command, target } = event;
   if (!target.isPullRequest) return `\`/locus ${command.name}\` works on a pull request; this is an issue.`;
-  const pr = await ctx.gateway.getPullRequest(target.number);
-  // Opened by Locus, not merely on a branch of that name: a fork's PR can be called anything.
-  const issue = pr && isLocus(ctx.selfLogins, pr.author) ? issueOfBranch(pr.head.ref) : undefined;
-  if (!pr || issue === undefined)
-    return `\`/locus ${command.name}\` works on pull requests Locus opened (branch \`locus/issue-<N>\`).`;
-  if (pr.state !== "open") return `This pull request is closed; reopen it first.`;
+  const found = await pullRequestToWorkOn(
+    ctx,
+    target.number,
+    command.name === "fix-ci" ? "fix-ci" : "rebase",
+  );
+  if (typeof found === "string") return found;
+  const { pr, issue } = found;
   if (command.name === "fix-ci") await fixCiCommand(ctx, pr, issue);
   else await dispatchOnce(ctx, { mode: "rebase", pr: pr.number }, issue, `Rebasing PR #${pr.number}…`);
   return undefined;
@@ -147,16 +169,40 @@ async function pullRequestCommand(
     await dispatchOnce(ctx, { mode: "review", pr: target.number }, target.number, "Reviewing…");
     return undefined;
   }
-  const pr = await ctx.gateway.getPullRequest(target.number);
-  const issue = pr ? issueOfBranch(pr.head.ref) : undefined;
-  if (!pr || issue === undefined)
-    return "`/locus iterate` works on pull requests Locus opened (branch `locus/issue-<N>`).";
-  if (pr.state !== "open") return "This pull request is closed; reopen it to iterate.";
+  const found = await pullRequestToWorkOn(ctx, target.number, "iterate");
+  if (typeof found === "string") return found;
   await dispatchOnce(
     ctx,
-    { mode: "iterate", pr: pr.number, command: note },
-    issue,
-    `Addressing feedback on #${pr.number}…`,
+    { mode: "iterate", pr: found.pr.number, command: note },
+    found.issue,
+    `Addressing feedback on #${found.pr.number}…`,
   );
   return undefined;
+}
+
+/** The open PR and the issue its status lives on, or the reply saying why Locus will not work on it. */
+async function pullRequestToWorkOn(
+  ctx: Pick<AppContext, "gateway" | "selfLogins" | "config">,
+  number: number,
+  command: PullRequestCommandName,
+): Promise<{ pr: PullRequest; issue: number } | string> {
+  const pr = await ctx.gateway.getPullRequest(number);
+  if (!pr) return `\`/locus ${command}\` found no pull request #${number}.`;
+  const owner = pullRequestOwner({
+    command,
+    openedByLocus: isLocus(ctx.selfLogins, pr.author),
+    headRef: pr.head.ref,
+    fromFork: pr.fromFork ?? false,
+    humanPrs: ctx.config.pr.humanPrs,
+  });
+  if (owner.kind === "refused") return owner.reply;
+  if (pr.state !== "open") return `This pull request is closed; reopen it first.`;
+  if (owner.kind === "person") {
+    // Only iterate adds commits on a person's branch so far; fix-ci's round is not built for it yet.
+    if (command !== "iterate")
+      return `\`/locus ${command}\` on a person's pull request is not available in this version of Locus yet; \`/locus iterate\` is.`;
+    // No task issue: the dispatch is recorded on the PR itself, as a review's is.
+    return { pr, issue: pr.number };
+  }
+  return { pr, issue: owner.issue };
 }

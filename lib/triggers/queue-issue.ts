@@ -9,6 +9,7 @@ import { applyEffects } from "../lifecycle/apply-effects.ts";
 import { step, taskState, type TaskState } from "../lifecycle/lifecycle.ts";
 import type { AppContext } from "../app/app-context.ts";
 import { dispatchOnce, readDeliveryRecord, type DispatchOutcome } from "../app/dispatch-once.ts";
+import { withModelOption } from "../commands/model-option.ts";
 import { replyToComment, type AnsweredComment } from "./reply-to-comment.ts";
 
 export type QueueOutcome = DispatchOutcome | "refused";
@@ -22,6 +23,8 @@ export interface QueueOptions {
   readonly answering?: AnsweredComment;
   /** Who asked for the work (the labeller or commenter): a question the agent asks mentions them. */
   readonly requester?: string;
+  /** `/locus run model=<id>`, already allowed by config: carried to the Action in `command`. */
+  readonly model?: string;
 }
 
 async function tell(ctx: AppContext, issue: number, text: string, options: QueueOptions): Promise<void> {
@@ -74,6 +77,15 @@ async function queueOpenIssue(
   options: QueueOptions,
 ): Promise<QueueOutcome> {
   // The lifecycle holds the rules: what a request by label or by command queues, and why it may not.
+  if (options.model !== undefined && issue.milestone !== null) {
+    await tell(
+      ctx,
+      issue.number,
+      "Not queued: `model=` is for a standalone issue; a sprint runs every issue on `agent.model`.",
+      options,
+    );
+    return "refused";
+  }
   const queued = step(task, { kind: "queue-requested", byLabel: options.labelled === true });
   const target = { gateway: ctx.gateway, issue, mask: (text: string) => text };
   if ("refused" in queued) {
@@ -95,7 +107,7 @@ async function queueOpenIssue(
   }
   return dispatchOnce(
     ctx,
-    { mode: "issue", issues: [issue.number] },
+    { mode: "issue", issues: [issue.number], command: withModelOption(options.model, "") },
     issue.number,
     "Queued; a workflow run will pick it up.",
     undefined,

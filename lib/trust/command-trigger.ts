@@ -26,21 +26,37 @@ export interface CommandTriggerOptions {
   readonly fallback?: { readonly at: Date; readonly what: string };
 }
 
+type TriggerContext = {
+  readonly identity: LocusIdentity;
+  readonly run: { readonly actor: string };
+  readonly log: Log;
+};
+
+/** When the run was asked for, and by whom when a person asked (none for a fallback). */
+export interface CommandTriggerAct {
+  readonly at: Date;
+  readonly requester?: string;
+}
+
 export async function commandTrigger(
-  ctx: {
-    readonly identity: LocusIdentity;
-    readonly run: { readonly actor: string };
-    readonly log: Log;
-  },
+  ctx: TriggerContext,
   acts: readonly TriggerAct[],
   options: CommandTriggerOptions,
 ): Promise<Date> {
+  return (await commandTriggerAct(ctx, acts, options)).at;
+}
+
+export async function commandTriggerAct(
+  ctx: TriggerContext,
+  acts: readonly TriggerAct[],
+  options: CommandTriggerOptions,
+): Promise<CommandTriggerAct> {
   const byPerson = !ctx.run.actor.endsWith("[bot]") && ctx.run.actor !== "";
   if (byPerson) {
     ctx.log.info(
       `${options.target}: @${ctx.run.actor} started this run; text is taken as of its creation (${options.runCreatedAt.toISOString()}).`,
     );
-    return options.runCreatedAt;
+    return { at: options.runCreatedAt, requester: ctx.run.actor };
   }
   const self = selfLogins(ctx);
   const trust = await options.writers.trustFor(acts.map((act) => act.actor).filter((a) => !isLocus(self, a)));
@@ -54,11 +70,11 @@ export async function commandTrigger(
     ctx.log.info(
       `${options.target}: triggered when @${act.actor} ${act.what} (${act.at}); text is taken as of then.`,
     );
-    return new Date(act.at);
+    return { at: new Date(act.at), requester: act.actor };
   }
   const fallback = options.fallback ?? { at: options.runCreatedAt, what: "the run's creation" };
   ctx.log.info(
     `${options.target}: no act by a writer found; text is taken as of ${fallback.what} (${fallback.at.toISOString()}).`,
   );
-  return fallback.at;
+  return { at: fallback.at };
 }

@@ -46,6 +46,37 @@ function validateTools(tools: unknown): string | null {
   return null;
 }
 
+const IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+/** The first bytes of each image type, as the API checks them against the declared media type. */
+const IMAGE_MAGIC: Record<string, (bytes: Buffer) => boolean> = {
+  "image/png": (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  "image/jpeg": (b) => b[0] === 0xff && b[1] === 0xd8,
+  "image/gif": (b) => b.subarray(0, 4).toString("latin1") === "GIF8",
+  "image/webp": (b) =>
+    b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP",
+};
+
+/** An `image` block: base64 of a supported type whose bytes are that type, and only from the user. */
+function validateImage(block: Json, at: string, role: unknown): string | null {
+  if (role !== "user") return `${at}: image blocks are only allowed in user messages`;
+  const source = block["source"];
+  if (!isObject(source) || source["type"] !== "base64") {
+    return `${at}.source: Input tag '${isObject(source) ? String(source["type"]) : "none"}' found using 'type' does not match any of the expected tags: 'base64'`;
+  }
+  const mediaType = source["media_type"];
+  if (typeof mediaType !== "string" || !IMAGE_TYPES.includes(mediaType)) {
+    return `${at}.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
+  }
+  const data = source["data"];
+  if (typeof data !== "string" || data === "" || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) {
+    return `${at}.source.base64.data: Image data is not valid base64`;
+  }
+  if (!IMAGE_MAGIC[mediaType]?.(Buffer.from(data, "base64"))) {
+    return `${at}.source.base64: Image does not match the provided media type ${mediaType}`;
+  }
+  return null;
+}
+
 function toolUseIds(blocks: Json[]): string[] {
   return blocks.filter((b) => b["type"] === "tool_use").map((b) => String(b["id"]));
 }
@@ -71,6 +102,11 @@ function validateMessages(messages: unknown): string | null {
     }
     const blocks = blocksOf(content);
     if (blocks.length === 0) return `messages.${index}: all messages must have non-empty content`;
+    for (const [at, block] of blocks.entries()) {
+      const problem =
+        block["type"] === "image" ? validateImage(block, `messages.${index}.content.${at}`, role) : null;
+      if (problem) return problem;
+    }
     const results = blocks.filter((b) => b["type"] === "tool_result").map((b) => String(b["tool_use_id"]));
     const unexpected = results.filter((id) => !pendingToolUses.includes(id));
     if (unexpected.length > 0) {

@@ -12,6 +12,7 @@
  * itself reads, a loose ref or else `packed-refs`, on every read: a file read,
  * not a process.
  */
+import { readdirSync, readFileSync, type Dirent } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 
@@ -114,18 +115,58 @@ export async function readShortBranchName(gitDir: string, name: string): Promise
 
 /** Every branch and its tip, as `refs/heads/<name>` → object id: loose refs over packed ones, as git reads them. */
 export async function readBranchTips(gitDir: string): Promise<Map<string, string>> {
-  const tips = new Map<string, string>();
   const packed = (await readText(join(gitDir, "packed-refs"))) ?? "";
+  const heads = join(gitDir, "refs", "heads");
+  const entries = await readdir(heads, { recursive: true, withFileTypes: true }).catch(() => []);
+  const loose = await Promise.all(
+    looseRefFiles(entries).map(async (path) => [path, await readText(path)] as const),
+  );
+  return branchTips(packed, heads, loose);
+}
+
+/**
+ * The same, read synchronously: for a caller that must answer within one event (the demo's
+ * timeline, which shows a push before the PR that reports it) and cannot start git per event.
+ */
+export function readBranchTipsSync(gitDir: string): Map<string, string> {
+  const readSync = (path: string) => {
+    try {
+      return readFileSync(path, "utf8");
+    } catch {
+      return undefined;
+    }
+  };
+  const heads = join(gitDir, "refs", "heads");
+  let entries: Dirent[] = [];
+  try {
+    entries = readdirSync(heads, { recursive: true, withFileTypes: true });
+  } catch {
+    // No loose branch yet: packed-refs alone says where the branches are.
+  }
+  const loose = looseRefFiles(entries).map((path) => [path, readSync(path)] as const);
+  return branchTips(readSync(join(gitDir, "packed-refs")) ?? "", heads, loose);
+}
+
+function looseRefFiles(entries: readonly Dirent[]): string[] {
+  return entries
+    .filter((entry) => entry.isFile() && !entry.name.endsWith(".lock"))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Branch → tip from `packed-refs` and the loose ref files, a loose ref winning as it does for git. */
+function branchTips(
+  packed: string,
+  heads: string,
+  loose: readonly (readonly [string, string | undefined])[],
+): Map<string, string> {
+  const tips = new Map<string, string>();
   for (const line of packed.split("\n")) {
     const [id = "", name] = line.split(" ");
     if (name?.startsWith("refs/heads/") && isObjectId(id)) tips.set(name, id);
   }
-  const heads = join(gitDir, "refs", "heads");
-  const entries = await readdir(heads, { recursive: true, withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (!entry.isFile() || entry.name.endsWith(".lock")) continue;
-    const id = (await readText(join(entry.parentPath, entry.name)))?.trim() ?? "";
-    if (isObjectId(id)) tips.set(`refs/heads/${relative(heads, join(entry.parentPath, entry.name))}`, id);
+  for (const [path, text] of loose) {
+    const id = text?.trim() ?? "";
+    if (isObjectId(id)) tips.set(`refs/heads/${relative(heads, path)}`, id);
   }
   return tips;
 }

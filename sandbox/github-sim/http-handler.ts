@@ -26,6 +26,7 @@ import { findRepo, findUser } from "./store.ts";
 import { tokenCoversRepo } from "./workflow-token.ts";
 import { workflowTokenRefusal } from "./workflow-token-rules.ts";
 import { handleGitRequest, isGitRequest } from "./git-http.ts";
+import { handleAttachmentRequest, isAttachmentRequest } from "./attachments.ts";
 
 export interface Exchange {
   requestId: string;
@@ -103,7 +104,19 @@ function looksLikeJwt(value: string): boolean {
 
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const git = isGitRequest(new URL(req.url ?? "/", deps.core.urls.web).pathname);
+    const pathname = new URL(req.url ?? "/", deps.core.urls.web).pathname;
+    if (isAttachmentRequest(pathname)) {
+      const status = handleAttachmentRequest(deps.core.store, deps.core.urls.web, req, res);
+      deps.log.push({
+        method: req.method ?? "GET",
+        path: pathname,
+        status,
+        operationName: null,
+        login: null,
+      });
+      return;
+    }
+    const git = isGitRequest(pathname);
     (git ? handleGitRequest(deps.core.store, deps.core.urls.web, req, res) : handle(deps, req, res)).catch(
       (error: unknown) => {
         if (!res.headersSent) {

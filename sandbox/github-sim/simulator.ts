@@ -1,3 +1,4 @@
+import { attachFile } from "./attachments.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -94,6 +95,8 @@ export interface GitHubSimulator {
   seed: Seeder;
   // A token acting as `login` (created if unknown), for tests that play a human.
   as: (login: string) => string;
+  // Stores a file attached to an issue of `fullName` and answers its URL (attachments.ts).
+  attach: (fullName: string, bytes: Uint8Array, contentType?: string) => string;
   // Waits for runner executions and webhook deliveries in flight.
   settle: () => Promise<void>;
   close: () => Promise<void>;
@@ -206,6 +209,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions = {})
     ci,
     artifacts,
     seed: createSeeder(core, workDir),
+    attach: (fullName, bytes, contentType) => attachFile(store, urls.web, fullName, bytes, contentType),
     as(login) {
       ensureUser(store, login);
       return mintUserToken(store, login).token;

@@ -41,10 +41,27 @@ function expectThat(problems: string[], ok: boolean, problem: string): void {
   if (!ok) problems.push(problem);
 }
 
-/** Opens a demo issue as a feature and labels it `locus:queued`, as a person would; then lets the world work. */
-async function queueDemoIssue(state: ScenarioState, key: keyof typeof DEMO_ISSUES): Promise<void> {
+/** A 1×1 PNG: the screenshot the standalone issue carries, as a person would drag one into it. */
+const SCREENSHOT = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/**
+ * Opens a demo issue as a feature and labels it `locus:queued`, as a person would; then lets the
+ * world work. `screenshot` attaches an image to its description the way GitHub does.
+ */
+async function queueDemoIssue(
+  state: ScenarioState,
+  key: keyof typeof DEMO_ISSUES,
+  options: { readonly screenshot?: boolean } = {},
+): Promise<void> {
   const { human, repo } = state;
-  const { data } = await human.rest.issues.create({ ...repo, ...DEMO_ISSUES[key], labels: ["type:feature"] });
+  const issue = DEMO_ISSUES[key];
+  const body = options.screenshot
+    ? `${issue.body}\n\n![screenshot](${state.world.sim.attach(`${repo.owner}/${repo.repo}`, SCREENSHOT)})`
+    : issue.body;
+  const { data } = await human.rest.issues.create({ ...repo, ...issue, body, labels: ["type:feature"] });
   state.issues[key] = data.number;
   await human.rest.issues.addLabels({ ...repo, issue_number: data.number, labels: ["locus:queued"] });
   await state.world.settle();
@@ -97,11 +114,20 @@ const install: Step = {
 const standalone: Step = {
   title: "Label a standalone issue locus:queued → a pull request",
   waiting: "Locus works on the issue",
-  act: (state) => queueDemoIssue(state, "capitalize"),
+  act: (state) => queueDemoIssue(state, "capitalize", { screenshot: true }),
   async check(state) {
     const issue = need(state.issues.capitalize, "the standalone issue");
     const problems: string[] = [];
     await expectTaskPull(state, problems, issue, "main");
+    if (state.world.replay && state.world.provider === "builtin") {
+      expectThat(
+        problems,
+        state.world.replay.fake.requests.some((request) =>
+          JSON.stringify(request.body).includes('"type":"image"'),
+        ),
+        `the agent was not shown the screenshot attached to #${issue}`,
+      );
+    }
     expectThat(
       problems,
       await state.read.testsPass(`locus/issue-${issue}`),

@@ -5,6 +5,7 @@
  * as dispatches, status changes, pushes, PRs and comments.
  */
 import { execFileSync } from "node:child_process";
+import { readBranchTipsSync } from "../github-sim/git-cache.ts";
 import type { Exchange, GitHubSimulator, WebhookDelivery } from "../github-sim/index.ts";
 import type { WorldEvent } from "../world/start-world.ts";
 import type { Progress } from "./progress.ts";
@@ -51,7 +52,8 @@ export function createTimeline(options: TimelineOptions): Timeline {
   const started = now();
   const statusOf = new Map<number, string>();
   const counts = { webhooks: 0, ownWebhooks: 0, dispatches: 0, runs: 0, pushes: 0 };
-  let refs = readRefs(options.gitDir);
+  const subjects = new Map<string, string>();
+  let refs = readRefs(options.gitDir, subjects);
 
   const paint = (style: keyof typeof STYLES, text: string) =>
     options.color ? `\x1b[${STYLES[style]}m${text}\x1b[0m` : text;
@@ -76,7 +78,7 @@ export function createTimeline(options: TimelineOptions): Timeline {
   }
 
   function checkPushes(): void {
-    const next = readRefs(options.gitDir);
+    const next = readRefs(options.gitDir, subjects);
     for (const [branch, head] of next) {
       const previous = refs.get(branch);
       if (previous?.sha === head.sha) continue;
@@ -308,22 +310,24 @@ function truncate(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-function readRefs(gitDir: string): Map<string, { sha: string; subject: string }> {
-  const out = execFileSync(
-    "git",
-    [
-      "--git-dir",
-      gitDir,
-      "for-each-ref",
-      "--format=%(refname:short)\t%(objectname:short)\t%(contents:subject)",
-      "refs/heads",
-    ],
-    { encoding: "utf8" },
-  );
+/**
+ * Every branch with its tip and subject. The tips are file reads (this runs on every request the
+ * app makes); git is asked only for the subject of a tip not seen before, about once per push.
+ */
+function readRefs(
+  gitDir: string,
+  subjects: Map<string, string>,
+): Map<string, { sha: string; subject: string }> {
   const refs = new Map<string, { sha: string; subject: string }>();
-  for (const row of out.split("\n")) {
-    const [branch, sha, subject] = row.split("\t");
-    if (branch && sha) refs.set(branch, { sha, subject: subject ?? "" });
+  for (const [ref, sha] of readBranchTipsSync(gitDir)) {
+    let subject = subjects.get(sha);
+    if (subject === undefined) {
+      subject = execFileSync("git", ["--git-dir", gitDir, "log", "-1", "--format=%s", sha], {
+        encoding: "utf8",
+      }).trim();
+      subjects.set(sha, subject);
+    }
+    refs.set(ref.slice("refs/heads/".length), { sha: sha.slice(0, 7), subject });
   }
   return refs;
 }

@@ -260,6 +260,14 @@ function workflowRunName(inputs: Record<string, string>): string {
 
 /** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */
 /** An issue's status comment as the app leaves it when it dispatches (arranged directly, as the app would write it). */
+/** The review thread whose first comment says `body`, as the simulator holds it, with its replies. */
+export function reviewThread(h: Harness, body: string) {
+  const comments = h.repo.repo.reviewComments;
+  const root = comments.find((c) => c.body === body && c.inReplyTo === null);
+  if (!root) throw new Error(`no thread starts with "${body}"`);
+  return { root, replies: comments.filter((c) => c.inReplyTo === root.id) };
+}
+
 export async function arrangeStatus(
   h: Pick<Harness, "api">,
   issue: number,

@@ -1,3 +1,5 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 /**
  * Setup before the agent, through the bundled Action: the repository's `setup.commands` run in
  * the task's worktree (inside the sandbox where the machine has one) before the first model call;
@@ -110,6 +112,8 @@ describe("setup before the agent", () => {
 
 describeWithSandbox("setup with a private registry", () => {
   it("installs through the proxy with the credential added there, the agent's test passes, and the credential is nowhere", async () => {
+    // The reusable workflow's restored cache: setup's npm keeps its downloads there, the agent never sees it.
+    const cache = join(h.dir, "runner-temp", "locus-setup-cache");
     const issue = await h.api.createIssue({ title: "Use the private package", labels: ["locus:queued"] });
     const before = h.fake.requests.length;
     const seenBefore = registry.seen.length;
@@ -121,13 +125,15 @@ describeWithSandbox("setup with a private registry", () => {
 
     const run = await h.run(
       { mode: "issue", issue: String(issue.number), "config-path": ".github/locus-registry.yml" },
-      { "INPUT_REGISTRY-CREDENTIALS": JSON.stringify({ NPM_TOKEN: SECRET }) },
+      { "INPUT_REGISTRY-CREDENTIALS": JSON.stringify({ NPM_TOKEN: SECRET }), "INPUT_SETUP-CACHE": cache },
     );
 
     expect(run.outputs["status"]).toBe("succeeded");
     expect(registry.seen.length).toBeGreaterThan(seenBefore);
     expect(registry.seen.slice(seenBefore).every((header) => header === `Bearer ${SECRET}`)).toBe(true);
     expect(JSON.stringify(h.fake.requests[before + 1])).toContain("from the private registry");
+    expect(await readdir(join(cache, "npm"))).toContain("_cacache");
+    expect(JSON.stringify(h.fake.requests[before + 1])).not.toContain("npm_config_cache");
     const pr = await h.api.findPullRequestByHead(`locus/issue-${issue.number}`, { state: "all" });
     const comments = JSON.stringify(await h.api.listIssueComments(issue.number));
     const log = run.stdout.replace(/^::add-mask::.*$/gm, "");

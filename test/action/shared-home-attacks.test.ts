@@ -1,9 +1,11 @@
 /**
  * A credential-holding program never starts in a home the agent's shell wrote, through the bundled
- * Action. In a sprint, task 1's shell plants what a test could plant in its home for the next
+ * Action, wherever the attack moves (attack-variants.ts: a retry, an iterate round, a rebase's
+ * second conflict, a sprint's second task; and a sprint with `sandbox.mode: off`). The earlier
+ * session's shell plants what a test could plant in its home for the next
  * `npx`-launched program: `~/.npmrc` with `node-options=--require=<payload>` and
  * `script-shell=<payload>`, and a `~/.gitconfig` and `~/.config/git/config` whose fsmonitor is the
- * payload. Task 2 starts an MCP server through `npx` holding a credential (PROBE_TOKEN), calls it,
+ * payload. The later session starts an MCP server through `npx` holding a credential (PROBE_TOKEN), calls it,
  * and, as the control, runs `npx` from its own shell. Every payload appends a line to a file in
  * the worktree saying whose credential it saw. Only the control's two lines may be there: the
  * server's home is fresh (nothing planted in it, npm reads no user config), Locus's own git reads
@@ -21,8 +23,7 @@ import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/typ
 import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
 import { configForThisMachine, describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type ActionRun, type Harness } from "./harness.ts";
-import { outsideTheRule, recording, startedProcesses } from "./host-processes.ts";
-import type { StartedProcess } from "./record-processes.ts";
+import { ATTACK_VARIANTS, expectHostUntouched } from "./attack-variants.ts";
 
 const SERVER = join(import.meta.dirname, "..", "lib", "sandbox", "fixtures", "home-probe-mcp-server.ts");
 const exec = promisify(execFile);
@@ -117,15 +118,15 @@ function script(): FakeTurn[] {
 
 interface Sprint {
   readonly run: ActionRun;
-  readonly started: readonly StartedProcess[];
-  readonly runnerTemp: string;
   readonly requests: readonly RecordedRequest[];
   readonly second: number;
 }
 
-/** A sprint of two tasks, Plant then Use; `sandboxed` runs record their host processes. */
-async function sprint(title: string, sandboxed: boolean): Promise<Sprint> {
-  const configPath = sandboxed ? "home.yml" : "home-off.yml";
+/**
+ * A sprint of two tasks, Plant then Use, with `sandbox.mode: off` (the sandboxed variants are
+ * attack-variants.ts's). Not recorded: unsandboxed, the recorder's NODE_OPTIONS would reach the server.
+ */
+async function sprint(title: string): Promise<Sprint> {
   const milestone = await h.api.createMilestone({ title });
   for (const [order, name] of ["Plant", "Use"].entries()) {
     await h.api.createIssue({
@@ -138,26 +139,22 @@ async function sprint(title: string, sandboxed: boolean): Promise<Sprint> {
   const second = issues.find((issue) => issue.title === `Use ${title}`)?.number ?? 0;
   h.fake.setScript(script());
   const from = h.fake.requests.length;
-  const log = join(base, `processes-${milestone.number}.jsonl`);
   // A runner's layout: its work directory (hidden with the temp in it) beside the tools.
   const runnerTemp = join(base, `work-${milestone.number}`, "_temp");
   await mkdir(runnerTemp, { recursive: true });
   const run = await h.run(
-    { mode: "sprint", milestone: String(milestone.number), "config-path": configPath },
+    { mode: "sprint", milestone: String(milestone.number), "config-path": "home-off.yml" },
     {
       PROBE_TOKEN: TOKEN,
       PATH: `${packages}:${process.env["PATH"] ?? ""}`,
       RUNNER_TEMP: runnerTemp,
-      // Unsandboxed, the recorder's NODE_OPTIONS would reach the server: recorded only in the sandbox.
-      ...(sandboxed ? await recording(log) : {}),
     },
   );
-  const started = sandboxed ? await startedProcesses(log) : [];
-  return { run, started, runnerTemp, requests: h.fake.requests.slice(from), second };
+  return { run, requests: h.fake.requests.slice(from), second };
 }
 
 /** Everything the run published or sent: remote commits, comments, PR and issue bodies, summary, outputs, logs, model requests. */
-async function published({ run, requests }: Sprint): Promise<string> {
+async function published(run: ActionRun, requests: readonly RecordedRequest[]): Promise<string> {
   const texts = [
     await h.git(["log", "-p", "--all", "--format=%H %s%n%b"]),
     run.summary,
@@ -189,10 +186,15 @@ function serverSaw(requests: readonly RecordedRequest[]): Record<string, unknown
   return {};
 }
 
-/** The server ran no payload and saw a fresh home; the payload-ran file holds the control's lines only. */
-async function expectNoPayloadButTheControl(sprint: Sprint): Promise<void> {
-  expect(sprint.run.outputs["status"]).toBe("succeeded");
-  const seen = serverSaw(sprint.requests);
+/**
+ * The server ran no payload and saw a fresh home; the payload-ran file on `branch` holds the
+ * control's lines only. `requests` are every model request of the runs in question.
+ */
+async function expectNoPayloadButTheControl(
+  requests: readonly RecordedRequest[],
+  branch: string,
+): Promise<void> {
+  const seen = serverSaw(requests);
   expect(seen["hasToken"]).toBe(true);
   expect(seen["npmrc"]).toBe(false);
   expect(seen["nodeOptions"]).toBeNull();
@@ -200,38 +202,59 @@ async function expectNoPayloadButTheControl(sprint: Sprint): Promise<void> {
   const entries = (seen["entries"] as string[] | undefined) ?? ["missing"];
   expect(entries.filter((entry) => /locus-payload|npmrc|gitconfig|config\/git/.test(entry))).toEqual([]);
   // The plant was live: the shell's own npm read it, and the control's npx ran both payloads.
-  expect(JSON.stringify(sprint.requests.map((request) => request.body))).toMatch(
+  expect(JSON.stringify(requests.map((request) => request.body))).toMatch(
     /--require=\S*\/\.locus-payload\/payload\.cjs/,
   );
-  const lines = await h.show(`locus/issue-${sprint.second}`, "payload-ran.txt");
+  const lines = await h.show(branch, "payload-ran.txt");
   expect(lines.split("\n").filter(Boolean).sort()).toEqual([
     "node payload: no token",
     "sh payload: no token",
   ]);
 }
 
-describeWithSandbox("a home the agent's shell wrote, in a sandboxed sprint", () => {
-  it("is never a credential holder's: the npx-launched MCP server of task 2 runs no payload and sees a fresh home", async () => {
-    const sprinted = await sprint("Sandboxed", true);
+describeWithSandbox("a home the agent's shell wrote, as the attack moves", () => {
+  // The plant in the earlier session; the later one calls the server (started after that plant
+  // where both sessions are in one run: a rebase's second conflict, a sprint's second task),
+  // plants again so that the control shows the plant live in a run of its own, and runs the control.
+  const attack = () => ({
+    first: [call("run_shell", { command: plant() })],
+    later: [
+      call("run_shell", { command: plant() }),
+      call("mcp__home__home", {}),
+      call("run_shell", { command: CONTROL }),
+    ],
+  });
 
-    await expectNoPayloadButTheControl(sprinted);
-    expect(serverSaw(sprinted.requests)["home"]).toBe("/home/locus");
-    // npx and the server were started in the sandbox, like everything else after the agent began.
-    expect(outsideTheRule(sprinted.started, sprinted.runnerTemp)).toEqual([]);
-    // The shell's home was the sandbox's, never the runner's.
-    expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(false);
-    expect(await published(sprinted)).not.toContain(TOKEN);
-  }, 120_000);
+  for (const variant of ATTACK_VARIANTS)
+    it(`is never a credential holder's in ${variant.name}: the npx-launched MCP server runs no payload and sees a fresh home`, async () => {
+      const world = {
+        h,
+        dir: base,
+        configPath: "home.yml",
+        env: { PROBE_TOKEN: TOKEN, PATH: `${packages}:${process.env["PATH"] ?? ""}` },
+      };
+      const outcome = await variant.play(world, attack());
+      const requests = outcome.runs.flatMap((run) => run.requests);
+
+      await expectNoPayloadButTheControl(requests, outcome.last);
+      expect(serverSaw(requests)["home"]).toBe("/home/locus");
+      // npx and the server were started in the sandbox, like everything else after the agent began.
+      expectHostUntouched(outcome);
+      // The shell's home was the sandbox's, never the runner's.
+      expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(false);
+      for (const run of outcome.runs) expect(await published(run.run, run.requests)).not.toContain(TOKEN);
+    }, 240_000);
 });
 
 describe("a home the agent's shell wrote, with sandbox.mode off", () => {
   it("is the runner's own here, and still never the credential holder's", async () => {
-    const sprinted = await sprint("Unsandboxed", false);
+    const sprinted = await sprint("Unsandboxed");
 
-    await expectNoPayloadButTheControl(sprinted);
+    expect(sprinted.run.outputs["status"]).toBe("succeeded");
+    await expectNoPayloadButTheControl(sprinted.requests, `locus/issue-${sprinted.second}`);
     // Unconfined, the shell wrote the runner's real ~/.npmrc: the server's home is another one.
     expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(true);
     expect(serverSaw(sprinted.requests)["home"]).not.toBe(join(h.dir, "home"));
-    expect(await published(sprinted)).not.toContain(TOKEN);
+    expect(await published(sprinted.run, sprinted.requests)).not.toContain(TOKEN);
   }, 120_000);
 });

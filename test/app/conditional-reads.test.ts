@@ -2,17 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newIssue, owner, repo } from "./github-helpers.ts";
 import { startAppHarness, type AppHarness } from "./harness.ts";
-import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 
 let h: AppHarness;
 beforeAll(async () => {
-  h = await startAppHarness({
-    files: {
-      "README.md": "# demo\n",
-      ...callerWorkflowFiles(),
-      ".github/locus.yml": "version: 3\n",
-    },
-  });
+  h = await startAppHarness({ config: "version: 3\n" });
 });
 afterAll(async () => {
   await h.close();

@@ -45,6 +45,8 @@ const RestClient = Octokit.plugin(restEndpointMethods);
 export async function startAppHarness(
   options: {
     files?: Record<string, string>;
+    /** `.github/locus.yml` beside the default files (a README and the caller workflow). */
+    config?: string;
     server?: Partial<Omit<LocusServerOptions, "probot" | "appFn">>;
     /** How the simulator waits out a latency fault (default: a real timer). */
     delay?: (ms: number) => Promise<void>;
@@ -78,7 +80,11 @@ export async function startAppHarness(
     ...(options.tokenExchange ? { tokenExchange: options.tokenExchange } : {}),
   });
   const repo = await sim.seed.repo(`${owner}/${name}`, {
-    files: options.files ?? { "README.md": "# demo\n", ...callerWorkflowFiles() },
+    files: options.files ?? {
+      "README.md": "# demo\n",
+      ...callerWorkflowFiles(),
+      ...(options.config === undefined ? {} : { ".github/locus.yml": options.config }),
+    },
     private: options.public !== true,
   });
   repo.collaborator("alice", "write").collaborator("eve", "read");

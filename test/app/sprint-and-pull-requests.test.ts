@@ -224,7 +224,9 @@ describe("pull requests and runs", () => {
       .rest.pulls.create({ owner, repo, title: "human", head: "feature/human", base: "main" });
     await h.settle();
     await comment(h, "alice", pr.number, "/locus iterate");
-    expect((await commentsOf(h, pr.number)).at(-1)).toContain("works on pull requests Locus opened");
+    const reply = (await commentsOf(h, pr.number)).at(-1);
+    expect(reply).toContain("works on pull requests Locus opened");
+    expect(reply).toContain("set `pr.humanPrs: true` in `.github/locus.yml`");
     expect(runs(h).filter((run) => run.inputs.pr === String(pr.number))).toHaveLength(0);
     expect(issue).toBeGreaterThan(0);
   });

@@ -81,6 +81,8 @@ export function createGitHubFake(options: GitHubFakeOptions = {}): GitHubFake {
     ...fakeComments(store),
     ...fakePulls(store),
     ...fakeTaskReads(store),
+    // No attachments: a fake issue's images are never fetched (the simulator serves real ones).
+    attachments: { download: () => Promise.resolve({ ok: false, why: "the fake holds no attachments" }) },
   };
   return {
     ...gateway,

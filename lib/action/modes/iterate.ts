@@ -1,6 +1,6 @@
 /**
- * Mode `iterate`: review feedback on a Locus PR becomes a new commit on the
- * same branch. Feedback is what is still open and came after the newest agent
+ * Mode `iterate`: review feedback on a Locus PR (or, with `pr.humanPrs`, a
+ * person's PR in this repository) becomes a new commit on the same branch. Feedback is what is still open and came after the newest agent
  * commit — unresolved threads, review verdicts, general comments, the
  * `/locus iterate` note — minus Locus's own words, as it stood when the run
  * was triggered: text edited later is read as it was then, or left out (and
@@ -13,12 +13,13 @@
  * another branch), one permission check per author not yet known to have
  * write access, two label changes, the status comment (and its throttled live
  * edits), and one request that replies in the threads, resolves them and
- * comments.
+ * comments. On a person's PR: one more read for its head repository and one
+ * for the requester's id; the status comment is the PR's, and no label moves.
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
 import { wipBranch } from "../../naming/branches.ts";
-import { iterateCommitMessage } from "../../naming/commit.ts";
+import { iterateCommitMessage, withTrailers } from "../../naming/commit.ts";
 import { hasFeedback } from "../../prompt/feedback.ts";
 import { renderIterateTask } from "../../prompt/iterate-prompt.ts";
 import { renderSummaryComment } from "../../render/summary-comment.ts";
@@ -35,9 +36,8 @@ import { feedbackAtTrigger } from "../../pull-request/feedback-at-trigger.ts";
 import { runAgentLive } from "../../task/run-agent-live.ts";
 import { createReportThreadsTool } from "../../agent/tools/report-threads.ts";
 import type { ThreadReport } from "../../agent/runner.ts";
-import { commandTrigger } from "../../trust/command-trigger.ts";
+import { commandTriggerAct } from "../../trust/command-trigger.ts";
 import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
-import { commandActs, type TriggerAct } from "../../trust/trigger-act.ts";
 import { createWriters } from "../../trust/writers.ts";
 import { runFacts } from "../../task/task-read-context.ts";
 import { readRepositoryContext, trustedCommit } from "../../task/repository-context.ts";
@@ -46,42 +46,36 @@ import { commitIdentity } from "../../git/commit-identity.ts";
 import { describeStopUnderCap } from "../../task/stop-reason.ts";
 import { reportWithoutRun, type ModeResult } from "../../task/task-report.ts";
 import { createEventRecorder } from "../../task/tool-cards.ts";
-import { collectFeedback } from "../../pull-request/iterate-feedback.ts";
+import { collectFeedback, iterateActs } from "../../pull-request/iterate-feedback.ts";
 import { movedBranchComment, pushWithOneRebase } from "../../stack/push-with-rebase.ts";
+import {
+  personRound,
+  personTaskIssue,
+  pushOnTop,
+  requesterTrailers,
+} from "../../pull-request/person-pull-request.ts";
 import { pushRefusalOf } from "../../git/push-refusal.ts";
-import type { PullRequestFeedback } from "../../github/index.ts";
 import { safeToPublish } from "../../render/safe-text.ts";
-
-/**
- * What may have started a round: a `/locus iterate` comment, or a review requesting changes
- * (iterate.onChangesRequested); commandTrigger keeps the newest by a writer.
- */
-function iterateActs(read: PullRequestFeedback): TriggerAct[] {
-  const requested = read.reviews.flatMap((review) =>
-    review.state === "CHANGES_REQUESTED" && review.submittedAt !== null
-      ? [{ actor: review.author, at: review.submittedAt, what: "requested changes" }]
-      : [],
-  );
-  return [...commandActs(read.comments, ["iterate"]), ...requested];
-}
 
 export async function runIterateMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
   const started = ctx.clock.now().getTime();
-  const found = await readLocusPullRequest(ctx, prNumber, "Locus iterates only on its own.");
+  const found = await readLocusPullRequest(ctx, prNumber, "Locus iterates only on its own.", "iterate");
   if (!found.ok) return found.result;
   const { issueNumber } = found;
+  const person = found.owner === "person";
   const { triggeredAt: runCreatedAt, budget } = runFacts(ctx, found.read);
   const writers = createWriters(ctx);
-  const triggeredAt = await commandTrigger(ctx, iterateActs(found.read), {
+  const { at: triggeredAt, requester } = await commandTriggerAct(ctx, iterateActs(found.read), {
     runCreatedAt,
     writers,
     target: `PR #${prNumber}`,
   });
   const { read, withheld } = feedbackAtTrigger(found.read, triggeredAt);
   const { pr } = read;
-  const issue = read.linkedIssue;
-  if (!issue || !roundCanStart(issue.labels)) {
+  // A person's PR has no task issue: its round is told in replies on the PR alone.
+  const issue = person ? personTaskIssue(pr) : read.linkedIssue;
+  if (!issue || (!person && !roundCanStart(issue.labels))) {
     const note = `#${issueNumber} is not in review, so there is nothing to iterate on.`;
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };
@@ -116,7 +110,10 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     };
   }
   const recorder = createEventRecorder((line) => ctx.log.info(ctx.mask(line)));
-  const round = await startPullRequestRound(ctx, issue, `Addressing review feedback on PR #${prNumber}.`);
+  const opening = `Addressing review feedback on PR #${prNumber}.`;
+  const round = person
+    ? await personRound(ctx, prNumber, opening)
+    : await startPullRequestRound(ctx, issue, opening);
 
   const path = join(ctx.run.worktreeRoot, "locus-worktrees", `iterate-${prNumber}`);
   const remoteHead = (await git.revParse(headRef)) ?? "";
@@ -215,8 +212,11 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
       "deliver",
     );
   }
-  await worktree.commit(iterateCommitMessage(issueNumber));
-  const pushed = await pushWithOneRebase(worktree, git, pr.head.ref, remoteHead);
+  const trailers = person ? await requesterTrailers(ctx, requester) : [];
+  await worktree.commit(withTrailers(iterateCommitMessage(issueNumber), trailers));
+  const pushed = person
+    ? await pushOnTop(worktree, pr.head.ref, remoteHead)
+    : await pushWithOneRebase(worktree, git, pr.head.ref, remoteHead);
   if (!pushed.ok && pushed.refusal) {
     // A rule, not a moved branch: the comment names it and what to change (commit.via: api for signatures).
     const reason = `GitHub refused the push of ${pr.head.ref}: ${pushed.refusal.rules.join(" ")}`;

@@ -26,7 +26,7 @@ import { acpCommandLine } from "./acp-command.ts";
 import type { McpServerSettings } from "../mcp/mcp-server-settings.ts";
 import { acpOutcome } from "./acp-outcome.ts";
 import { acpProgram, confinedAgent } from "./acp-program.ts";
-import { acpPromptText } from "./acp-prompt.ts";
+import { acpPrompt } from "./acp-prompt.ts";
 import { createAcpCostMeter } from "./acp-cost.ts";
 import { acpMcpServers, trustedAcpMcpServers } from "./acp-mcp-servers.ts";
 import { createAcpChannel } from "./acp-channel.ts";
@@ -209,7 +209,8 @@ export function createAcpRunner(options: AcpRunnerOptions): AgentRunner {
               void agent
                 .notify(acp.methods.agent.session.cancel, { sessionId: session.sessionId })
                 .catch(() => undefined);
-            const prompted = session.prompt(acpPromptText(execute, answer));
+            const takesImages = initialized.agentCapabilities?.promptCapabilities?.image === true;
+            const prompted = session.prompt(acpPrompt(execute, answer, takesImages));
             const failed = prompted.then(() => new Promise<never>(() => undefined));
             for (;;) {
               const message = await Promise.race([session.nextUpdate(), failed]);

@@ -22,7 +22,8 @@ export async function confinedCli(
   executable: string,
   args: readonly string[],
   cwd: string,
-  schemaDir: string | undefined,
+  /** Directories Locus wrote for the CLI to read: its answer's schema, the images. */
+  readableDirs: readonly string[],
 ): Promise<WrappedCommand> {
   const env = spec.env(options.env);
   if (!options.sandbox) return { file: executable, args, env, cwd };
@@ -31,7 +32,7 @@ export async function confinedCli(
     cwd,
     env,
     keep: Object.keys(env).filter(isSecretName),
-    readable: [...programFiles(real), ...(schemaDir ? [schemaDir] : [])],
+    readable: [...programFiles(real), ...readableDirs],
     // Its own home: one the agent's commands in an earlier task or run_shell never wrote.
     holdsCredentials: true,
   });

@@ -82,6 +82,14 @@ export function runJsonLines(options: JsonLinesOptions): Promise<JsonLinesOutcom
     });
     child.on("close", (exitCode, signal) => {
       clearTimeout(killTimer);
+      // What it started and left running (a background command, a helper process) ends with it.
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // Nothing of the group was left.
+        }
+      }
       options.signal.removeEventListener("abort", onAbort);
       resolve({ exitCode, signal, stderr: stderr.trim() });
     });

@@ -22,6 +22,7 @@ import { structuredAnswerOf, type StructuredAnswer } from "./structured-answer.t
 import type { AnswerSchema, CliSpec, ParsedEnd, RunTally } from "./cli-spec.ts";
 import { confinedCli } from "./cli-confinement.ts";
 import { takeAnswer } from "./take-answer.ts";
+import { imageFiles } from "../prompt-images.ts";
 
 const run = promisify(execFile);
 
@@ -106,18 +107,21 @@ export function createSubprocessRunner(
     }
     const parser = spec.parser(tally, execute);
     const answer = structuredAnswerOf(execute.tools);
+    // The issue's images, as files the CLI can open: its prompt is text.
+    const images = await imageFiles(execute.prompt.task, execute.prompt.images);
     const schemaDir = answer ? await mkdtemp(join(tmpdir(), "locus-answer-schema-")) : undefined;
+    const prompted: ExecuteOptions = { ...execute, prompt: { ...execute.prompt, task: images.task } };
     let outcome: JsonLinesOutcome;
     try {
       const schema = answer && schemaDir ? await writeAnswerSchema(answer, schemaDir) : undefined;
-      const stdin = spec.stdin(execute);
+      const stdin = spec.stdin(prompted);
       const command = await confinedCli(
         spec,
         options,
         executable,
-        spec.args(execute, schema),
+        spec.args(prompted, schema),
         execute.cwd,
-        schemaDir,
+        [schemaDir, images.dir].filter((dir) => dir !== undefined),
       );
       outcome = await runJsonLines({
         executable: command.file,
@@ -130,6 +134,7 @@ export function createSubprocessRunner(
       });
     } finally {
       if (schemaDir) await rm(schemaDir, { recursive: true, force: true });
+      await images.remove();
     }
     clearTimeout(timer);
     execute.signal?.removeEventListener("abort", onAbort);

@@ -25,6 +25,18 @@ describe("pricing", () => {
     expect(modelPrice("claude-sonnet-4-5-20250929")).toEqual(modelPrice("claude-sonnet-4-5"));
   });
 
+  it("prices Bedrock's and Vertex's ids for a model as Anthropic's", () => {
+    for (const id of [
+      "anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "global.anthropic.claude-sonnet-4-5-v1",
+      "claude-sonnet-4-5@20250929",
+    ]) {
+      expect(modelPrice(id)).toEqual(modelPrice("claude-sonnet-4-5"));
+    }
+    expect(modelPrice("anthropic.claude-unknown-9-v1:0")).toBeUndefined();
+  });
+
   it("knows no price for an unknown model", () => {
     expect(
       costUsd("gpt-5-codex", { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }),

@@ -196,7 +196,7 @@ describe("parseCommand: errors", () => {
     expect(message).toMatch(/^Unknown command ```` \/locus ```x+… ````\./);
   });
 
-  it.each(["run", "review", "fix-ci", "rebase", "status", "help", "cancel"] as const)(
+  it.each(["review", "fix-ci", "rebase", "status", "help", "cancel"] as const)(
     "refuses arguments after /locus %s",
     (name) => {
       expect(error(`/locus ${name} now please`)).toStrictEqual({
@@ -351,5 +351,59 @@ describe("parseCommand: several command lines", () => {
     const [note] = result.notes;
     expect(note?.endsWith("…")).toBe(true);
     expect(note?.length).toBeLessThan(120);
+  });
+});
+
+describe("parseCommand: model=<id>", () => {
+  it("takes a model for run and iterate, keeping the iterate note", () => {
+    expect(command("/locus run model=claude-opus-4-5")).toStrictEqual({
+      name: "run",
+      model: "claude-opus-4-5",
+    });
+    expect(command("/locus run MODEL=us.anthropic.claude-opus-4-5-v1:0")).toStrictEqual({
+      name: "run",
+      model: "us.anthropic.claude-opus-4-5-v1:0",
+    });
+    expect(command("/locus iterate model=claude-opus-4-5   keep the API")).toStrictEqual({
+      name: "iterate",
+      note: "keep the API",
+      model: "claude-opus-4-5",
+    });
+    expect(command("/locus iterate model=claude-opus-4-5")).toStrictEqual({
+      name: "iterate",
+      note: "",
+      model: "claude-opus-4-5",
+    });
+  });
+
+  it("reads model= only as the first argument of iterate", () => {
+    expect(command("/locus iterate use model=x here")).toStrictEqual({
+      name: "iterate",
+      note: "use model=x here",
+    });
+  });
+
+  it.each([
+    ["/locus run model=", "run", "`model=` needs a model id"],
+    ["/locus run model=$(rm)", "run", "`$(rm)` is not a model id"],
+    ["/locus run model=-opus", "run", "`-opus` is not a model id"],
+    [`/locus run model=${"a".repeat(101)}`, "run", "is not a model id"],
+    ["/locus iterate model= fix it", "iterate", "`model=` needs a model id"],
+    ["/locus iterate model=a`b note", "iterate", "is not a model id"],
+  ] as const)("refuses a malformed model in %s", (body, verb, reason) => {
+    const refused = error(body);
+    expect(refused.verb).toBe(verb);
+    expect(refused.message).toContain(reason);
+  });
+
+  it("refuses other text after /locus run, with or without a model", () => {
+    expect(error("/locus run now please")).toStrictEqual({
+      kind: "error",
+      verb: "run",
+      message:
+        "`/locus run` takes only `model=<id>`, but it is followed by `now please`. " +
+        "Write `/locus run` on a line of its own; other text can go on the next line.",
+    });
+    expect(error("/locus run model=claude-opus-4-5 now").message).toContain("followed by `now`");
   });
 });

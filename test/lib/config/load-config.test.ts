@@ -93,11 +93,13 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "baseBranch", value: "my branch", message: /branch name/ },
   { path: "baseBranch", value: " ", message: /branch name/ },
   { path: "agent.provider", value: "gpt", message: /expected one of "builtin"\|"claude-code"\|"codex"/ },
+  { path: "agent.modelHost", value: "azure", message: /expected one of "anthropic"\|"bedrock"\|"vertex"/ },
   { path: "agent.acp", value: [1], message: /expected object, received array/ },
   { path: "agent.mcpServers", value: [1], message: /expected record, received array/ },
   { path: "agent.hooks", value: { when: "after-edit" }, message: /expected array/ },
   { path: "agent.model", value: "  ", message: /Too small/ },
   { path: "agent.model", value: 5, message: /expected string/ },
+  { path: "agent.models", value: "claude-opus-4-5", message: /expected array/ },
   { path: "agent.maxTurns", value: 0, message: />=1/ },
   { path: "agent.maxTurns", value: 501, message: /<=500/ },
   { path: "agent.maxTurns", value: 1.5, message: /expected int/ },
@@ -122,6 +124,7 @@ const badValues: readonly { path: string; value: unknown; message: RegExp }[] = 
   { path: "bots.allowed", value: "dependabot[bot]", message: /expected array/ },
   { path: "review.onOpen", value: "on", message: /expected boolean/ },
   { path: "pr.draft", value: 1, message: /expected boolean/ },
+  { path: "pr.humanPrs", value: "yes", message: /expected boolean/ },
   { path: "pr.blockOnVulnerable", value: "yes", message: /expected boolean/ },
   { path: "sandbox.mode", value: "maybe", message: /"required"\|"off"/ },
   { path: "sandbox.network", value: ["registry.npmjs.org"], message: /expected object/ },
@@ -287,7 +290,7 @@ describe("loadConfig with missing keys", () => {
       loadConfig("version: 3\nagent:\n  model: claude-opus-4-1\nsprint:\n  stopOnFailure: false\n"),
     );
     expect(result.warnings).toEqual([
-      "defaults used for keys the file leaves out: workflow, agent.provider, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, setup, ci, commit",
+      "defaults used for keys the file leaves out: workflow, agent.provider, agent.modelHost, agent.maxTurns, agent.maxParallel, agent.maxCostUsd, shell, retry, iterate, prompt, sprint.rebaseBeforeTask, bots, review, pr, sandbox, setup, ci, commit",
     ]);
   });
 

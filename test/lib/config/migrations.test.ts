@@ -101,9 +101,11 @@ describe("loadConfig migrating an old file (seed: config version migration 3.0 �
     expect(result.warnings[0]).toMatch(/^Migrated config from v1 → v3\. v1 → v2: .*; v2 → v3: .*/);
     expect(result.warnings).toContain("unknown key `telemetry` kept as is (line 5)");
     expect(result.warnings).toContain("unknown key `shell.extra` kept as is (line 8)");
-    expect(result.warnings.some((warning) => warning.includes("leaves out: workflow, agent.maxTurns"))).toBe(
-      true,
-    );
+    expect(
+      result.warnings.some((warning) =>
+        warning.includes("leaves out: workflow, agent.modelHost, agent.maxTurns"),
+      ),
+    ).toBe(true);
   });
 
   it("gives the same config as the equivalent current file", () => {

@@ -12,7 +12,14 @@ describe("defaultConfig", () => {
     expect(defaultConfig()).toEqual({
       version: 3,
       workflow: "locus.yml",
-      agent: { provider: "builtin", model: "claude-sonnet-5-5", maxTurns: 40, maxParallel: 3, maxCostUsd: 5 },
+      agent: {
+        provider: "builtin",
+        model: "claude-sonnet-5-5",
+        modelHost: "anthropic",
+        maxTurns: 40,
+        maxParallel: 3,
+        maxCostUsd: 5,
+      },
       shell: {
         allow: ["*"],
         deny: ["git push*", "git remote*", "git config*", "*--receive-pack*", "*--upload-pack*", "*ext::*"],
@@ -24,7 +31,7 @@ describe("defaultConfig", () => {
       sprint: { stopOnFailure: true, rebaseBeforeTask: true },
       bots: { allowed: [] },
       review: { onOpen: false },
-      pr: { draft: false, blockOnVulnerable: false, restackOnMerge: true },
+      pr: { draft: false, blockOnVulnerable: false, humanPrs: false, restackOnMerge: true },
       sandbox: { mode: "required", network: {} },
       setup: { network: {} },
       ci: { autoFix: true, maxAttempts: 2 },
@@ -58,7 +65,7 @@ describe("configJsonSchema", () => {
 
   // Keys that are off unless set: they have a description but no default.
   const OFF_UNLESS_SET: Record<string, string[]> = {
-    agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks", "pricing"],
+    agent: ["maxCostPerDayUsd", "acp", "mcpServers", "hooks", "pricing", "models", "bedrock", "vertex"],
     commit: ["name", "email"],
     setup: ["commands"],
   };

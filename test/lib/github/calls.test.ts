@@ -152,6 +152,7 @@ describe("pull requests", () => {
       base: { ref: "main" },
       author: "locus[bot]",
       url: "https://github.com/acme/widgets/pull/12",
+      fromFork: false,
     });
     expect(found?.number).toBe(12);
     expect(none).toBeNull();

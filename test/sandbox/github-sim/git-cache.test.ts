@@ -2,7 +2,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readBranchTip, readBranchTips, readShortBranchName } from "../../../sandbox/github-sim/git-cache.ts";
+import {
+  readBranchTip,
+  readBranchTips,
+  readBranchTipsSync,
+  readShortBranchName,
+} from "../../../sandbox/github-sim/git-cache.ts";
 import {
   branchSha,
   commitInfo,
@@ -125,6 +130,7 @@ describe("short names and every branch", () => {
         .map((line) => line.split(" ") as [string, string]),
     );
     expect(await readBranchTips(gitDir)).toEqual(expected);
+    expect(readBranchTipsSync(gitDir)).toEqual(expected);
     expect(expected.size).toBe(3);
   });
 });

@@ -40,7 +40,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await fake.close();
-  await rm(dir, { recursive: true, force: true });
+  // The adapter's group is killed as the run ends; a dying process may still be closing files in its home.
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** Claude Code's side calls (a one-word "count" warm-up on a small model) get a short answer; the task's turns play in order. */

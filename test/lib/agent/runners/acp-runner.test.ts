@@ -130,6 +130,25 @@ describe("acp runner", () => {
     expect(events.at(-1)).toMatchObject({ type: "done", success: true, stats: { costUsd: 0.25, turns: 3 } });
   });
 
+  it("gives the issue's images to an agent that takes them, as the protocol's image blocks after the text", async () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]);
+    const image = {
+      name: "image-1.png",
+      from: "the issue description",
+      mediaType: "image/png" as const,
+      bytes: png,
+    };
+
+    const result = await runner("work").execute(
+      execute({ prompt: { system: "", context: "", task: "Fix the header", images: [image] } }),
+    );
+
+    expect(result.success).toBe(true);
+    const log = await agentLog();
+    expect(log["images"]).toEqual([{ mimeType: "image/png", data: Buffer.from(png).toString("base64") }]);
+    expect(String(log["prompt"])).toContain("- image-1.png: from the issue description");
+  });
+
   it("offers the configured MCP servers in session/new, with only their own secrets and programs found outside the repository", async () => {
     await runner("answer", {
       mcpServers: [

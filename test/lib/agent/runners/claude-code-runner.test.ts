@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -38,6 +38,31 @@ afterEach(async () => {
 });
 
 describe("claude-code runner", () => {
+  it("names the issue's images as files in a directory of the run's own, removed when the CLI is done", async () => {
+    const cli = await installFakeCli({
+      name: "claude",
+      version: "2.1.3 (Claude Code)",
+      fixture: "claude-code-stream.jsonl",
+      cwd,
+    });
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]);
+    const image = {
+      name: "image-1.png",
+      from: "a comment by @wendy",
+      mediaType: "image/png" as const,
+      bytes: png,
+    };
+
+    await runner(cli.path).execute(
+      execute({ prompt: { system: "", context: "", task: "Fix it", images: [image] } }),
+    );
+
+    const stdin = await cli.stdin();
+    const file = /`([^`]*locus-images-[^`]*\/image-1\.png)`: from a comment by @wendy/.exec(stdin)?.[1];
+    expect(file, stdin).toBeDefined();
+    await expect(access(file ?? "")).rejects.toThrow();
+  });
+
   it("runs claude -p with stream-json, the task on stdin, and maps its events and result", async () => {
     const cli = await installFakeCli({
       name: "claude",

@@ -5,7 +5,8 @@
  * Like the real CLIs, it gives a structured answer only when asked for one: with `--json-schema`
  * (Claude Code) or `--output-schema <file>` (Codex, whose schema file it keeps for the test), the
  * fixture's `"__ANSWER_JSON__"` becomes `answer` and `"__ANSWER_TEXT__"` its JSON text; without,
- * null and a sentence.
+ * null and a sentence. With `writes`, it first writes those files where it runs, as a real CLI's
+ * edit tool would.
  */
 import { chmod, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -33,6 +34,8 @@ export interface FakeCliOptions {
   readonly hang?: boolean;
   /** The structured answer the CLI gives when a run asks for one. */
   readonly answer?: unknown;
+  /** Files the CLI writes in its working directory (path → content) before it answers, as an edit would. */
+  readonly writes?: Readonly<Record<string, string>>;
 }
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
@@ -46,6 +49,8 @@ export async function installFakeCli(options: FakeCliOptions): Promise<FakeCli> 
     stream.replaceAll('"__ANSWER_JSON__"', json).replaceAll('"__ANSWER_TEXT__"', JSON.stringify(text));
   await writeFile(join(dir, "stream.jsonl"), answered("null", "I studied the repository."));
   const answer = JSON.stringify(options.answer ?? null);
+  const writes = Object.entries(options.writes ?? {});
+  await Promise.all(writes.map(([, content], index) => writeFile(join(dir, `write-${index}`), content)));
   await writeFile(join(dir, "stream-answer.jsonl"), answered(answer, answer));
   const script = [
     "#!/usr/bin/env bash",
@@ -60,6 +65,9 @@ export async function installFakeCli(options: FakeCliOptions): Promise<FakeCli> 
     `  if [ "$previous" = "--output-schema" ]; then cp "$arg" '${dir}/output-schema.json'; stream='${dir}/stream-answer.jsonl'; fi`,
     '  previous="$arg"',
     "done",
+    ...writes.map(
+      ([path], index) => `mkdir -p "$(dirname '${path}')" && cp '${dir}/write-${index}' '${path}'`,
+    ),
     // The sleeper starts before any output, so an abort triggered by an event always finds it.
     options.hang ? `sleep 30 & echo $! > '${dir}/sleep.pid'` : "",
     'cat "$stream"',
