@@ -243,16 +243,26 @@ export async function run(): Promise<void> {
       for (const secret of connection?.secrets ?? []) keepSecret(secret);
       return connection;
     };
-    const sessionRecord = startSessionRecord(
-      createAgentRunner(provider, config, process.env, inputs["anthropic-api-key"], sandbox, connectCloud),
-      env.worktreeRoot,
-      env.runId,
-      (text) => mask(text),
-    );
+    const sessionRecord = startSessionRecord({
+      runner: createAgentRunner(
+        provider,
+        config,
+        process.env,
+        inputs["anthropic-api-key"],
+        sandbox,
+        connectCloud,
+      ),
+      folder: env.worktreeRoot,
+      runId: env.runId,
+      runUrl: env.runUrl,
+      mask: (text) => mask(text),
+      env: process.env,
+    });
     const ctx: ActionContext = {
       gateway,
       git,
       runner: sessionRecord.runner,
+      sessionRecord,
       clock: { now: () => new Date() },
       log,
       config,
@@ -279,8 +289,8 @@ export async function run(): Promise<void> {
     const result = await runMode(ctx, request);
     log.info(describeCalls(gateway.counter.snapshot()));
     setOutputs(result);
-    // The agent has ended: the record is complete, and this process (not the agent) uploads it.
-    const recordSection = await sessionRecord.publish(env.runUrl, process.env);
+    // The agents have ended: this process (never an agent) uploads what the record holds still.
+    const recordSection = await sessionRecord.finish(request.mode);
     if (process.env["GITHUB_STEP_SUMMARY"]) {
       const report = { kind: sandbox.kind, refused: sandbox.refused() };
       // Hooks that never ran are said in the summary too, where a reader looks for what happened.

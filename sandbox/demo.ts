@@ -104,6 +104,9 @@ console.log(
 );
 console.log(`  report:      ${reportPath} (every PR body and comment Locus wrote)`);
 console.log(`  runs:        ${join(world.workDir, "runs")} (each run's fresh checkout and job summary)`);
+console.log(
+  `  sessions:    ${join(world.workDir, "runs", "run-<id>", "temp", "locus-session-record")} (each run's session record)`,
+);
 
 await world.close({ keepFiles: true });
 const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -74,6 +74,8 @@ const STEPS: Steps = {
       // The questions are answered by now (or a writer restarted the task without an answer).
       "waiting",
       "capRefused",
+      // The last attempt's record; this attempt links its own when it delivers.
+      "recordUrl",
     );
     const working = phaseView({ kind: "working" });
     const details = [
@@ -92,7 +94,7 @@ const STEPS: Steps = {
   spent: (task, event) => ({ state: spend(task, event), effects: [] }),
   delivered: (task, event) =>
     moved(
-      { ...spend(task, event), pr: event.pr },
+      { ...spend(task, event), pr: event.pr, ...(event.recordUrl ? { recordUrl: event.recordUrl } : {}) },
       "deliver",
       false,
       phaseView({ kind: "pr-open", pr: event.pr }),

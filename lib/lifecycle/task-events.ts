@@ -134,7 +134,12 @@ export type TaskEvent =
   | { readonly kind: "progress"; readonly view: StatusView }
   /** Money spent before the task's end (resolving a checkpoint's conflicts). */
   | ({ readonly kind: "spent" } & Spend)
-  | ({ readonly kind: "delivered"; readonly pr: number } & Spend)
+  | ({
+      readonly kind: "delivered";
+      readonly pr: number;
+      /** The artifact page of this task's session record, when it was uploaded. */
+      readonly recordUrl?: string;
+    } & Spend)
   | ({
       readonly kind: "failed";
       /** The reason, as it may be published. */

@@ -51,6 +51,8 @@ export interface PullRequestBodyInput {
   /** Shown when the model was not a real one (the sandbox's replay model). */
   readonly notice?: string;
   readonly runUrl?: string;
+  /** The artifact page of the task's session record (docs/session-record.md). */
+  readonly recordUrl?: string;
   /** What the checks before review found (dependency review, suspect files). */
   readonly checks?: PreReviewChecks;
 }
@@ -64,7 +66,10 @@ const MAX_TOOL_LINES = 200;
  */
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
   const summary = untrustedMarkdown(input.summary.trim());
-  const run: Inline[] = input.runUrl ? [" · ", link(input.runUrl, "run")] : [];
+  const run: Inline[] = [
+    ...(input.runUrl ? [" · ", link(input.runUrl, "run")] : []),
+    ...(input.recordUrl ? [" · ", link(input.recordUrl, "session record")] : []),
+  ];
   const tree = root(
     trustedHtml(hiddenMarker("pr", `issue=${input.issue}`)),
     paragraph(closesIssue(input.issue)),

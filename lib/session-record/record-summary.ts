@@ -6,7 +6,7 @@ export interface RecordSummary {
   readonly turns: number;
   readonly toolCalls: number;
   readonly costUsd: number;
-  /** Milliseconds from the record's start to its last line. */
+  /** Milliseconds from the first line to the last. */
   readonly durationMs: number;
 }
 
@@ -35,6 +35,6 @@ export function summarizeRecord(lines: readonly RecordLine[]): RecordSummary {
     turns: turns.length,
     toolCalls: events.filter((event) => event.type === "tool_started").length,
     costUsd: turns.reduce((sum, event) => sum + event.costUsd, 0),
-    durationMs: lines.at(-1)?.atMs ?? 0,
+    durationMs: (lines.at(-1)?.atMs ?? 0) - (lines[0]?.atMs ?? 0),
   };
 }

@@ -20,6 +20,15 @@ export type UploadOutcome =
   | { readonly ok: true; readonly id: number; readonly url?: string }
   | { readonly ok: false; readonly reason: string };
 
+/** What a task asks of the run's session record when it delivers: its own part, uploaded, to link. */
+export interface SessionRecordPublisher {
+  /**
+   * Uploads what was recorded since the last upload as an artifact named for `part`; undefined
+   * when nothing was. Never rejects: a failed upload is an outcome.
+   */
+  publish(part: string): Promise<UploadOutcome | undefined>;
+}
+
 /**
  * The page GitHub shows an artifact at: `<run url>/artifacts/<id>`.
  * https://docs.github.com/actions/managing-workflow-runs-and-deployments/managing-workflow-runs/downloading-workflow-artifacts

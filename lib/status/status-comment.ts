@@ -46,6 +46,8 @@ const stateSchema = z.object({
   attempts: z.number().int().nonnegative().default(0),
   runUrl: z.string().optional(),
   pr: z.number().int().positive().optional(),
+  /** The artifact page of the session record of the run that delivered `pr` (docs/session-record.md). */
+  recordUrl: z.string().optional(),
   costUsd: z.number().nonnegative().optional(),
   lastError: z.string().optional(),
   /** Set while the latest run's agent ran without a sandbox (config `sandbox.mode: off`). */
@@ -123,6 +125,7 @@ export function renderStatusComment(view: StatusView, state: StatusState): strin
   const fact = (...parts: Inline[]) => facts.push(...(facts.length > 0 ? [" · "] : []), ...parts);
   if (state.runUrl) fact(link(state.runUrl, "workflow run"));
   if (state.pr !== undefined) fact(`PR #${state.pr}`);
+  if (state.recordUrl) fact(link(state.recordUrl, "session record"));
   if (state.costUsd !== undefined) fact(`cost ${formatUsd(state.costUsd)}`);
   if (state.attempts > 0) fact(`attempt ${state.attempts}`);
   const details = view.details ?? [];

@@ -8,6 +8,7 @@ import type { LocusConfig } from "../config/index.ts";
 import type { GitHubGateway, Log } from "../github/index.ts";
 import type { GitClient } from "../git/git-client.ts";
 import type { TaskSetup } from "../setup/task-setup.ts";
+import type { SessionRecordPublisher } from "../session-record/upload-record.ts";
 
 export interface ActionLog extends Log {
   /** A collapsible log group (`core.group` on a runner). */
@@ -61,6 +62,8 @@ export interface ActionContext {
   readonly userId?: (login: string) => Promise<number>;
   /** What runs in a task's worktree before its agent (`setup.commands` or the lockfile's install); absent: nothing. */
   readonly setup?: TaskSetup;
+  /** The run's session record: a delivered task uploads its part and links it; absent: nothing recorded. */
+  readonly sessionRecord?: SessionRecordPublisher;
 }
 
 /** What running the agent needs of the context: the runner, its limits, the clock and the log. */

@@ -30,6 +30,8 @@ export interface DeliveryInput {
 export interface DeliveredPullRequest {
   readonly number: number;
   readonly url: string;
+  /** The artifact page of the task's session record, when it was uploaded. */
+  readonly recordUrl?: string;
   /** The label set still owed to a pull request just opened (GitHub's create call takes no labels). */
   readonly labelWrite?: MomentWrite;
 }
@@ -43,11 +45,17 @@ type DeliveryPorts = Pick<
   Pick<LabelWrites, "setLabels">;
 
 export async function deliverPullRequest(
-  ctx: Pick<ActionContext, "mask" | "model" | "run" | "config"> & { readonly gateway: DeliveryPorts },
+  ctx: Pick<ActionContext, "mask" | "model" | "run" | "config" | "sessionRecord"> & {
+    readonly gateway: DeliveryPorts;
+  },
   input: DeliveryInput,
 ): Promise<DeliveredPullRequest> {
   const { gateway } = ctx;
   const { result } = input;
+  // The task's part of the session record, uploaded now so the PR and the status comment can link it.
+  const record = await ctx.sessionRecord?.publish(`issue-${input.issue.number}`);
+  const recordUrl = record?.ok ? record.url : undefined;
+  const linked = recordUrl === undefined ? {} : { recordUrl };
   const body = ctx.mask(
     renderPullRequestBody({
       issue: input.issue.number,
@@ -59,6 +67,7 @@ export async function deliverPullRequest(
       model: ctx.model,
       ...(input.stackedOn === undefined ? {} : { stackedOn: input.stackedOn }),
       ...(ctx.run.url ? { runUrl: ctx.run.url } : {}),
+      ...linked,
       ...(input.checks ? { checks: input.checks } : {}),
     }),
   );
@@ -70,7 +79,7 @@ export async function deliverPullRequest(
     const updated = await gateway.updatePullRequest(existing.number, { title, body, base: input.prBase });
     const labels = (await gateway.getIssue(existing.number))?.labels ?? [];
     if (!labels.includes(MANAGED_LABEL)) await gateway.setLabels(existing.number, [...labels, MANAGED_LABEL]);
-    return { number: updated.number, url: updated.url };
+    return { number: updated.number, url: updated.url, ...linked };
   }
   const created = await gateway.createPullRequest({
     title,
@@ -82,6 +91,7 @@ export async function deliverPullRequest(
   return {
     number: created.number,
     url: created.url,
+    ...linked,
     labelWrite: {
       kind: "labels",
       number: created.number,

@@ -71,7 +71,13 @@ export async function deliverTask(
   // The new PR's label, the labels and the status comment: one moment, one request.
   await advance(
     s,
-    { kind: "delivered", pr: pr.number, usd: result.costUsd, at: ctx.clock.now() },
+    {
+      kind: "delivered",
+      pr: pr.number,
+      usd: result.costUsd,
+      at: ctx.clock.now(),
+      ...(pr.recordUrl === undefined ? {} : { recordUrl: pr.recordUrl }),
+    },
     pr.labelWrite ? [pr.labelWrite] : [],
   );
   return {

@@ -22,7 +22,6 @@ import { actionBundle } from "../action-bundle.ts";
 import { NODE_COMPILE_CACHE_ENV } from "../../sandbox/world/node-compile-cache.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
-import { runtimeToken } from "../../sandbox/github-sim/artifact-service.ts";
 import { hiddenMarker } from "../../lib/markers.ts";
 import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
 
@@ -200,8 +199,6 @@ export async function startHarness(
       GITHUB_GRAPHQL_URL: sim.graphqlUrl,
       GITHUB_SERVER_URL: sim.url,
       GITHUB_RUN_ID: String(9000 + runs),
-      ACTIONS_RESULTS_URL: sim.url,
-      ACTIONS_RUNTIME_TOKEN: runtimeToken(String(9000 + runs)),
       GITHUB_ACTOR: sim.app.botLogin,
       RUNNER_TEMP: temp,
       GITHUB_STEP_SUMMARY: summaryFile,

@@ -1,6 +1,13 @@
+/**
+ * The session record through the bundled Action, uploaded to the simulator's artifact service:
+ * the delivered task's part is linked from the PR body and the status comment, and the link
+ * downloads a file that holds none of the run's secrets and replays its tool calls in order; a
+ * refused upload is said once and the PR still opens; a run without an artifact service says so.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { parseRecord, recordEvents } from "../../lib/session-record/record-summary.ts";
+import { STATUS_MARKER } from "../../lib/status/status-comment.ts";
 import { runtimeToken } from "../../sandbox/github-sim/artifact-service.ts";
 import { ANTHROPIC_KEY, OWNER, REPO, startHarness, type Harness } from "./harness.ts";
 
@@ -18,8 +25,15 @@ afterAll(async () => {
 // GitHub's artifact client works only against github.com, *.ghe.com and *.localhost hosts (GHES
 // has no artifact service of this version), so these runs name the simulator as a .localhost host;
 // this machine does not resolve that name, so the test maps links back to the simulator's address.
-function serverEnv(): Record<string, string> {
-  return { GITHUB_SERVER_URL: h.sim.url.replace("127.0.0.1", "locus-sim.localhost") };
+const SERVER = () => h.sim.url.replace("127.0.0.1", "locus-sim.localhost");
+
+function artifactEnv(runId: string): Record<string, string> {
+  return {
+    GITHUB_SERVER_URL: SERVER(),
+    GITHUB_RUN_ID: runId,
+    ACTIONS_RESULTS_URL: h.sim.url,
+    ACTIONS_RUNTIME_TOKEN: runtimeToken(runId),
+  };
 }
 
 function onSimulator(url: string): string {
@@ -39,24 +53,31 @@ function leakyScript(secrets: readonly string[]) {
   ];
 }
 
+async function statusCommentOf(issue: number): Promise<string> {
+  const comments = (await h.api.getIssue(issue))?.comments ?? [];
+  return comments.find((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`))?.body ?? "";
+}
+
 describe("session record", () => {
-  it("is uploaded as the run's artifact, linked from the job summary, without secrets, replaying the tool calls in order", async () => {
+  it("is the task's artifact, linked from the PR, the status comment and the job summary, without secrets, replaying the tool calls in order", async () => {
     const issue = await queuedIssue("Greet politely");
-    const runId = "9001";
+    const runId = "7101";
     h.fake.setScript(leakyScript([ANTHROPIC_KEY, h.token, runtimeToken(runId)]));
 
-    const run = await h.run({ mode: "issue", issue: String(issue.number) }, serverEnv());
+    const run = await h.run({ mode: "issue", issue: String(issue.number) }, artifactEnv(runId));
 
-    expect(run.stderr.slice(-2000)).toBe("");
     expect(run.code).toBe(0);
     expect(run.outputs["status"]).toBe("succeeded");
-    expect(Number(run.outputs["pr-number"])).toBeGreaterThan(0);
+    const name = `locus-session-${runId}-issue-${issue.number}`;
     const artifacts = h.sim.artifacts.list();
-    expect(artifacts.map((a) => [a.runId, a.name])).toEqual([[runId, `locus-session-${runId}.jsonl`]]);
+    expect(artifacts.map((a) => [a.runId, a.name])).toEqual([[runId, `${name}.jsonl`]]);
     const [artifact] = artifacts;
-    const link = `${serverEnv()["GITHUB_SERVER_URL"]}/${OWNER}/${REPO}/actions/runs/${runId}/artifacts/${artifact?.id}`;
+    const link = `${SERVER()}/${OWNER}/${REPO}/actions/runs/${runId}/artifacts/${artifact?.id}`;
+    const pr = await h.api.getPullRequest(Number(run.outputs["pr-number"]));
+    expect(pr?.body).toContain(`[session record](${link})`);
+    expect(await statusCommentOf(issue.number)).toContain(`[session record](${link})`);
     expect(run.summary).toContain("### Session record");
-    expect(run.summary).toContain(`](${link})`);
+    expect(run.summary).toContain(`[artifact ${artifact?.id}](${link})`);
 
     // The link resolves to the file itself.
     const downloaded = await (await fetch(onSimulator(link))).text();
@@ -72,19 +93,33 @@ describe("session record", () => {
     expect(started).toEqual(["edit_file", "write_file", "finish"]);
   }, 120_000);
 
-  it("a refused upload is said once, plainly, and the task still opens its PR", async () => {
+  it("a refused upload is said once, plainly, and the task still opens its PR, unlinked", async () => {
     const issue = await queuedIssue("Greet again");
     h.fake.setScript(leakyScript([]));
     h.sim.artifacts.refuse("artifact storage quota has been hit");
 
-    const run = await h.run({ mode: "issue", issue: String(issue.number) }, serverEnv());
+    const run = await h.run({ mode: "issue", issue: String(issue.number) }, artifactEnv("7102"));
     h.sim.artifacts.refuse(undefined);
 
     expect(run.code).toBe(0);
     expect(run.outputs["status"]).toBe("succeeded");
     const pr = await h.api.getPullRequest(Number(run.outputs["pr-number"]));
     expect(pr?.head.ref).toBe(`locus/issue-${issue.number}`);
-    expect(run.summary.match(/could not be uploaded/g)).toHaveLength(1);
+    expect(pr?.body).not.toContain("session record");
+    expect(run.summary.match(/Not uploaded/g)).toHaveLength(1);
     expect(run.summary).toContain("artifact storage quota has been hit");
+  }, 120_000);
+
+  it("a run without an artifact service keeps the record on the runner and says why", async () => {
+    const issue = await queuedIssue("Greet once more");
+    h.fake.setScript(leakyScript([]));
+    const before = h.sim.artifacts.list().length;
+
+    const run = await h.run({ mode: "issue", issue: String(issue.number) });
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    expect(h.sim.artifacts.list()).toHaveLength(before);
+    expect(run.summary).toContain("Not uploaded: this run has no artifact service");
+    expect(await statusCommentOf(issue.number)).not.toContain("session record");
   }, 120_000);
 });

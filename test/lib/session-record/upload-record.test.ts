@@ -18,13 +18,12 @@ describe("uploadRecord", () => {
     const outcome = await uploadRecord(uploader, "locus-session", "/tmp/rec/session.jsonl", RUN_URL);
     expect(calls).toEqual([["locus-session", ["/tmp/rec/session.jsonl"], "/tmp/rec", { skipArchive: true }]]);
     expect(outcome).toEqual({ ok: true, id: 7, url: `${RUN_URL}/artifacts/7` });
-    expect(toGitHubMarkdown(sessionRecordSection(SUMMARY, outcome))).toBe(
+    const parts = [{ name: "locus-session-42-issue-3", summary: SUMMARY, upload: outcome }];
+    expect(toGitHubMarkdown(sessionRecordSection(parts))).toBe(
       [
         "### Session record",
         "",
-        "3 turns, 5 tool calls, $0.5000, 61 s.",
-        "",
-        `Full record: [artifact 7](${RUN_URL}/artifacts/7)`,
+        `- \`locus-session-42-issue-3\`: 3 turns, 5 tool calls, $0.5000, 61 s. [artifact 7](${RUN_URL}/artifacts/7)`,
       ].join("\n"),
     );
   });
@@ -35,8 +34,10 @@ describe("uploadRecord", () => {
     };
     const outcome = await uploadRecord(uploader, "locus-session", "/tmp/rec/session.jsonl", RUN_URL);
     expect(outcome).toEqual({ ok: false, reason: "Failed to CreateArtifact: 503" });
-    const markdown = toGitHubMarkdown(sessionRecordSection(SUMMARY, outcome));
-    expect(markdown.match(/could not be uploaded/g)).toHaveLength(1);
+    const markdown = toGitHubMarkdown(
+      sessionRecordSection([{ name: "locus-session-42-ask", summary: SUMMARY, upload: outcome }]),
+    );
+    expect(markdown.match(/Not uploaded/g)).toHaveLength(1);
     expect(markdown).toContain("Failed to CreateArtifact: 503");
   });
 });
