@@ -9,12 +9,14 @@ import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { parseRecord, recordEvents } from "../../lib/session-record/record-summary.ts";
 import { STATUS_MARKER } from "../../lib/status/status-comment.ts";
 import { runtimeToken } from "../../sandbox/github-sim/artifact-service.ts";
-import { ANTHROPIC_KEY, OWNER, REPO, startHarness, type Harness } from "./harness.ts";
+import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import { ANTHROPIC_KEY, OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ ...PROJECT_FILES, ...callerWorkflowFiles() });
+  h.repo.collaborator("rev", "write");
 }, 60_000);
 
 afterAll(async () => {
@@ -59,6 +61,8 @@ async function statusCommentOf(issue: number): Promise<string> {
 }
 
 describe("session record", () => {
+  let delivered: { issue: number; pr: number } | undefined;
+
   it("is the task's artifact, linked from the PR, the status comment and the job summary, without secrets, replaying the tool calls in order", async () => {
     const issue = await queuedIssue("Greet politely");
     const runId = "7101";
@@ -74,6 +78,7 @@ describe("session record", () => {
     const [artifact] = artifacts;
     const link = `${SERVER()}/${OWNER}/${REPO}/actions/runs/${runId}/artifacts/${artifact?.id}`;
     const pr = await h.api.getPullRequest(Number(run.outputs["pr-number"]));
+    delivered = { issue: issue.number, pr: Number(run.outputs["pr-number"]) };
     expect(pr?.body).toContain(`[session record](${link})`);
     expect(await statusCommentOf(issue.number)).toContain(`[session record](${link})`);
     expect(run.summary).toContain("### Session record");
@@ -91,6 +96,33 @@ describe("session record", () => {
       event.type === "tool_started" ? [event.tool] : [],
     );
     expect(started).toEqual(["edit_file", "write_file", "finish"]);
+  }, 120_000);
+
+  it("an iterate round's part is linked from the round's comment on the PR", async () => {
+    if (!delivered) throw new Error("the first test delivered no PR");
+    const { pr } = delivered;
+    h.fake.setScript([
+      reply(call("edit_file", { path: "src/greet.js", old_text: "Hi, ", new_text: "Hi there, " })),
+      reply(call("finish", { summary: "Warmer greeting." })),
+    ]);
+    await h.as("rev").createComment(pr, "/locus iterate warmer");
+    await h.api.dispatchWorkflow("locus.yml", "main", { mode: "iterate", pr: String(pr) });
+    const [created] = await h.api.listWorkflowRuns("locus.yml");
+    const runId = String(created?.id);
+
+    const run = await h.run({ mode: "iterate", pr: String(pr), command: "warmer" }, artifactEnv(runId));
+
+    expect(run.outputs["status"]).toBe("succeeded");
+    const artifact = h.sim.artifacts.list().find((a) => a.runId === runId);
+    expect(artifact?.name).toBe(`locus-session-${runId}-pr-${pr}.jsonl`);
+    const link = `${SERVER()}/${OWNER}/${REPO}/actions/runs/${runId}/artifacts/${artifact?.id}`;
+    const comments = (await h.api.getIssue(pr))?.comments ?? [];
+    const round = comments.find((c) => c.body.includes("Locus addressed the review feedback"));
+    expect(round?.body).toContain(`[session record](${link})`);
+    const started = recordEvents(parseRecord(artifact?.content.toString("utf8") ?? "")).flatMap((event) =>
+      event.type === "tool_started" ? [event.tool] : [],
+    );
+    expect(started).toEqual(["edit_file", "finish"]);
   }, 120_000);
 
   it("a refused upload is said once, plainly, and the task still opens its PR, unlinked", async () => {

@@ -252,6 +252,8 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
     .join(" ");
   // `report_threads` from any provider; the built-in runner may also report in `finish`.
   const threads = reported ?? result.threads;
+  // The round's part of the session record, uploaded now so the round's comment can link it.
+  const record = await ctx.sessionRecord?.publish(`pr-${prNumber}`);
   try {
     await gateway.answerReviewFeedback(
       threadReplies(feedback.threads, threads, short, ctx.config.iterate.resolveThreads).map((reply) => ({
@@ -269,6 +271,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
               .filter(Boolean)
               .join(" "),
             result.summary,
+            record?.ok ? record.url : undefined,
           ),
         ),
       },
