@@ -39,16 +39,16 @@ export interface AttackVariant {
 const finish = (summary: string) => reply(call("finish", { summary }));
 
 /** Every file on a branch of the remote. */
-async function filesOn(h: Harness, branch: string): Promise<string[]> {
+export async function filesOn(h: Harness, branch: string): Promise<string[]> {
   return (await h.git(["ls-tree", "-r", "--name-only", `origin/${branch}`])).split("\n").filter(Boolean);
 }
 
-async function labelsOf(h: Harness, issue: number): Promise<readonly string[]> {
+export async function labelsOf(h: Harness, issue: number): Promise<readonly string[]> {
   return (await h.api.getIssue(issue))?.labels ?? [];
 }
 
 /** A task that ends well: status, exit, the issue in review. */
-async function expectDelivered(h: Harness, run: VariantRun, issue: number): Promise<void> {
+export async function expectDelivered(h: Harness, run: VariantRun, issue: number): Promise<void> {
   expect(run.run.outputs["status"]).toBe("succeeded");
   expect(run.run.code).toBe(0);
   const labels = await labelsOf(h, issue);

@@ -1,10 +1,10 @@
 /**
  * One run of the bundled Action as an attack test wants it: every host process recorded
- * (host-processes.ts), a runner temp of its own laid out as a runner's, GITHUB_ENV an empty file
- * read back afterwards, and the model requests of the run kept (the tool results show what the
- * attacker's commands printed).
+ * (host-processes.ts), a runner temp laid out as a runner's (its own, or the world's emptied),
+ * GITHUB_ENV an empty file read back afterwards, what was left in the runner temp, and the model
+ * requests of the run kept (the tool results show what the attacker's commands printed).
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RecordedRequest } from "../../sandbox/anthropic-fake/types.ts";
 import type { ActionRun, Harness } from "./harness.ts";
@@ -18,6 +18,14 @@ export interface VariantWorld {
   readonly configPath?: string;
   /** More environment for every run (a credential, a PATH). */
   readonly env?: Record<string, string>;
+  /**
+   * One runner temp for every run, for an attack that must name it ahead (a runner's
+   * `_work/_temp` is the same path each job), emptied before each run as a runner empties it.
+   * Without it, each run has a runner temp of its own.
+   */
+  readonly runnerTemp?: string;
+  /** Lays what the attack looks for in the emptied runner temp, before each run (a canary). */
+  readonly prepare?: (runnerTemp: string) => Promise<void>;
 }
 
 export interface VariantRun {
@@ -28,6 +36,8 @@ export interface VariantRun {
   readonly requests: readonly RecordedRequest[];
   /** What the run's GITHUB_ENV file holds afterwards. */
   readonly githubEnv: string;
+  /** The names in the runner temp once the run ended (the next run may empty it). */
+  readonly leftInRunnerTemp: readonly string[];
 }
 
 let runs = 0;
@@ -37,10 +47,13 @@ export async function recordedRun(world: VariantWorld, inputs: Record<string, st
   runs += 1;
   const root = join(world.dir, `variant-run-${runs}`);
   // A runner's layout: the job's temp under its work directory, the file-command files in it.
-  const runnerTemp = join(root, "work", "_temp");
+  const runnerTemp = world.runnerTemp ?? join(root, "work", "_temp");
   const fileCommands = join(runnerTemp, "_runner_file_commands");
   await rm(root, { recursive: true, force: true });
+  await rm(runnerTemp, { recursive: true, force: true });
   await mkdir(fileCommands, { recursive: true });
+  await mkdir(root, { recursive: true });
+  await world.prepare?.(runnerTemp);
   const githubEnv = join(fileCommands, "set_env_1");
   await writeFile(githubEnv, "");
   const from = world.h.fake.requests.length;
@@ -59,6 +72,7 @@ export async function recordedRun(world: VariantWorld, inputs: Record<string, st
     runnerTemp,
     requests: world.h.fake.requests.slice(from),
     githubEnv: await readFile(githubEnv, "utf8"),
+    leftInRunnerTemp: await readdir(runnerTemp),
   };
 }
 
