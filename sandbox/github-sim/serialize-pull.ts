@@ -1,5 +1,6 @@
 import type { SimCore } from "./core.ts";
 import type { Issue, PullData, Repo, Review, ReviewComment } from "./model.ts";
+import { repoKey } from "./model.ts";
 import type { CommitInfo, RawChange } from "./git.ts";
 import type { FilePatch } from "./diff.ts";
 import { parseDiff } from "./diff.ts";
@@ -32,6 +33,20 @@ function branchJson(core: SimCore, repo: Repo, branch: string, sha: string): Rec
     sha,
     user: userJson(core, repo.owner),
     repo: repoJson(core, repo),
+  };
+}
+
+/** A PR's head: a branch of this repository, or of a fork (`repo` null once the fork is deleted). */
+function headJson(core: SimCore, repo: Repo, pull: PullData, sha: string): Record<string, unknown> {
+  if (pull.headRepository === undefined) return branchJson(core, repo, pull.head, sha);
+  const [owner = "", name = ""] = pull.headRepository.split("/");
+  const fork = core.store.repos.get(repoKey(owner, name));
+  return {
+    label: `${owner}:${pull.head}`,
+    ref: pull.head,
+    sha,
+    user: userJson(core, owner),
+    repo: fork ? { ...repoJson(core, fork), fork: true } : null,
   };
 }
 
@@ -79,7 +94,7 @@ export async function pullJson(
     assignees,
     requested_reviewers: [],
     requested_teams: [],
-    head: branchJson(core, repo, issue.pull.head, headSha),
+    head: headJson(core, repo, issue.pull, headSha),
     base: branchJson(core, repo, issue.pull.base, baseSha),
     _links: {
       self: { href: url },
