@@ -46,8 +46,8 @@ export interface PullData {
   headShaAtClose: string | null;
   maintainerCanModify: boolean;
   /**
-   * The fork ("owner/name") holding the head branch, absent for this repository's; a fork not in
-   * the store reads as a deleted one. Its commits stay in this repository's git (GitHub's pull ref).
+   * The fork ("owner/name", seeded in the store) holding the head branch, absent for this
+   * repository's. Its commits stay in this repository's git, as GitHub keeps a pull ref.
    */
   headRepository?: string;
 }

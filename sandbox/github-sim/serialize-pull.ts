@@ -36,18 +36,16 @@ function branchJson(core: SimCore, repo: Repo, branch: string, sha: string): Rec
   };
 }
 
-/** A PR's head: a branch of this repository, or of a fork (`repo` null once the fork is deleted). */
+/**
+ * A PR's head: a branch of this repository, or of a fork. (GitHub answers `repo: null` once the
+ * fork is deleted, which its published schema does not allow, so the simulator serves live forks.)
+ */
 function headJson(core: SimCore, repo: Repo, pull: PullData, sha: string): Record<string, unknown> {
   if (pull.headRepository === undefined) return branchJson(core, repo, pull.head, sha);
   const [owner = "", name = ""] = pull.headRepository.split("/");
   const fork = core.store.repos.get(repoKey(owner, name));
-  return {
-    label: `${owner}:${pull.head}`,
-    ref: pull.head,
-    sha,
-    user: userJson(core, owner),
-    repo: fork ? { ...repoJson(core, fork), fork: true } : null,
-  };
+  if (!fork) throw new Error(`sim: the fork ${pull.headRepository} (head ${pull.head}) is not seeded`);
+  return { ...branchJson(core, fork, pull.head, sha), repo: { ...repoJson(core, fork), fork: true } };
 }
 
 export async function pullJson(
