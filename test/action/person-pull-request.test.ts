@@ -2,15 +2,15 @@
  * `/locus iterate` and `/locus fix-ci` on a pull request a person opened (`pr.humanPrs`), through
  * the bundled Action on the simulator: one commit on top of theirs with a `Co-authored-by` trailer
  * for whoever asked, their commits untouched, no task issue's labels; a branch the person moved
- * meanwhile left as they made it, the work kept on a wip branch; and without the setting, one
- * reply naming it.
+ * meanwhile left as they made it, the work kept on a wip branch; a fork's PR refused, setting or
+ * not; and without the setting, one reply naming it.
  */
 import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
-import { PROJECT_FILES, startHarness, type Harness } from "./harness.ts";
+import { PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 import { configForThisMachine } from "../needs-bubblewrap.ts";
 import { findUser } from "../../sandbox/github-sim/store.ts";
@@ -218,6 +218,25 @@ describe("mode fix-ci on a person's pull request", () => {
     const status = pull?.comments.find((c) => c.body.startsWith("<!-- locus:status -->"));
     // A word joiner keeps GitHub from reading "fix … #N" as a closing keyword.
     expect(status?.body).toContain(`for the CI failure on PR #${pr}.`);
+  });
+
+  it("refuses a fork's PR once, even with pr.humanPrs, and runs no model", async () => {
+    const { pr, sha } = await danasPullRequest("dana/from-fork");
+    await failingCi("dana/from-fork");
+    await h.sim.seed.repo(`dana/${REPO}`, { install: false });
+    const pull = h.repo.repo.issues.get(pr)?.pull;
+    if (!pull) throw new Error(`no pull request #${pr}`);
+    pull.headRepository = `dana/${REPO}`;
+
+    const { run, modelCalls } = await fixCi(pr, { "config-path": HUMAN_PRS });
+
+    expect(run.outputs["status"]).not.toBe("succeeded");
+    expect(modelCalls).toBe(0);
+    const replies = ((await h.api.getIssue(pr))?.comments ?? []).filter((c) => c.author === h.bot.login);
+    expect(replies.map((c) => c.body)).toEqual([
+      expect.stringContaining("`/locus fix-ci` does not work on a pull request from a fork"),
+    ]);
+    expect((await h.git(["rev-parse", "origin/dana/from-fork"])).trim()).toBe(sha);
   });
 
   it("without pr.humanPrs, says once how to turn it on and runs no model", async () => {
