@@ -150,7 +150,7 @@ export const configSchema = z
           .boolean()
           .default(false)
           .describe(
-            "Let a writer's `/locus iterate` work on a pull request a person opened in this repository (never a fork's), adding a commit on top of theirs without rewriting them.",
+            "Let a writer's `/locus iterate` and `/locus fix-ci` work on a pull request a person opened in this repository (never a fork's), adding a commit on top of theirs without rewriting them.",
           ),
         restackOnMerge: z
           .boolean()

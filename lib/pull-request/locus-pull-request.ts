@@ -2,8 +2,8 @@
  * The first read of every mode that works on a pull request (iterate, fix-ci, rebase): the PR
  * with its feedback and linked issue, refused when it is not open or is not one Locus may work
  * on (said on the PR, so whoever asked knows why nothing happened). Locus's own PR is one it
- * opened on a `locus/issue-<N>` branch; a mode that can work on a person's PR (iterate, with
- * `pr.humanPrs`) passes `command` and gets one back when the rule of pull-request-owner.ts
+ * opened on a `locus/issue-<N>` branch; a mode that can work on a person's PR (iterate or fix-ci,
+ * with `pr.humanPrs`) passes `command` and gets one back when the rule of pull-request-owner.ts
  * allows it, checked here again from GitHub and the config at the trigger: the app's word that
  * dispatched the run is not trusted alone.
  */

@@ -1,9 +1,10 @@
 /**
- * A round on a person's own pull request (`pr.humanPrs`): what differs from a round on Locus's.
- * There is no task issue, so the round's status lives in the PR's own status comment and its
- * replies, and no label moves; the commit credits whoever asked with a `Co-authored-by` trailer;
- * and the push only ever adds commits on top of the person's: never a force, never a rebase of
- * theirs, and when they pushed meanwhile the work is kept on a wip branch instead.
+ * A round (iterate or fix-ci) on a person's own pull request (`pr.humanPrs`): what differs from
+ * a round on Locus's. There is no task issue, so the round's status lives in the PR's own status
+ * comment and its replies, and no label moves; the commit credits whoever asked with a
+ * `Co-authored-by` trailer; and the push only ever adds commits on top of the person's: never a
+ * force, never a rebase of theirs, and when they pushed meanwhile the work is kept on a wip
+ * branch instead.
  */
 import type { GitClient } from "../git/git-client.ts";
 import { pushRefusalOf } from "../git/push-refusal.ts";
@@ -17,13 +18,14 @@ import type { PullRequestRound } from "./pull-request-round.ts";
 /**
  * What the prompt shows in place of a task issue. The PR's title and description are not read
  * with their edit history, so they are left out rather than taken as they are now: the work
- * asked for is the feedback, and the agent sees the branch's diff.
+ * asked for is the round's own (`ask`: "Address the review feedback on it", "Make its failing CI
+ * pass"), and the agent sees the branch's diff.
  */
-export function personTaskIssue(pr: PullRequest): IssueWithComments {
+export function personTaskIssue(pr: PullRequest, ask: string): IssueWithComments {
   return {
     number: pr.number,
     title: `Pull request #${pr.number}`,
-    body: `A person opened this pull request; Locus did not. Address the review feedback on it by adding to their work, and keep their changes.`,
+    body: `A person opened this pull request; Locus did not. ${ask} by adding to their work, and keep their changes.`,
     state: "open",
     labels: [],
     milestone: null,

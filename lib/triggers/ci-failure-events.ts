@@ -131,7 +131,10 @@ async function whatIsLeft(
   );
 }
 
-/** `/locus fix-ci` on a Locus PR: a round now, whatever the automatic count says. */
+/**
+ * `/locus fix-ci` on a Locus PR, or with `pr.humanPrs` on a person's (then `issue` is the PR itself,
+ * where its status lives): a round now, whatever the automatic count says.
+ */
 export async function fixCiCommand(ctx: AppContext, pr: PullRequest, issue: number): Promise<void> {
   const record = await readDeliveryRecord(ctx, issue);
   const state = manualFix(record.state.ci ?? NO_CI_FIX, pr.head.sha, ctx.now().toISOString());

@@ -197,12 +197,7 @@ async function pullRequestToWorkOn(
   });
   if (owner.kind === "refused") return owner.reply;
   if (pr.state !== "open") return `This pull request is closed; reopen it first.`;
-  if (owner.kind === "person") {
-    // Only iterate adds commits on a person's branch so far; fix-ci's round is not built for it yet.
-    if (command !== "iterate")
-      return `\`/locus ${command}\` on a person's pull request is not available in this version of Locus yet; \`/locus iterate\` is.`;
-    // No task issue: the dispatch is recorded on the PR itself, as a review's is.
-    return { pr, issue: pr.number };
-  }
+  // No task issue on a person's PR (iterate, fix-ci): the dispatch is recorded on the PR itself, as a review's is.
+  if (owner.kind === "person") return { pr, issue: pr.number };
   return { pr, issue: owner.issue };
 }

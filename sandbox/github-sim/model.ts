@@ -45,6 +45,11 @@ export interface PullData {
   // Head sha at merge/close time so a closed PR keeps its shape after the branch is deleted.
   headShaAtClose: string | null;
   maintainerCanModify: boolean;
+  /**
+   * The fork ("owner/name", seeded in the store) holding the head branch, absent for this
+   * repository's. Its commits stay in this repository's git, as GitHub keeps a pull ref.
+   */
+  headRepository?: string;
 }
 
 export interface Issue {

@@ -1,5 +1,6 @@
 import type { SimCore } from "./core.ts";
 import type { Issue, PullData, Repo, Review, ReviewComment } from "./model.ts";
+import { repoKey } from "./model.ts";
 import type { CommitInfo, RawChange } from "./git.ts";
 import type { FilePatch } from "./diff.ts";
 import { parseDiff } from "./diff.ts";
@@ -33,6 +34,18 @@ function branchJson(core: SimCore, repo: Repo, branch: string, sha: string): Rec
     user: userJson(core, repo.owner),
     repo: repoJson(core, repo),
   };
+}
+
+/**
+ * A PR's head: a branch of this repository, or of a fork. (GitHub answers `repo: null` once the
+ * fork is deleted, which its published schema does not allow, so the simulator serves live forks.)
+ */
+function headJson(core: SimCore, repo: Repo, pull: PullData, sha: string): Record<string, unknown> {
+  if (pull.headRepository === undefined) return branchJson(core, repo, pull.head, sha);
+  const [owner = "", name = ""] = pull.headRepository.split("/");
+  const fork = core.store.repos.get(repoKey(owner, name));
+  if (!fork) throw new Error(`sim: the fork ${pull.headRepository} (head ${pull.head}) is not seeded`);
+  return { ...branchJson(core, fork, pull.head, sha), repo: { ...repoJson(core, fork), fork: true } };
 }
 
 export async function pullJson(
@@ -79,7 +92,7 @@ export async function pullJson(
     assignees,
     requested_reviewers: [],
     requested_teams: [],
-    head: branchJson(core, repo, issue.pull.head, headSha),
+    head: headJson(core, repo, issue.pull, headSha),
     base: branchJson(core, repo, issue.pull.base, baseSha),
     _links: {
       self: { href: url },

@@ -231,7 +231,7 @@ describe("mode fix-ci", () => {
     expect((await h.api.listIssueComments(pr)).at(-1)?.body).toMatch(/but PR #\d+'s head is now/);
   }, 60_000);
 
-  it("refuses a pull request Locus did not open, without running the agent", async () => {
+  it("refuses a pull request Locus did not open, without pr.humanPrs, without running the agent", async () => {
     await h.git(["checkout", "--quiet", "-B", "feature/x", "origin/main"]);
     await h.git(["commit", "--quiet", "--allow-empty", "-m", "human work"]);
     await h.git(["push", "--quiet", "origin", "feature/x"]);
@@ -247,7 +247,7 @@ describe("mode fix-ci", () => {
     expect(run.code).toBe(0);
     expect(h.fake.requests.length).toBe(before);
     expect((await h.api.listIssueComments(foreign.number)).at(-1)?.body).toContain(
-      "not a Locus pull request",
+      "set `pr.humanPrs: true` in `.github/locus.yml`",
     );
   }, 60_000);
 

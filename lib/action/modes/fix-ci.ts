@@ -10,7 +10,10 @@
  * saved work on `locus/wip/issue-<N>` (an iterate round's, say), so it leaves
  * that branch alone: it neither deletes it on success nor saves over it on
  * failure. Scratch files and build output its commands left stay out of the
- * commit, as in a task.
+ * commit, as in a task. With `pr.humanPrs`, a writer's `/locus fix-ci` works
+ * on a person's PR in this repository as iterate does: no task issue or label
+ * (the status is the PR's own), a `Co-authored-by` trailer for whoever asked,
+ * and a push that only fast-forwards their branch.
  */
 import { join } from "node:path";
 import { NO_USAGE } from "../../agent/usage.ts";
@@ -20,17 +23,24 @@ import { parseCiSource } from "../../ci/ci-source.ts";
 import { renderFixCiComment, type FixCiOutcome } from "../../ci/fix-ci-comment.ts";
 import { wipBranch } from "../../naming/branches.ts";
 import { fixCiCommitMessage } from "../../naming/ci-commit.ts";
+import { withTrailers } from "../../naming/commit.ts";
 import { renderFixCiTask } from "../../prompt/fix-ci-prompt.ts";
 import { buildTaskPrompt } from "../../prompt/task-prompt.ts";
 import { roundCanStart } from "../../lifecycle/lifecycle.ts";
 import { saveCheckpoint } from "../../task/checkpoint.ts";
 import { pushRefusalOf } from "../../git/push-refusal.ts";
+import {
+  personRound,
+  personTaskIssue,
+  pushOnTop,
+  requesterTrailers,
+} from "../../pull-request/person-pull-request.ts";
 import { leftOutNote, scratchFiles, withheldNote } from "../../task/scratch-files.ts";
 import type { ActionContext } from "../../task/context.ts";
 import { readLocusPullRequest } from "../../pull-request/locus-pull-request.ts";
 import { startPullRequestRound } from "../../pull-request/pull-request-round.ts";
 import { renderFailureComment } from "../../render/failure-comment.ts";
-import { commandTrigger } from "../../trust/command-trigger.ts";
+import { commandTriggerAct } from "../../trust/command-trigger.ts";
 import { commentAuthors, promptIssueAtTrigger } from "../../task/prompt-issue.ts";
 import { commandActs } from "../../trust/trigger-act.ts";
 import { readRepositoryContext, trustedCommit } from "../../task/repository-context.ts";
@@ -47,12 +57,14 @@ import { toGitHubMarkdown } from "../../render/tree/serialize.ts";
 export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promise<ModeResult> {
   const { gateway, git } = ctx;
   const started = ctx.clock.now().getTime();
-  const found = await readLocusPullRequest(ctx, prNumber, "Locus fixes CI only on its own.");
+  const found = await readLocusPullRequest(ctx, prNumber, "Locus fixes CI only on its own.", "fix-ci");
   if (!found.ok) return found.result;
   const { read, issueNumber } = found;
+  const person = found.owner === "person";
   const { pr } = read;
-  const issue = read.linkedIssue;
-  if (!issue || !roundCanStart(issue.labels)) {
+  // A person's PR has no task issue: its round is told in replies on the PR alone.
+  const issue = person ? personTaskIssue(pr, "Make its failing CI pass") : read.linkedIssue;
+  if (!issue || (!person && !roundCanStart(issue.labels))) {
     const note = `#${issueNumber} is not in review, so Locus did not work on CI for PR #${prNumber}.`;
     await gateway.createComment(prNumber, note);
     return { tasks: [], note };
@@ -85,7 +97,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     failedAt !== null && Date.parse(failedAt) < runCreatedAt.getTime()
       ? { fallback: { at: new Date(failedAt), what: "the CI failure" } }
       : {};
-  const triggeredAt = await commandTrigger(
+  const { at: triggeredAt, requester } = await commandTriggerAct(
     ctx,
     source.kind === "commit" ? commandActs(read.comments, ["fix-ci"]) : [],
     { runCreatedAt, writers, target: `PR #${prNumber}`, ...failure },
@@ -100,7 +112,10 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     return { tasks: [reportWithoutRun(base, "failed", reason)] };
   }
 
-  const round = await startPullRequestRound(ctx, issue, `Fixing the CI failure on PR #${prNumber}.`);
+  const opening = `Fixing the CI failure on PR #${prNumber}.`;
+  const round = person
+    ? await personRound(ctx, prNumber, opening)
+    : await startPullRequestRound(ctx, issue, opening);
 
   await git.fetchBranches([pr.head.ref, pr.base.ref]);
   const headRef = git.remoteRef(pr.head.ref);
@@ -213,12 +228,14 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
       "deliver",
     );
   }
-  await worktree.commit(fixCiCommitMessage(issueNumber));
+  const trailers = person ? await requesterTrailers(ctx, requester) : [];
+  await worktree.commit(withTrailers(fixCiCommitMessage(issueNumber), trailers));
   const files = (await worktree.diffStat(remoteHead, "HEAD")).map((file) => file.path);
-  // The lease is the head Locus read: a push someone made meanwhile is never overwritten.
-  const pushed = await worktree.push(pr.head.ref, { expect: remoteHead });
-  const refusal = pushed.ok || pushed.rejected ? undefined : pushRefusalOf(pushed.message);
-  if (refusal) {
+  // The lease is the head Locus read: the push only fast-forwards, and a push someone made meanwhile
+  // (on a person's PR, their own) is never overwritten nor rebased onto.
+  const pushed = await pushOnTop(worktree, pr.head.ref, remoteHead);
+  if (!pushed.ok && pushed.refusal) {
+    const { refusal } = pushed;
     const reason = `GitHub refused the push of ${pr.head.ref}: ${refusal.rules.join(" ")}`;
     return fail(reason, `Failed: ${reason}.`, (checkpoint, wipRefused = false) =>
       renderFailureComment({
@@ -231,6 +248,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     );
   }
   if (!pushed.ok) {
+    ctx.log.warn(ctx.mask(`Not pushed: ${pushed.why}`));
     const reason = `${pr.head.ref} moved while Locus worked, so its fix was not pushed`;
     return fail(reason, `Failed: ${reason}.`, (checkpoint) =>
       toGitHubMarkdown(
@@ -245,10 +263,9 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
       ),
     );
   }
-  const sha = (await worktree.revParse("HEAD")) ?? "";
   await comment({
     kind: "fixed",
-    sha,
+    sha: pushed.sha,
     files,
     summary: [measured.summary, leftOutNote(leftOut), withheldNote(stage.withheld)]
       .filter(Boolean)

@@ -74,7 +74,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   const { read, withheld } = feedbackAtTrigger(found.read, triggeredAt);
   const { pr } = read;
   // A person's PR has no task issue: its round is told in replies on the PR alone.
-  const issue = person ? personTaskIssue(pr) : read.linkedIssue;
+  const issue = person ? personTaskIssue(pr, "Address the review feedback on it") : read.linkedIssue;
   if (!issue || (!person && !roundCanStart(issue.labels))) {
     const note = `#${issueNumber} is not in review, so there is nothing to iterate on.`;
     await gateway.createComment(prNumber, note);

@@ -211,6 +211,24 @@ describe("REST behaviour Locus relies on", () => {
     expect(gone.status).toBe(404);
   });
 
+  it("serves a fork's pull request with the fork as its head repository", async () => {
+    const { gitDir } = t.sim.store.repos.get("octocat/hello") ?? { gitDir: "" };
+    await pushBranch(gitDir, t.tempDir, "patch", { "a.txt": "one\nTWO\nthree\n" });
+    const pr = await owner.rest.pulls.create({ ...repo, head: "patch", base: "main", title: "From a fork" });
+    await t.sim.seed.repo("mallory/hello", { install: false });
+    const pull = t.sim.store.repos.get("octocat/hello")?.issues.get(pr.data.number)?.pull;
+    if (!pull) throw new Error("no pull request");
+    pull.headRepository = "mallory/hello";
+
+    const fromFork = await owner.rest.pulls.get({ ...repo, pull_number: pr.data.number });
+    expect(fromFork.data.head).toMatchObject({
+      label: "mallory:patch",
+      ref: "patch",
+      repo: { full_name: "mallory/hello", fork: true },
+    });
+    expect(fromFork.data.base.repo.full_name).toBe("octocat/hello");
+  });
+
   it("sends milestone and issue webhooks with the acting user as sender, and none while seeding", async () => {
     const seeded = t.sim.store.repos.get("octocat/hello");
     expect(t.sim.webhooks.deliveries).toHaveLength(0);
