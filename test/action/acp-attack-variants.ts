@@ -10,10 +10,14 @@
  * branch, labels, a failure reported) and hands back every run, every pushed file and every
  * session's report for the attack's own checks.
  */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { expect } from "vitest";
-import { expectDelivered, filesOn, labelsOf, type VariantOutcome } from "./attack-variants.ts";
+import {
+  conflictingLocusPullRequest,
+  expectDelivered,
+  filesOn,
+  labelsOf,
+  type VariantOutcome,
+} from "./attack-variants.ts";
 import type { Harness } from "./harness.ts";
 import { recordedRun, type VariantWorld } from "./recorded-run.ts";
 
@@ -139,30 +143,7 @@ const rebase: AcpAttackVariant = {
   sessions: 2,
   async play(world) {
     const { h } = world;
-    const issue = (
-      await h.api.createIssue({ title: "Restack me over ACP", labels: ["locus:in-review", "agent:managed"] })
-    ).number;
-    const branch = `locus/issue-${issue}`;
-    const commit = async (path: string, content: string, message: string) => {
-      await writeFile(join(h.scratch, path), content);
-      await h.git(["add", path]);
-      await h.git(["commit", "--quiet", "-m", message]);
-    };
-    await h.git(["checkout", "--quiet", "-B", branch, "origin/main"]);
-    await commit("greeting.txt", "welcome\n", `feat: greet (#${issue})`);
-    await commit("farewell.txt", "so long\n", `feat: say farewell (#${issue})`);
-    await h.git(["push", "--quiet", "--force", "origin", `${branch}:${branch}`]);
-    const pr = await h.api.createPullRequest({
-      title: "Restack me over ACP",
-      head: branch,
-      base: "main",
-      body: `Closes #${issue}`,
-    });
-    await h.api.setLabels(pr.number, ["agent:managed"]);
-    await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
-    await commit("greeting.txt", "hello\n", "Say hello");
-    await commit("farewell.txt", "goodbye\n", "Say goodbye");
-    await h.git(["push", "--quiet", "origin", "main:main"]);
+    const { issue, branch, pr } = await conflictingLocusPullRequest(h, "Restack me over ACP");
     const rebased = await recordedRun(world, { mode: "rebase", pr: String(pr.number) });
 
     await expectDelivered(h, rebased, issue);

@@ -18,7 +18,7 @@ import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
 import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { ACP_ATTACK_VARIANTS, type AcpWorld, type TerminalOutcome } from "./acp-attack-variants.ts";
 import { expectHostUntouched } from "./attack-variants.ts";
-import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { publishedBy, startHarness, type Harness } from "./harness.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 const CANARIES = {
@@ -68,15 +68,6 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** Everything a run published or logged: comments, PR and issue bodies, summary, outputs, logs. */
-function published(run: ActionRun): string {
-  const texts = [run.summary, run.stdout, run.stderr, JSON.stringify(run.outputs)];
-  for (const repo of h.sim.store.repos.values()) {
-    texts.push(...repo.comments.map((c) => c.body), ...[...repo.issues.values()].map((i) => i.body ?? ""));
-  }
-  return texts.join("\n");
-}
-
 const planted = (names: readonly string[]) => names.filter((name) => name.startsWith("planted-"));
 
 describeWithSandbox("an ACP agent's terminal attack, as it moves", () => {
@@ -107,7 +98,7 @@ describeWithSandbox("an ACP agent's terminal attack, as it moves", () => {
       expect(planted(await readdir(home))).toEqual([]);
       expect(outcome.pushed.filter((path) => path.startsWith("gitdir-"))).toEqual([]);
       const log = await h.git(["log", "-p", "--all", "--format=%H %s%n%b"]);
-      const everything = [...outcome.runs.map((run) => published(run.run)), log].join("\n");
+      const everything = [...outcome.runs.map((run) => publishedBy(h, run.run)), log].join("\n");
       expect(everything).toContain("attempted");
       for (const canary of Object.values(CANARIES)) expect(everything).not.toContain(canary);
     }, 240_000);

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
 import { RACE_TRIES } from "../lib/agent/runners/fixtures/terminal-attack.ts";
 import { describeWithSandbox } from "../needs-bubblewrap.ts";
-import { startHarness, type ActionRun, type Harness } from "./harness.ts";
+import { publishedBy, startHarness, type ActionRun, type Harness } from "./harness.ts";
 import { outsideTheRule, recording, startedProcesses } from "./host-processes.ts";
 import type { StartedProcess } from "./record-processes.ts";
 
@@ -65,15 +65,6 @@ afterAll(async () => {
   await h?.close();
   await rm(base, { recursive: true, force: true });
 });
-
-/** Everything the run published or logged: remote commits, comments, PR and issue bodies, summary, outputs, logs. */
-function published(run: ActionRun): string {
-  const texts = [run.summary, run.stdout, run.stderr, JSON.stringify(run.outputs)];
-  for (const repo of h.sim.store.repos.values()) {
-    texts.push(...repo.comments.map((c) => c.body), ...[...repo.issues.values()].map((i) => i.body ?? ""));
-  }
-  return texts.join("\n");
-}
 
 describeWithSandbox("an ACP agent's terminals, through the bundled Action", () => {
   let run: ActionRun;
@@ -135,7 +126,7 @@ describeWithSandbox("an ACP agent's terminals, through the bundled Action", () =
   it("leaves no file in the runner's home or temp, and the canaries reach nothing Locus publishes", async () => {
     for (const dir of [home, runnerTemp])
       expect((await readdir(dir)).filter((name) => name.startsWith("planted-"))).toEqual([]);
-    const everything = `${published(run)}\n${await h.git(["log", "-p", "--all", "--format=%H %s%n%b"])}`;
+    const everything = `${publishedBy(h, run)}\n${await h.git(["log", "-p", "--all", "--format=%H %s%n%b"])}`;
     expect(everything).toContain("attempted");
     for (const canary of Object.values(CANARIES)) expect(everything).not.toContain(canary);
   });

@@ -162,6 +162,34 @@ const iterate: AttackVariant = {
 };
 
 /**
+ * A Locus PR of two commits (`greeting.txt`, `farewell.txt`) on `locus/issue-<N>`, and main since
+ * changed both files: a rebase stops twice, once per commit.
+ */
+export async function conflictingLocusPullRequest(
+  h: Harness,
+  title: string,
+): Promise<{ issue: number; branch: string; pr: { number: number } }> {
+  const issue = (await h.api.createIssue({ title, labels: ["locus:in-review", "agent:managed"] })).number;
+  const branch = `locus/issue-${issue}`;
+  const commit = async (path: string, content: string, message: string) => {
+    await writeFile(join(h.scratch, path), content);
+    await h.git(["add", path]);
+    await h.git(["commit", "--quiet", "-m", message]);
+  };
+  await h.git(["checkout", "--quiet", "-B", branch, "origin/main"]);
+  await commit("greeting.txt", "welcome\n", `feat: greet (#${issue})`);
+  await commit("farewell.txt", "so long\n", `feat: say farewell (#${issue})`);
+  await h.git(["push", "--quiet", "--force", "origin", `${branch}:${branch}`]);
+  const pr = await h.api.createPullRequest({ title, head: branch, base: "main", body: `Closes #${issue}` });
+  await h.api.setLabels(pr.number, ["agent:managed"]);
+  await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
+  await commit("greeting.txt", "hello\n", "Say hello");
+  await commit("farewell.txt", "goodbye\n", "Say goodbye");
+  await h.git(["push", "--quiet", "origin", "main:main"]);
+  return { issue, branch, pr };
+}
+
+/**
  * A Locus PR of two commits, each conflicting with what main did since: the rebase stops twice,
  * and each stop is an agent session of its own (the attack's `first` in the first, `later` in the second).
  */
@@ -169,30 +197,7 @@ const rebase: AttackVariant = {
   name: "a rebase whose conflicts the agent resolves",
   async play(world, attack) {
     const { h } = world;
-    const issue = (
-      await h.api.createIssue({ title: "Restack me", labels: ["locus:in-review", "agent:managed"] })
-    ).number;
-    const branch = `locus/issue-${issue}`;
-    const commit = async (path: string, content: string, message: string) => {
-      await writeFile(join(h.scratch, path), content);
-      await h.git(["add", path]);
-      await h.git(["commit", "--quiet", "-m", message]);
-    };
-    await h.git(["checkout", "--quiet", "-B", branch, "origin/main"]);
-    await commit("greeting.txt", "welcome\n", `feat: greet (#${issue})`);
-    await commit("farewell.txt", "so long\n", `feat: say farewell (#${issue})`);
-    await h.git(["push", "--quiet", "--force", "origin", `${branch}:${branch}`]);
-    const pr = await h.api.createPullRequest({
-      title: "Restack me",
-      head: branch,
-      base: "main",
-      body: `Closes #${issue}`,
-    });
-    await h.api.setLabels(pr.number, ["agent:managed"]);
-    await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
-    await commit("greeting.txt", "hello\n", "Say hello");
-    await commit("farewell.txt", "goodbye\n", "Say goodbye");
-    await h.git(["push", "--quiet", "origin", "main:main"]);
+    const { issue, branch, pr } = await conflictingLocusPullRequest(h, "Restack me");
     h.fake.setScript([
       reply(call("write_file", { path: "greeting.txt", content: "welcome and hello\n" }), ...attack.first),
       finish("Kept both greetings."),

@@ -249,6 +249,15 @@ export async function startHarness(
   };
 }
 
+/** Everything a run published or logged: comments, PR and issue bodies, its summary, outputs and logs. */
+export function publishedBy(h: Harness, run: ActionRun): string {
+  const texts = [run.summary, run.stdout, run.stderr, JSON.stringify(run.outputs)];
+  for (const repo of h.sim.store.repos.values()) {
+    texts.push(...repo.comments.map((c) => c.body), ...[...repo.issues.values()].map((i) => i.body ?? ""));
+  }
+  return texts.join("\n");
+}
+
 /** What the reusable workflow's `run-name` expression evaluates to for these inputs. */
 function workflowRunName(inputs: Record<string, string>): string {
   const target = inputs["milestone"] || inputs["pr"] || (inputs["issue"] ?? "").split(" ")[0] || "";
