@@ -51,3 +51,23 @@ export function fakeActionContext(
     command: "",
   };
 }
+
+/**
+ * The context with an agent runner and a checkout that fail the test if
+ * reached, and the places reached listed in `reached`: a refused run makes no
+ * model call and no worktree, checked rather than assumed. Mode `issue`
+ * fetches its base branch before it looks at any task, so that fetch is a no-op.
+ */
+export function refusingAgentAndCheckout(ctx: ActionContext): ActionContext & { readonly reached: string[] } {
+  const reached: string[] = [];
+  const refuse = (what: string) => () => {
+    reached.push(what);
+    throw new Error(`the refused run reached ${what}`);
+  };
+  return {
+    ...ctx,
+    reached,
+    runner: { ...ctx.runner, execute: refuse("the agent runner"), isAvailable: refuse("the agent runner") },
+    git: { ...ctx.git, fetchBranches: () => Promise.resolve(), worktreeAdd: refuse("a checkout") },
+  };
+}
