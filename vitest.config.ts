@@ -19,7 +19,10 @@
  *
  * Most of a scenario test's time is spent waiting on a child process, git or
  * a loopback socket, not on this process's CPU, so files run four at a time
- * even on two cores (vitest's default there would be one at a time).
+ * even on two cores (vitest's default there would be one at a time). The unit
+ * files are the other way round, busy on the CPU, so `npm run test:unit` runs
+ * one worker per core (`--maxWorkers=100%`): each extra worker imports and
+ * warms up the same code again, which on two cores cost a quarter of the CPU.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
