@@ -97,6 +97,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: E2E,
+          exclude: PROPERTY,
           globalSetup: ["test/global-setup.ts"],
           isolate: false,
           ...SCENARIO_TIMEOUTS,
