@@ -1,20 +1,28 @@
 /**
- * Three projects, one run: `npm test` runs them all (one report, which
+ * Four projects, one run: `npm test` runs them all (one report, which
  * `.ci/run` reads); `npm run test:unit` only the fast in-process ones.
  *
  * - unit: `test/lib`, `test/scripts` and the Anthropic fake: pure rules and
  *   adapters in process, on the typed fake gateway (`test/fakes/`) or real git.
  *   A file that starts the GitHub simulator runs under integration instead,
- *   wherever it lives, so the unit project stays fast.
+ *   and a long property-based one under property, wherever it lives, so the
+ *   unit project stays fast.
+ * - property: every `*.property.test.ts` file: thousands of generated inputs
+ *   per property (the published-text check publishes 10,000 documents), tens
+ *   of seconds of CPU each. A property cheap enough to run in a second or two
+ *   stays beside its examples in the unit project.
  * - e2e: every file that runs the bundled Action (or the app) as a child
  *   process; the global setup bundles the Action once for all of them.
  * - integration: everything else (the app in process behind its real HTTP
  *   server, the simulator's own tests, the other reliability checks). It is
- *   defined as "neither of the others", so a new test file always runs.
+ *   defined as "none of the others", so a new test file always runs.
  *
  * Most of a scenario test's time is spent waiting on a child process, git or
  * a loopback socket, not on this process's CPU, so files run four at a time
- * even on two cores (vitest's default there would be one at a time).
+ * even on two cores (vitest's default there would be one at a time). The unit
+ * files are the other way round, busy on the CPU, so `npm run test:unit` runs
+ * one worker per core (`--maxWorkers=100%`): each extra worker imports and
+ * warms up the same code again, which on two cores cost a quarter of the CPU.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -26,10 +34,14 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 /** A call that starts the simulator (an HTTP server, a store, a GraphQL schema): seconds per file, not milliseconds. */
 const STARTS_SIMULATOR = /\bstart(GitHubSimulator|TestSim)\(/;
 
-/** The test files under `folder`, relative to the repository, that start no simulator. */
+/** The long property-based test files, wherever they live: seconds of CPU each, not milliseconds. */
+export const PROPERTY = ["test/**/*.property.test.ts"];
+const PROPERTY_SUFFIX = ".property.test.ts";
+
+/** The test files under `folder`, relative to the repository, that start no simulator and are no long property test. */
 function inProcessTestFilesOf(folder: string): string[] {
   const files = readdirSync(join(root, folder), { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".test.ts"))
+    .filter((name) => name.endsWith(".test.ts") && !name.endsWith(PROPERTY_SUFFIX))
     .map((name) => join(folder, name));
   const startsSimulator = (file: string) => STARTS_SIMULATOR.test(readFileSync(join(root, file), "utf8"));
   return files.filter((file) => !startsSimulator(file));
@@ -73,16 +85,19 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
-          exclude: [...UNIT, ...E2E],
+          exclude: [...UNIT, ...PROPERTY, ...E2E],
           isolate: false,
           ...SCENARIO_TIMEOUTS,
         },
       },
+      // Pure CPU in process: each file sets its own time limit for its generated inputs.
+      { extends: true, test: { name: "property", include: PROPERTY, isolate: false } },
       {
         extends: true,
         test: {
           name: "e2e",
           include: E2E,
+          exclude: PROPERTY,
           globalSetup: ["test/global-setup.ts"],
           isolate: false,
           ...SCENARIO_TIMEOUTS,

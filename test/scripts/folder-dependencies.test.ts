@@ -4,23 +4,23 @@
  * runtime's folder.
  */
 import { describe, expect, it } from "vitest";
-import { readImportGraph } from "../../scripts/import-cycles.ts";
 import {
   folderGraph,
   folderOf,
   taskIntoRuntime,
   twoWayDependencies,
 } from "../../scripts/folder-dependencies.ts";
+import { sourceImportGraph } from "../source-import-graph.ts";
 
 describe("the folder graph", () => {
   it("has no two folders that depend on each other", async () => {
-    const graph = await readImportGraph();
+    const graph = await sourceImportGraph();
     expect(folderGraph(graph).get("task")).toContain("lifecycle");
     expect(twoWayDependencies(graph)).toEqual([]);
   });
 
   it("keeps the task run out of the runtimes' folders", async () => {
-    const graph = await readImportGraph();
+    const graph = await sourceImportGraph();
     expect(taskIntoRuntime(graph)).toEqual([]);
   });
 

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { quoteUntrusted, redactSecrets, sanitizeUntrusted } from "../../../lib/prompt/sanitize.ts";
-import { outsideCode } from "./outside-code.ts";
 
 describe("sanitizeUntrusted: hidden content", () => {
   it("removes HTML comments carrying instructions, terminated or not", () => {
@@ -245,52 +244,11 @@ describe("quoteUntrusted", () => {
 });
 
 describe("sanitizeUntrusted properties", () => {
-  const pieces = fc.constantFrom(
-    "<!--",
-    "-->",
-    "<",
-    "!",
-    "-",
-    "--",
-    ">",
-    "\u200B",
-    "\u202E",
-    "<div hidden>",
-    "</div>",
-    "![",
-    "](",
-    ")",
-    '"',
-    "[",
-    "]:",
-    "\n",
-    "x",
-    "`",
-    "```\n",
-  );
-  const adversarial = fc
-    .array(fc.oneof(pieces, fc.string()), { maxLength: 40 })
-    .map((parts) => parts.join(""));
-
   it("percent-encodes a link destination's angle brackets, so no comment opener hides in one", () => {
-    // Found by the property below: the destination kept `<!--` as written.
+    // Found by the property in sanitize.property.test.ts: the destination kept `<!--` as written.
     expect(sanitizeUntrusted("[](!<!--)")).toBe("[](!%3C!--)");
     expect(sanitizeUntrusted('[a](<x <!-- y> "t")')).not.toContain("<!--");
   });
-
-  it("never throws and never leaves an HTML comment opener outside code", () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(adversarial, fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" })),
-        (text) => {
-          const result = sanitizeUntrusted(text);
-          expect(outsideCode(result)).not.toContain("<!--");
-        },
-      ),
-      { numRuns: 2000 },
-    );
-    // A hang guard, not a speed goal: 2,000 documents take seconds, several times that on a busy machine.
-  }, 60_000);
 
   it("never leaves bidirectional controls or zero-width characters", () => {
     fc.assert(

@@ -8,11 +8,12 @@ import { createRunner } from "../../../../lib/agent/create-runner.ts";
 import type { ExecuteOptions } from "../../../../lib/agent/runner.ts";
 import { call, reply } from "../../../../sandbox/anthropic-fake/script.ts";
 import { startAnthropicFake, type AnthropicFake } from "../../../../sandbox/anthropic-fake/server.ts";
+import { NODE_WITH_COMPILE_CACHE } from "../../../node-with-compile-cache.ts";
 
 const SERVER = join(import.meta.dirname, "fixtures", "glossary-mcp-server.ts");
 const glossary: McpServerSettings = {
   name: "glossary",
-  command: [process.execPath, SERVER, "{worktree}"],
+  command: [...NODE_WITH_COMPILE_CACHE, SERVER, "{worktree}"],
   env: ["GLOSSARY_TOKEN"],
   required: false,
 };

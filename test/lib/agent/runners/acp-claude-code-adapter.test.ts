@@ -16,6 +16,7 @@ import type { FakeReply, FakeTurn, RecordedRequest } from "../../../../sandbox/a
 import type { AgentEvent } from "../../../../lib/agent/events.ts";
 import { createRunner } from "../../../../lib/agent/create-runner.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
+import { NODE_WITH_COMPILE_CACHE } from "../../../node-with-compile-cache.ts";
 
 const ADAPTER = join(
   dirname(createRequire(import.meta.url).resolve("@zed-industries/claude-code-acp/package.json")),
@@ -93,7 +94,10 @@ describe("acp runner with Claude Code's ACP adapter", () => {
         GITHUB_TOKEN: "ghs_mustNotReachTheAgent0123456789",
       },
       shell: { allow: ["*"], deny: [...DEFAULT_SHELL_DENY], timeoutSeconds: 30 },
-      acp: { command: [process.execPath, ADAPTER], env: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"] },
+      acp: {
+        command: [...NODE_WITH_COMPILE_CACHE, ADAPTER],
+        env: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+      },
     });
 
     const result = await runner.execute({

@@ -9,6 +9,7 @@ import type { AgentHook, AgentTool } from "../../../../lib/agent/tool.ts";
 import type { McpServerSettings } from "../../../../lib/agent/mcp/mcp-server-settings.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 import { z } from "zod";
+import { NODE_WITH_COMPILE_CACHE } from "../../../node-with-compile-cache.ts";
 
 const AGENT = join(import.meta.dirname, "fixtures", "scripted-acp-agent.ts");
 const GREET = 'export function greet(name) {\n  return "Hello, " + name;\n}\n';
@@ -37,7 +38,7 @@ function runner(
     },
     shell: { allow: ["*"], deny: [...DEFAULT_SHELL_DENY], timeoutSeconds: 30 },
     acp: {
-      command: extra.command ?? [process.execPath, AGENT, scenario, logFile],
+      command: extra.command ?? [...NODE_WITH_COMPILE_CACHE, AGENT, scenario, logFile],
       env: ["ANTHROPIC_API_KEY"],
       ...(extra.costPerToolCallUsd === undefined ? {} : { costPerToolCallUsd: extra.costPerToolCallUsd }),
     },

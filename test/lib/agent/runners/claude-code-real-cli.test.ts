@@ -14,6 +14,7 @@ import { call, reply, say } from "../../../../sandbox/anthropic-fake/script.ts";
 import type { FakeReply, FakeTurn, RecordedRequest } from "../../../../sandbox/anthropic-fake/types.ts";
 import { createRunner } from "../../../../lib/agent/create-runner.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
+import { NODE_COMPILE_CACHE_ENV } from "../../../../sandbox/world/node-compile-cache.ts";
 
 const require = createRequire(import.meta.url);
 const CLAUDE_CODE = join(
@@ -41,8 +42,13 @@ beforeEach(async () => {
     join(cwd, "src", "greet.js"),
     'export function greet(name) {\n  return "Hello, " + name;\n}\n',
   );
-  // `claude` on PATH, as `npm i -g @anthropic-ai/claude-code` would put it.
-  await writeFile(join(bin, "claude"), `#!/bin/sh\nexec '${process.execPath}' '${CLAUDE_CODE}' "$@"\n`);
+  // `claude` on PATH, as `npm i -g @anthropic-ai/claude-code` would put it, with Node's compile
+  // cache on: the 11 MB CLI compiles once, not on every run.
+  const cache = NODE_COMPILE_CACHE_ENV.NODE_COMPILE_CACHE;
+  await writeFile(
+    join(bin, "claude"),
+    `#!/bin/sh\nNODE_COMPILE_CACHE='${cache}' exec '${process.execPath}' '${CLAUDE_CODE}' "$@"\n`,
+  );
   await chmod(join(bin, "claude"), 0o755);
 });
 

@@ -14,6 +14,7 @@ import type { AgentRunner, ExecuteOptions, ThreadReport } from "../../../../lib/
 import { createReportThreadsTool } from "../../../../lib/agent/tools/report-threads.ts";
 import { DEFAULT_SHELL_DENY } from "../../../../lib/config/index.ts";
 import { threadReplies, unreportedThreadsNote } from "../../../../lib/pull-request/thread-replies.ts";
+import { NODE_WITH_COMPILE_CACHE } from "../../../node-with-compile-cache.ts";
 import { installFakeCli } from "../runners/fake-cli.ts";
 
 const AGENT = join(import.meta.dirname, "..", "runners", "fixtures", "scripted-acp-agent.ts");
@@ -34,7 +35,7 @@ function acp(scenario: string): AgentRunner {
   return createRunner("acp", {
     env: { PATH: process.env["PATH"] ?? "", HOME: dir },
     shell: { allow: ["*"], deny: [...DEFAULT_SHELL_DENY], timeoutSeconds: 30 },
-    acp: { command: [process.execPath, AGENT, scenario, join(dir, "agent-log.json")], env: [] },
+    acp: { command: [...NODE_WITH_COMPILE_CACHE, AGENT, scenario, join(dir, "agent-log.json")], env: [] },
   });
 }
 
