@@ -100,6 +100,18 @@ async function failingCi(branch: string): Promise<void> {
   });
 }
 
+/** Locus's one commit, `subject` with the requester's trailer, right on top of the person's `sha`. */
+async function expectOneCommitOnTop(branch: string, sha: string, subject: string): Promise<void> {
+  const log = await h.git(["log", "--format=%H %s", `origin/main..origin/${branch}`]);
+  const [ours, theirs] = log.trim().split("\n");
+  expect(theirs).toBe(`${sha} Say hey`);
+  expect(ours).toMatch(/^[0-9a-f]{40} /);
+  expect(ours?.slice(41)).toBe(subject);
+  const rev = findUser(h.sim.store, "rev")?.id;
+  const message = await h.git(["log", "-1", "--format=%B", `origin/${branch}`]);
+  expect(message.trim()).toBe(`${subject}\n\nCo-authored-by: rev <${rev}+rev@users.noreply.github.com>`);
+}
+
 describe("mode iterate on a person's pull request", () => {
   it("with pr.humanPrs, adds one commit on top of theirs with a Co-authored-by trailer for the requester", async () => {
     const { pr, sha } = await danasPullRequest("dana/hey");
@@ -114,15 +126,7 @@ describe("mode iterate on a person's pull request", () => {
 
     expect(run.stderr).toBe("");
     expect(run.outputs["status"]).toBe("succeeded");
-    const log = await h.git(["log", "--format=%H %s", "origin/main..origin/dana/hey"]);
-    const [ours, theirs] = log.trim().split("\n");
-    expect(theirs).toBe(`${sha} Say hey`);
-    expect(ours).toMatch(new RegExp(`^[0-9a-f]{40} fix: address review feedback \\(#${pr}\\)$`));
-    const rev = findUser(h.sim.store, "rev")?.id;
-    const message = await h.git(["log", "-1", "--format=%B", "origin/dana/hey"]);
-    expect(message.trim()).toBe(
-      `fix: address review feedback (#${pr})\n\nCo-authored-by: rev <${rev}+rev@users.noreply.github.com>`,
-    );
+    await expectOneCommitOnTop("dana/hey", sha, `fix: address review feedback (#${pr})`);
     expect(await h.git(["log", "-1", "--format=%an", "origin/dana/hey"])).toContain(
       h.bot.login.replace("[bot]", ""),
     );
@@ -202,15 +206,7 @@ describe("mode fix-ci on a person's pull request", () => {
     expect(run.outputs["status"]).toBe("succeeded");
     expect(prompt).toContain("actual: 'Hey, Ada'");
     expect(prompt).toContain("A person opened this pull request; Locus did not. Make its failing CI pass");
-    const log = await h.git(["log", "--format=%H %s", "origin/main..origin/dana/ci"]);
-    const [ours, theirs] = log.trim().split("\n");
-    expect(theirs).toBe(`${sha} Say hey`);
-    expect(ours).toMatch(new RegExp(`^[0-9a-f]{40} fix: make CI pass \\(#${pr}\\)$`));
-    const rev = findUser(h.sim.store, "rev")?.id;
-    const message = await h.git(["log", "-1", "--format=%B", "origin/dana/ci"]);
-    expect(message.trim()).toBe(
-      `fix: make CI pass (#${pr})\n\nCo-authored-by: rev <${rev}+rev@users.noreply.github.com>`,
-    );
+    await expectOneCommitOnTop("dana/ci", sha, `fix: make CI pass (#${pr})`);
     expect(await h.show("dana/ci", "src/greet.js")).toContain('"Hello, " + name');
     const pull = await h.api.getIssue(pr);
     expect(pull?.labels).toEqual([]);
