@@ -112,6 +112,19 @@ async function expectOneCommitOnTop(branch: string, sha: string, subject: string
   expect(message.trim()).toBe(`${subject}\n\nCo-authored-by: rev <${rev}+rev@users.noreply.github.com>`);
 }
 
+/** A round on a person's PR: no label on it, a comment saying what was done, its status comment on the PR itself. */
+async function expectRoundOnThePullRequest(
+  pr: number,
+  said: (body: string) => boolean,
+  statusLine: string,
+): Promise<void> {
+  const pull = await h.api.getIssue(pr);
+  expect(pull?.labels).toEqual([]);
+  expect(pull?.comments.some((c) => said(c.body))).toBe(true);
+  const status = pull?.comments.find((c) => c.body.startsWith("<!-- locus:status -->"));
+  expect(status?.body).toContain(statusLine);
+}
+
 describe("mode iterate on a person's pull request", () => {
   it("with pr.humanPrs, adds one commit on top of theirs with a Co-authored-by trailer for the requester", async () => {
     const { pr, sha } = await danasPullRequest("dana/hey");
@@ -131,11 +144,11 @@ describe("mode iterate on a person's pull request", () => {
       h.bot.login.replace("[bot]", ""),
     );
     expect(await h.show("dana/hey", "src/greet.js")).toContain("`Hey, ${name}`");
-    const pull = await h.api.getIssue(pr);
-    expect(pull?.labels).toEqual([]);
-    expect(pull?.comments.some((c) => c.body.startsWith("Locus addressed the review feedback"))).toBe(true);
-    const status = pull?.comments.find((c) => c.body.startsWith("<!-- locus:status -->"));
-    expect(status?.body).toContain(`for the review feedback on PR #${pr}.`);
+    await expectRoundOnThePullRequest(
+      pr,
+      (body) => body.startsWith("Locus addressed the review feedback"),
+      `for the review feedback on PR #${pr}.`,
+    );
   });
 
   it("without pr.humanPrs, says once how to turn it on and runs no model", async () => {
@@ -208,12 +221,12 @@ describe("mode fix-ci on a person's pull request", () => {
     expect(prompt).toContain("A person opened this pull request; Locus did not. Make its failing CI pass");
     await expectOneCommitOnTop("dana/ci", sha, `fix: make CI pass (#${pr})`);
     expect(await h.show("dana/ci", "src/greet.js")).toContain('"Hello, " + name');
-    const pull = await h.api.getIssue(pr);
-    expect(pull?.labels).toEqual([]);
-    expect(pull?.comments.some((c) => c.body.includes("Locus pushed "))).toBe(true);
-    const status = pull?.comments.find((c) => c.body.startsWith("<!-- locus:status -->"));
     // A word joiner keeps GitHub from reading "fix … #N" as a closing keyword.
-    expect(status?.body).toContain(`for the CI failure on PR #${pr}.`);
+    await expectRoundOnThePullRequest(
+      pr,
+      (body) => body.includes("Locus pushed "),
+      `for the CI failure on PR #${pr}.`,
+    );
   });
 
   it("refuses a fork's PR once, even with pr.humanPrs, and runs no model", async () => {
