@@ -264,8 +264,6 @@ function workflowRunName(inputs: Record<string, string>): string {
   return `Locus ${inputs["mode"] ?? ""}${target ? ` #${target}` : ""} (${inputs["delivery"] ?? ""})`;
 }
 
-/** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */
-/** An issue's status comment as the app leaves it when it dispatches (arranged directly, as the app would write it). */
 /** The review thread whose first comment says `body`, as the simulator holds it, with its replies. */
 export function reviewThread(h: Harness, body: string) {
   const comments = h.repo.repo.reviewComments;
@@ -274,6 +272,7 @@ export function reviewThread(h: Harness, body: string) {
   return { root, replies: comments.filter((c) => c.inReplyTo === root.id) };
 }
 
+/** An issue's status comment as the app leaves it when it dispatches (arranged directly, as the app would write it). */
 export async function arrangeStatus(
   h: Pick<Harness, "api">,
   issue: number,
@@ -285,6 +284,7 @@ export async function arrangeStatus(
   );
 }
 
+/** `name<<DELIM\nvalue\nDELIM` blocks, as @actions/core writes GITHUB_OUTPUT. */
 export function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const pattern = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
