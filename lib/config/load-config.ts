@@ -9,6 +9,7 @@ import {
 } from "./migrations.ts";
 import { CURRENT_CONFIG_VERSION, configSchema, defaultConfig, type LocusConfig } from "./schema.ts";
 import { locateKey, type KeyPath, type SourcePosition } from "./yaml-positions.ts";
+import { thousands } from "../render/thousands.ts";
 
 export interface ConfigError {
   /** Self-contained, e.g. "`agent.maxTurns` (line 3): Too big: expected number to be <=500". */
@@ -50,7 +51,7 @@ export function loadConfig(text: string | null): LoadConfigResult {
       ok: false,
       errors: [
         {
-          message: `the file is ${Math.ceil(bytes / 1024).toLocaleString("en-US")} KB; Locus reads at most ${MAX_CONFIG_BYTES / 1024} KB of config`,
+          message: `the file is ${thousands(Math.ceil(bytes / 1024))} KB; Locus reads at most ${MAX_CONFIG_BYTES / 1024} KB of config`,
         },
       ],
     };

@@ -24,6 +24,7 @@ import {
 } from "./tree/nodes.ts";
 import { toGitHubMarkdown } from "./tree/serialize.ts";
 import { untrustedMarkdown } from "./tree/untrusted-text.ts";
+import { thousands } from "./thousands.ts";
 
 export interface ToolCallRecord {
   readonly name: string;
@@ -107,7 +108,7 @@ function renderToolLog(calls: readonly ToolCallRecord[]): BlockContent[] {
 
 /** Every input token the model read (cached or not), and how many came from the prompt cache. */
 function renderTokens(usage: Usage): string {
-  const count = (n: number) => n.toLocaleString("en-US");
+  const count = thousands;
   const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   const cached = usage.cacheReadTokens > 0 ? ` (${count(usage.cacheReadTokens)} from cache)` : "";
   return `${count(input)} in${cached} / ${count(usage.outputTokens)} out tokens`;

@@ -32,6 +32,7 @@ import type {
   StatusAbout,
   RepositoryStatus,
 } from "./repository-status-types.ts";
+import { thousands } from "./thousands.ts";
 
 export type * from "./repository-status-types.ts";
 
@@ -157,7 +158,7 @@ function questionCell(questions: readonly string[]): Inline[] {
 
 function budgetLine(budget: RepositoryStatus["budget"]): string {
   if (!budget) return "GitHub did not report the API budget.";
-  const count = (n: number) => n.toLocaleString("en-US");
+  const count = thousands;
   const reset = budget.resetAt.slice(11, 16);
   return `${count(budget.remaining)} of ${count(budget.limit)} GitHub API calls left, resets ${reset} UTC.`;
 }
