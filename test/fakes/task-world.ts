@@ -19,7 +19,6 @@ import { createRunSandbox } from "../../lib/agent/run-sandbox.ts";
 import { loadConfig, type LocusConfig } from "../../lib/config/index.ts";
 import { commitIdentity } from "../../lib/git/commit-identity.ts";
 import { createGitClient } from "../../lib/git/git-client.ts";
-import type { GitHubGateway } from "../../lib/github/index.ts";
 import { createSecretMask } from "../../lib/secrets/secret-mask.ts";
 import { scrubEnvironment } from "../../lib/sandbox/environment.ts";
 import type { Sandbox } from "../../lib/sandbox/sandbox.ts";
@@ -30,6 +29,7 @@ import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
 import { memoryLog } from "./action-context.ts";
 import { createGitHubFake, type GitHubFake, type GitHubFakeOptions } from "./github-fake.ts";
+import { followingRemote } from "./remote-branches.ts";
 
 const exec = promisify(execFile);
 
@@ -55,7 +55,7 @@ export interface TaskWorldOptions {
 }
 
 export interface TaskWorld {
-  /** The gateway's fake: seed it, read its store, `calls` and `moments`. */
+  /** The gateway's fake, its branches and pull requests following the remote: seed it, read its store, `calls` and `moments`. */
   readonly github: GitHubFake;
   /** The model API: script it with `setScript`, read what the agent sent in `requests`. */
   readonly anthropic: AnthropicFake;
@@ -121,33 +121,6 @@ function configOf(files: Readonly<Record<string, string>>): LocusConfig {
   return loaded.config;
 }
 
-/**
- * The fake's branches follow the remote, as GitHub's follow what was pushed: a pull request is
- * opened from a branch git pushed, so the fake learns the remote's heads before it opens one.
- */
-function withRemoteBranches(fake: GitHubFake, remote: string): GitHubGateway {
-  const learnHeads = async () => {
-    const { stdout } = await exec(
-      "git",
-      ["for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads"],
-      {
-        cwd: remote,
-      },
-    );
-    for (const line of stdout.trim().split("\n")) {
-      const [ref, sha] = line.split(" ");
-      if (ref && sha) fake.store.branches.set(ref, sha);
-    }
-  };
-  return {
-    ...fake,
-    async createPullRequest(fields) {
-      await learnHeads();
-      return fake.createPullRequest(fields);
-    },
-  };
-}
-
 export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<TaskWorld> {
   const dir = await mkdtemp(join(tmpdir(), "locus-task-world-"));
   const home = join(dir, "home");
@@ -158,8 +131,8 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
   const scratch = join(dir, "scratch");
   await exec("git", ["clone", "--quiet", remote, scratch]);
   const scratchGit = gitIn(scratch, home);
-  const github = createGitHubFake(options.github);
-  const gateway = withRemoteBranches(github, remote);
+  // A pull request opens from what git pushed, and shows git's diff.
+  const github = followingRemote(createGitHubFake(options.github), remote);
   const anthropic = await startAnthropicFake();
   const log = memoryLog();
   const config = configOf(files);
@@ -207,7 +180,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
       secrets: () => secrets,
     });
     const ctx: ActionContext = {
-      gateway,
+      gateway: github,
       git,
       runner: createAgentRunner("builtin", config, env, WORLD_SECRETS.anthropicKey, sandbox),
       clock: github.store.clock,
