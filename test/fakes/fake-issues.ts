@@ -42,7 +42,7 @@ export function openIssue(
     bodyRevisions: [],
     state: fields.state ?? "open",
     labels: new Set(),
-    milestone: fields.milestone ?? null,
+    milestone: null,
     author: fields.author ?? "alice",
     createdAt: at,
     updatedAt: at,
@@ -51,7 +51,26 @@ export function openIssue(
   };
   store.issues.set(number, issue);
   replaceLabels(store, issue, fields.labels ?? [], issue.author);
+  moveToMilestone(store, issue, fields.milestone ?? null, issue.author);
   return issue;
+}
+
+/**
+ * Puts the issue in a milestone (or none) as `actor` did, recording the `milestoned` event GitHub
+ * records with its actor; a move to where it already is records nothing, as on GitHub.
+ */
+export function moveToMilestone(
+  store: FakeStore,
+  issue: FakeIssue,
+  milestone: number | null,
+  actor: string,
+): void {
+  if (issue.milestone === milestone) return;
+  issue.milestone = milestone;
+  issue.updatedAt = store.now();
+  const title = milestone === null ? undefined : store.milestones.get(milestone)?.title;
+  if (title !== undefined)
+    issue.timeline.push({ kind: "milestoned", milestoneTitle: title, actor, createdAt: issue.updatedAt });
 }
 
 function applyMoment(
@@ -179,7 +198,7 @@ export function fakeIssues(store: FakeStore): LabelWrites & MomentWrites & Issue
       }
       if (patch.title !== undefined) issue.title = patch.title;
       if (patch.state !== undefined) issue.state = patch.state;
-      if (patch.milestone !== undefined) issue.milestone = patch.milestone;
+      if (patch.milestone !== undefined) moveToMilestone(store, issue, patch.milestone, store.self);
       issue.updatedAt = store.now();
       return issueRecord(store, issue);
     },

@@ -91,7 +91,38 @@ async function lifecycleScenario(gateway: GitHubGateway) {
   };
 }
 
+/** Milestone moves as a sprint reads them: who put each issue where it is, from its timeline. */
+async function milestoneScenario(gateway: GitHubGateway) {
+  const first = await gateway.createMilestone({ title: "Sprint A" });
+  const second = await gateway.createMilestone({ title: "Sprint B" });
+  const born = await gateway.createIssue({ title: "Born in A", milestone: first.number });
+  const moved = await gateway.createIssue({ title: "Moved to B" });
+  await gateway.updateIssue(moved.number, { milestone: second.number });
+  await gateway.updateIssue(moved.number, { milestone: second.number });
+  const sprint = await gateway.readSprint(second.number, { managedLabel: "agent:managed" });
+  const events = async (number: number) =>
+    ((await gateway.readTask(number, { managedLabel: "agent:managed" })).issue?.timeline?.events ?? [])
+      .filter((event) => event.kind === "milestoned")
+      .map((event) => ({
+        kind: event.kind,
+        actor: event.actor,
+        title: "milestoneTitle" in event ? event.milestoneTitle : "",
+      }));
+  return {
+    born: await events(born.number),
+    moved: await events(moved.number),
+    sprint: sprint.issues.map((issue) => issue.title),
+  };
+}
+
 describe("the typed fake", () => {
+  it("records milestone moves with their actor, as GitHub's timeline does", async () => {
+    const expected = await milestoneScenario(real);
+    const faked = await milestoneScenario(createGitHubFake({ self: bot }));
+    expect(faked).toEqual(expected);
+    expect(expected.moved).toEqual([{ kind: "milestoned", actor: bot, title: "Sprint B" }]);
+  });
+
   it("answers a task's lifecycle writes as the real gateway on the simulator does", async () => {
     const expected = await lifecycleScenario(real);
     const faked = await lifecycleScenario(createGitHubFake({ self: bot }));

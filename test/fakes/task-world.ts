@@ -1,0 +1,256 @@
+/**
+ * A world for running a mode's real task in process, without the bundle: the
+ * typed GitHub fake, a real bare remote seeded with the project's files, the
+ * real git client and agent runner (in the run's sandbox where the machine has
+ * bubblewrap, as test/needs-bubblewrap.ts decides) talking to the in-process
+ * Anthropic fake, the fake's clock, a log kept in memory and the secret mask
+ * built like the Action's. `context()` builds what action/run.ts builds for
+ * one run, from a fresh clone as a runner's checkout is; `close()` removes
+ * everything. The bundled Action's own runs stay in test/action/ for what
+ * needs the process boundary (inputs, outputs, the environment, exit codes).
+ */
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { createAgentRunner } from "../../action/create-agent-runner.ts";
+import { createRunSandbox } from "../../lib/agent/run-sandbox.ts";
+import { loadConfig, type LocusConfig } from "../../lib/config/index.ts";
+import { commitIdentity } from "../../lib/git/commit-identity.ts";
+import { createGitClient } from "../../lib/git/git-client.ts";
+import type { GitHubGateway } from "../../lib/github/index.ts";
+import { createSecretMask } from "../../lib/secrets/secret-mask.ts";
+import { scrubEnvironment } from "../../lib/sandbox/environment.ts";
+import type { Sandbox } from "../../lib/sandbox/sandbox.ts";
+import type { ActionContext } from "../../lib/task/context.ts";
+import { renderJobSummary } from "../../lib/task/job-summary.ts";
+import type { ModeResult } from "../../lib/task/task-report.ts";
+import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-fake/server.ts";
+import { filesForThisMachine } from "../needs-bubblewrap.ts";
+import { memoryLog } from "./action-context.ts";
+import { createGitHubFake, type GitHubFake, type GitHubFakeOptions } from "./github-fake.ts";
+
+const exec = promisify(execFile);
+
+/** The project a world's remote starts with, as the bundle harness seeds it. */
+export const WORLD_FILES: Readonly<Record<string, string>> = {
+  "README.md": "# widgets\n",
+  "src/greet.js": 'export function greet(name) {\n  return "Hello, " + name;\n}\n',
+  "AGENTS.md": "Keep functions small.\n",
+};
+
+/** The run's secrets, in the environment as the Action's inputs put them there: none may leak. */
+export const WORLD_SECRETS = {
+  githubToken: "ghs_worldTokenDoNotLeak0123456789abcdefABCD",
+  anthropicKey: "sk-ant-api03-worldKeyDoNotLeak0123456789abcdefghij",
+} as const;
+
+const BOT_ID = 4242;
+
+export interface TaskWorldOptions {
+  /** The repository's files on `main` (a `.github/locus.yml` among them is the run's config). */
+  readonly files?: Readonly<Record<string, string>>;
+  readonly github?: GitHubFakeOptions;
+}
+
+export interface TaskWorld {
+  /** The gateway's fake: seed it, read its store, `calls` and `moments`. */
+  readonly github: GitHubFake;
+  /** The model API: script it with `setScript`, read what the agent sent in `requests`. */
+  readonly anthropic: AnthropicFake;
+  /** Every line the world's runs logged, in order. */
+  readonly log: ReturnType<typeof memoryLog>;
+  /** `<bot login> <id+login@users.noreply.github.com>`, as Locus's commits name their author. */
+  readonly botAuthor: string;
+  /** A clone of the remote for the test's own git, as a human would have it. */
+  readonly scratch: string;
+  /**
+   * One run's context, as action/run.ts builds it: a fresh checkout of the remote, the
+   * config from its `.github/locus.yml`, the sandbox, git client and agent runner.
+   */
+  context(overrides?: { readonly actor?: string; readonly command?: string }): Promise<ActionContext>;
+  /** git in the scratch clone, fetched first. */
+  git(args: readonly string[]): Promise<string>;
+  /** A file of `branch` on the remote. */
+  show(branch: string, path: string): Promise<string>;
+  /** The job summary the Action writes for this result. */
+  summary(mode: string, result: ModeResult): string;
+  close(): Promise<void>;
+}
+
+/** git with a person's identity and an empty HOME (no global config), as the harness runs it. */
+function gitIn(cwd: string, home: string) {
+  const env = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: home,
+    GIT_AUTHOR_NAME: "Dana Developer",
+    GIT_AUTHOR_EMAIL: "dana@example.com",
+    GIT_COMMITTER_NAME: "Dana Developer",
+    GIT_COMMITTER_EMAIL: "dana@example.com",
+  };
+  return async (args: readonly string[]) => (await exec("git", [...args], { cwd, env })).stdout;
+}
+
+async function seedRemote(
+  dir: string,
+  files: Readonly<Record<string, string>>,
+  home: string,
+): Promise<string> {
+  const remote = join(dir, "remote.git");
+  const seed = join(dir, "seed");
+  await mkdir(seed, { recursive: true });
+  const git = gitIn(seed, home);
+  await exec("git", ["init", "--quiet", "--bare", "--initial-branch=main", remote]);
+  await git(["init", "--quiet", "--initial-branch=main"]);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(seed, path)), { recursive: true });
+    await writeFile(join(seed, path), text);
+  }
+  await git(["add", "--all"]);
+  await git(["commit", "--quiet", "-m", "Initial commit"]);
+  await git(["push", "--quiet", remote, "HEAD:main"]);
+  await rm(seed, { recursive: true, force: true });
+  return remote;
+}
+
+function configOf(files: Readonly<Record<string, string>>): LocusConfig {
+  const loaded = loadConfig(files[".github/locus.yml"] ?? null);
+  if (!loaded.ok)
+    throw new Error(`the world's config is invalid: ${loaded.errors.map((e) => e.message).join("; ")}`);
+  return loaded.config;
+}
+
+/**
+ * The fake's branches follow the remote, as GitHub's follow what was pushed: a pull request is
+ * opened from a branch git pushed, so the fake learns the remote's heads before it opens one.
+ */
+function withRemoteBranches(fake: GitHubFake, remote: string): GitHubGateway {
+  const learnHeads = async () => {
+    const { stdout } = await exec(
+      "git",
+      ["for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads"],
+      {
+        cwd: remote,
+      },
+    );
+    for (const line of stdout.trim().split("\n")) {
+      const [ref, sha] = line.split(" ");
+      if (ref && sha) fake.store.branches.set(ref, sha);
+    }
+  };
+  return {
+    ...fake,
+    async createPullRequest(fields) {
+      await learnHeads();
+      return fake.createPullRequest(fields);
+    },
+  };
+}
+
+export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<TaskWorld> {
+  const dir = await mkdtemp(join(tmpdir(), "locus-task-world-"));
+  const home = join(dir, "home");
+  await mkdir(home, { recursive: true });
+  // Without bubblewrap (and not in CI) the config turns the sandbox off, as in the bundle's world.
+  const files = filesForThisMachine({ ...(options.files ?? WORLD_FILES) });
+  const remote = await seedRemote(dir, files, home);
+  const scratch = join(dir, "scratch");
+  await exec("git", ["clone", "--quiet", remote, scratch]);
+  const scratchGit = gitIn(scratch, home);
+  const github = createGitHubFake(options.github);
+  const gateway = withRemoteBranches(github, remote);
+  const anthropic = await startAnthropicFake();
+  const log = memoryLog();
+  const config = configOf(files);
+  const identity = { login: github.store.self, id: BOT_ID };
+  const secrets = [WORLD_SECRETS.githubToken, WORLD_SECRETS.anthropicKey];
+  const mask = createSecretMask(secrets);
+  // What a runner's process environment holds: the Action's inputs, secrets among them.
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: home,
+    "INPUT_GITHUB-TOKEN": WORLD_SECRETS.githubToken,
+    "INPUT_ANTHROPIC-API-KEY": WORLD_SECRETS.anthropicKey,
+    ANTHROPIC_BASE_URL: anthropic.url,
+  };
+  const sandboxes: Sandbox[] = [];
+  let runs = 0;
+
+  async function context(overrides: { readonly actor?: string; readonly command?: string } = {}) {
+    runs += 1;
+    const root = join(dir, `run-${runs}`);
+    const workspace = join(root, "workspace");
+    const worktreeRoot = join(root, "temp");
+    await mkdir(worktreeRoot, { recursive: true });
+    await exec("git", ["clone", "--quiet", remote, workspace], { env: { PATH: env.PATH, HOME: home } });
+    const sandbox = await createRunSandbox({
+      mode: config.sandbox.mode,
+      allow: config.sandbox.network.allow,
+      workspace,
+      provider: "builtin",
+      env,
+    });
+    sandboxes.push(sandbox);
+    const author = commitIdentity(identity, config.commit);
+    const gitEnv = scrubEnvironment(env);
+    const plainGit = createGitClient({ cwd: workspace, identity: author, env: gitEnv, sandbox });
+    const remoteUrl = await plainGit.remoteUrl();
+    const trustedCommit = await plainGit.revParse("HEAD");
+    const git = createGitClient({
+      cwd: workspace,
+      identity: author,
+      env: gitEnv,
+      remoteUrl,
+      sandbox,
+      repositoryPath: join(worktreeRoot, "locus-repository"),
+      secrets: () => secrets,
+    });
+    const ctx: ActionContext = {
+      gateway,
+      git,
+      runner: createAgentRunner("builtin", config, env, WORLD_SECRETS.anthropicKey, sandbox),
+      clock: github.store.clock,
+      log,
+      config,
+      identity,
+      run: {
+        id: String(9000 + runs),
+        worktreeRoot,
+        actor: overrides.actor ?? github.store.self,
+        repositoryUrl: `https://github.test/${github.repo.owner}/${github.repo.repo}`,
+        ...(trustedCommit ? { trustedCommit } : {}),
+        ...(sandbox.kind === "off" ? { unsandboxed: true } : {}),
+      },
+      model: config.agent.model,
+      maxTurns: config.agent.maxTurns,
+      signal: new AbortController().signal,
+      mask,
+      delivery: `test-${runs}`,
+      command: overrides.command ?? "",
+    };
+    return ctx;
+  }
+
+  async function git(args: readonly string[]): Promise<string> {
+    await scratchGit(["fetch", "--quiet", "--prune", "origin"]);
+    return scratchGit(args);
+  }
+
+  return {
+    github,
+    anthropic,
+    log,
+    botAuthor: `${identity.login} <${BOT_ID}+${identity.login}@users.noreply.github.com>`,
+    scratch,
+    context,
+    git,
+    show: (branch, path) => git(["show", `origin/${branch}:${path}`]),
+    summary: (mode, result) => mask(renderJobSummary(mode, result)),
+    async close() {
+      await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+      await anthropic.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
