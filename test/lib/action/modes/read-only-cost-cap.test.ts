@@ -56,6 +56,8 @@ describe("ask, plan and review past the daily cost cap, in process", () => {
               draft: false,
               diff: "",
               reviews: [],
+              threads: [],
+              fromFork: false,
             },
           }
         : {}),
