@@ -3,8 +3,9 @@
  * for its agent, as action/run.ts builds one when the `provider` input names
  * it: the runner from `createAgentRunner`, the run's config from its own
  * YAML, and the fake CLI (test/lib/agent/runners/fake-cli.ts) first on PATH.
- * The fake CLI records what it saw into its own directory, which the sandbox
- * mounts read-only, so the agent runs unsandboxed here;
+ * The fake CLI and the scripted ACP agent record what they saw into their own
+ * directories, which the sandbox mounts read-only, so the agent runs
+ * unsandboxed here;
  * test/lib/sandbox/cli-runner-sandbox.test.ts runs a CLI inside the sandbox.
  */
 import { createAgentRunner } from "../../../../action/create-agent-runner.ts";
@@ -17,7 +18,8 @@ import type { FakeCli } from "../../agent/runners/fake-cli.ts";
 
 export interface CliProviderRun {
   readonly provider: Provider;
-  readonly cli: FakeCli;
+  /** The fake CLI, first on PATH; an ACP agent named by its config's command needs none. */
+  readonly cli?: FakeCli;
   /** The run's `.github/locus.yml`; its sandbox is turned off. */
   readonly configYaml: string;
   readonly model?: string;
@@ -33,7 +35,11 @@ export async function withCliProvider(
   const loaded = loadConfig(`${run.configYaml}sandbox:\n  mode: off\n`);
   if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join("; "));
   const config = loaded.config;
-  const env = { PATH: run.cli.path, HOME: run.cli.dir, ...run.env };
+  const env = {
+    PATH: run.cli?.path ?? process.env["PATH"] ?? "",
+    HOME: run.cli?.dir ?? ctx.run.worktreeRoot,
+    ...run.env,
+  };
   const sandbox = await createRunSandbox({
     mode: "off",
     allow: undefined,
