@@ -1,8 +1,7 @@
 /**
  * The stale sweep (lib/action/modes/stale.ts) run in process on the typed fake
  * gateway: which issues it claims, re-queues and dispatches, and which it
- * leaves alone. The bundled Action's own run of the mode is
- * test/action/stale-mode.test.ts; this covers the rules at unit speed.
+ * leaves alone, and what its job summary says.
  */
 import { describe, expect, it } from "vitest";
 import { runStaleMode } from "../../../../lib/action/modes/stale.ts";
