@@ -2,18 +2,12 @@
 /**
  * The fake's pull requests, stacks and branch commits (github-fake.ts). A pull
  * request is an issue of the store with a `pull` part, so labels and
- * comments work on it as on GitHub.
+ * comments work on it as on GitHub; its reviews and threads are fake-reviews.ts.
  */
-import type {
-  CommitWrites,
-  PullRequest,
-  PullRequestPort,
-  Review,
-  ReviewState,
-  StackPort,
-} from "../../lib/github/index.ts";
-import { issueAt, notModelled, pullRecord, type FakeIssue, type FakeStore } from "./github-fake-store.ts";
+import type { CommitWrites, PullRequest, PullRequestPort, StackPort } from "../../lib/github/index.ts";
+import { issueAt, pullRecord, type FakeIssue, type FakeStore } from "./github-fake-store.ts";
 import { openIssue } from "./fake-issues.ts";
+import { fakeReviews } from "./fake-reviews.ts";
 
 function pulls(store: FakeStore): PullRequest[] {
   return [...store.issues.values()].flatMap((issue) => pullRecord(store, issue) ?? []);
@@ -25,12 +19,6 @@ function pullOf(store: FakeStore, issue: FakeIssue): PullRequest {
   return pull;
 }
 
-const REVIEW_STATES: Record<string, ReviewState> = {
-  APPROVE: "APPROVED",
-  REQUEST_CHANGES: "CHANGES_REQUESTED",
-  COMMENT: "COMMENTED",
-};
-
 /** A new commit's id: 40 hex digits that never repeat within one fake. */
 export function fakeSha(store: FakeStore): string {
   return store.nextId().toString(16).padStart(40, "a");
@@ -38,6 +26,7 @@ export function fakeSha(store: FakeStore): string {
 
 export function fakePulls(store: FakeStore): PullRequestPort & StackPort & CommitWrites {
   return {
+    ...fakeReviews(store),
     async createPullRequest(fields) {
       store.record("createPullRequest", [fields]);
       const sha = store.branches.get(fields.head);
@@ -54,6 +43,8 @@ export function fakePulls(store: FakeStore): PullRequestPort & StackPort & Commi
           draft: fields.draft ?? false,
           diff: "",
           reviews: [],
+          threads: [],
+          fromFork: false,
         },
       });
       return pullOf(store, issue);
@@ -84,38 +75,6 @@ export function fakePulls(store: FakeStore): PullRequestPort & StackPort & Commi
     async getPullRequestDiff(number) {
       store.record("getPullRequestDiff", [number]);
       return issueAt(store, number).pull?.diff ?? "";
-    },
-    async listReviewComments(number, opts = {}) {
-      store.record("listReviewComments", [number, opts]);
-      return [];
-    },
-    async listReviews(number) {
-      store.record("listReviews", [number]);
-      return [...(issueAt(store, number).pull?.reviews ?? [])];
-    },
-    async getPullRequestFeedback(number, options) {
-      store.record("getPullRequestFeedback", [number, options]);
-      throw notModelled("getPullRequestFeedback");
-    },
-    async answerReviewFeedback(replies, comment) {
-      store.record("answerReviewFeedback", [replies, comment]);
-      throw notModelled("answerReviewFeedback");
-    },
-    async createReview(number, review) {
-      store.record("createReview", [number, review]);
-      const pull = issueAt(store, number).pull;
-      if (!pull) throw new Error(`github-fake: #${number} is not a pull request (404)`);
-      const written: Review = {
-        id: store.nextId(),
-        state: REVIEW_STATES[review.event] ?? "COMMENTED",
-        body: review.body,
-        author: store.self,
-        authorAssociation: "NONE",
-        submittedAt: store.now(),
-        commitId: review.commitId ?? pull.head.sha,
-      };
-      pull.reviews.push(written);
-      return written;
     },
     stack: {
       async pullsOnto(base) {

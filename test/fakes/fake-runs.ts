@@ -2,7 +2,8 @@
 /**
  * The fake's repository, meters, workflow runs and CI (github-fake.ts). A
  * dispatch adds a queued run named as GitHub would show it, so a later
- * listing (the stale sweep's "is anything running it?") sees it.
+ * listing (the stale sweep's "is anything running it?") sees it. CI's reads
+ * are fake-ci.ts.
  */
 import type {
   CallCounter,
@@ -11,6 +12,7 @@ import type {
   RepositoryMeters,
   RepositoryReads,
 } from "../../lib/github/index.ts";
+import { fakeCi } from "./fake-ci.ts";
 import { notModelled, urlOf, type FakeStore } from "./github-fake-store.ts";
 
 /** Counts the recorded calls: every member that starts with a verb that changes something is a write. */
@@ -101,12 +103,6 @@ export function fakeRuns(store: FakeStore): RepositoryMeters & RepositoryReads &
       run.conclusion = "cancelled";
       return "cancelled";
     },
-    ci: {
-      failedChecks: async () => Promise.reject(notModelled("ci.failedChecks")),
-      annotations: async () => Promise.reject(notModelled("ci.annotations")),
-      jobLog: async () => Promise.reject(notModelled("ci.jobLog")),
-      runHead: async () => Promise.reject(notModelled("ci.runHead")),
-      suiteUpdatedAt: async () => Promise.reject(notModelled("ci.suiteUpdatedAt")),
-    },
+    ci: fakeCi(store),
   };
 }

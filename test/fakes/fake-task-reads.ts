@@ -45,7 +45,7 @@ export function taskIssue(store: FakeStore, issue: FakeIssue): TaskIssue {
 }
 
 /** The run's creation time and, when asked, the status comments on managed issues changed since then. */
-function runAndSpend(store: FakeStore, options: TaskReadOptions): RunAndSpend {
+export function runAndSpend(store: FakeStore, options: TaskReadOptions): RunAndSpend {
   const run = store.workflowRuns.find((candidate) => candidate.url === options.runUrl);
   const since = options.spendSince;
   const spend =

@@ -1,12 +1,18 @@
 /**
  * The typed fake (github-fake.ts) and the real gateway on the simulator, put
  * through one scenario of the writes Locus's lifecycle makes: both must answer
- * the same, so the fake cannot drift from GitHub's behaviour silently. Starts
+ * the same, so the fake cannot drift from GitHub's behaviour silently; and
+ * likewise a review round on a pull request (a person's line comment, Locus's
+ * reply that resolves its thread) and what failed in a CI run. Starts
  * the simulator, so it runs in the integration project.
  */
+import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
-import { labelWrite, type GitHubGateway } from "../../lib/github/index.ts";
+import type { RepoSeeder } from "../../sandbox/github-sim/index.ts";
+import { labelWrite, type GitHubGateway, type NewReview } from "../../lib/github/index.ts";
+import { failedStepTail } from "../../lib/ci/log-tail.ts";
+import { issueOfBranch } from "../../lib/naming/branches.ts";
 import { startTestSim, type TestSim } from "../sandbox/github-sim/harness.ts";
 import { recordingLog, simulatorGateway } from "../lib/github/helpers.ts";
 import { createGitHubFake } from "./github-fake.ts";
@@ -14,10 +20,12 @@ import { createGitHubFake } from "./github-fake.ts";
 let t: TestSim;
 let real: GitHubGateway;
 let bot: string;
+let seeded: RepoSeeder;
 
 beforeEach(async () => {
   t = await startTestSim();
-  await t.sim.seed.repo("acme/widgets", { files: { "a.txt": "one\n" } });
+  seeded = await t.sim.seed.repo("acme/widgets", { files: { "a.txt": "one\n" } });
+  seeded.collaborator("rev", "write");
   const log = recordingLog();
   const token = mintInstallationToken(t.sim.store, t.sim.seed.installation("acme").id).token;
   bot = t.sim.app.botLogin;
@@ -120,5 +128,130 @@ describe("the typed fake", () => {
     const faked = await lifecycleScenario(createGitHubFake({ self: bot }));
     expect(faked).toEqual(expected);
     expect(expected.claims).toEqual([true, false]);
+  });
+});
+
+/** A person reviewing: on the simulator their own token, on the fake a seeded review. */
+type Reviewer = (pr: number, review: NewReview) => Promise<unknown>;
+
+/** A Locus PR for a task, a person's review with a line comment, and Locus's answer. */
+async function reviewRoundScenario(gateway: GitHubGateway, reviewer: Reviewer, mainSha: string) {
+  const issue = await gateway.createIssue({ title: "Task", labels: ["locus:in-review", "agent:managed"] });
+  const branch = `locus/issue-${issue.number}`;
+  await gateway.createBranch(branch, mainSha);
+  const contents = Buffer.from("two\n").toString("base64");
+  const change = { headline: "feat: two", body: "", deletions: [], additions: [{ path: "a.txt", contents }] };
+  await gateway.createCommitOnBranch({ branch, expectedHeadOid: mainSha, ...change });
+  const opened = await gateway.createPullRequest({ title: "Task", body: "", head: branch, base: "main" });
+  await gateway.setLabels(opened.number, ["agent:managed"]);
+  const line = { path: "a.txt", line: 1, body: "Say three." };
+  await reviewer(opened.number, { event: "REQUEST_CHANGES", body: "Almost.", comments: [line] });
+  const options = { linkedIssue: issueOfBranch };
+  const read = await gateway.getPullRequestFeedback(opened.number, options);
+  if (!read) throw new Error("the feedback read found no pull request");
+  const threadId = read.threads[0]?.id ?? "";
+  await gateway.answerReviewFeedback([{ threadId, body: "Said three.", resolve: true }], {
+    subjectId: read.pr.nodeId,
+    body: "Locus addressed the review feedback.",
+  });
+  const after = await gateway.getPullRequestFeedback(opened.number, options);
+  const threadsOf = (feedback: typeof read | null) =>
+    feedback?.threads.map(({ isResolved, isOutdated, path, line: at, comments }) => ({
+      ...{ isResolved, isOutdated, path, line: at },
+      comments: comments.map(({ author, body }) => ({ author, body })),
+    }));
+  return {
+    pr: {
+      ...{ state: read.pr.state, merged: read.pr.merged, draft: read.pr.draft, labels: read.pr.labels },
+      ...{ head: read.pr.head.ref, base: read.pr.base.ref, author: read.pr.author },
+    },
+    reviews: read.reviews.map(({ state, body, author, commitId }) => ({
+      ...{ state, body, author },
+      onHead: commitId === read.pr.head.sha,
+    })),
+    threads: threadsOf(read),
+    linked: { number: read.linkedIssue?.number, labels: sorted(read.linkedIssue?.labels) },
+    threadsAfter: threadsOf(after),
+    commentsAfter: after?.comments.map(({ author, body }) => ({ author, body })),
+    listed: (await gateway.listReviewComments(opened.number)).map(
+      ({ body, path, line: at, author, inReplyToId }) => ({
+        body,
+        path,
+        line: at,
+        author,
+        reply: !!inReplyToId,
+      }),
+    ),
+    listedReviews: (await gateway.listReviews(opened.number)).map(({ state, author }) => ({ state, author })),
+    fromFork: (await gateway.getPullRequest(opened.number))?.fromFork,
+  };
+}
+
+/** What the CI reads answer of a run with a failed and a passing job. */
+async function ciScenario(gateway: GitHubGateway, runId: number, headSha: string) {
+  const failed = await gateway.ci.failedChecks({ kind: "run", id: runId });
+  const first = failed[0];
+  if (!first) throw new Error("no check failed");
+  const onCommit = await gateway.ci.failedChecks({ kind: "commit", sha: headSha });
+  const log = await gateway.ci.jobLog(first.id);
+  return {
+    failed: failed.map(({ name, conclusion, isJob, failedSteps, output }) => ({
+      ...{ name, conclusion, isJob, failedSteps, output },
+    })),
+    onCommit: onCommit.map(({ name, isJob }) => ({ name, isJob })),
+    annotations: await gateway.ci.annotations(first.id, 10),
+    tail: log === null ? null : failedStepTail(log),
+    head: (await gateway.ci.runHead(runId))?.sha === headSha,
+    suiteKnown: (await gateway.ci.suiteUpdatedAt(runId)) !== null,
+  };
+}
+
+const JOBS = [
+  {
+    name: "test",
+    steps: [
+      { name: "install", output: "added 3 packages" },
+      { name: "node --test", conclusion: "failure" as const, output: ["✖ greets", "  expected 'Hi'"] },
+    ],
+  },
+  { name: "lint", steps: [{ name: "eslint" }] },
+];
+
+describe("the typed fake's pull request rounds", () => {
+  it("answers a review round on a Locus PR as the real gateway on the simulator does", async () => {
+    const mainSha = execFileSync("git", ["rev-parse", "main"], { cwd: seeded.gitDir }).toString().trim();
+    const person = simulatorGateway({
+      apiUrl: t.sim.apiUrl,
+      token: t.sim.as("rev"),
+      repo: { owner: "acme", repo: "widgets" },
+      ownLogins: [bot],
+    });
+    const expected = await reviewRoundScenario(
+      real,
+      (pr, review) => person.createReview(pr, review),
+      mainSha,
+    );
+    const fake = createGitHubFake({ self: bot, permissions: { rev: "write" } });
+    const faked = await reviewRoundScenario(
+      fake,
+      (pr, review) => Promise.resolve(fake.seedReview(pr, review, "rev")),
+      fake.store.branches.get("main") ?? "",
+    );
+    expect(faked).toEqual(expected);
+    expect(expected.threadsAfter?.[0]?.isResolved).toBe(true);
+  });
+
+  it("reads what failed in a CI run as the real gateway on the simulator does", async () => {
+    const headSha = execFileSync("git", ["rev-parse", "main"], { cwd: seeded.gitDir }).toString().trim();
+    const run = await t.sim.ci.run(seeded.repo, { headBranch: "main", jobs: JOBS });
+    const expected = await ciScenario(real, run.id, headSha);
+    const fake = createGitHubFake({ self: bot });
+    const faked = await ciScenario(
+      fake,
+      fake.seedCiRun({ headBranch: "main", jobs: JOBS }).id,
+      "0".repeat(40),
+    );
+    expect(faked).toEqual(expected);
+    expect(expected.failed.map((check) => check.failedSteps)).toEqual([["node --test"]]);
   });
 });

@@ -16,9 +16,9 @@ import type {
   Permission,
   PullRequest,
   RepoRef,
-  Review,
   WorkflowRun,
 } from "../../lib/github/index.ts";
+import type { FakeCheckRun, FakeReview, FakeThread } from "./fake-review-records.ts";
 import type { TimelineEvent } from "../../lib/github/task-types.ts";
 import type { Clock } from "../../lib/task/context.ts";
 
@@ -34,7 +34,11 @@ export interface FakePull {
   merged: boolean;
   draft: boolean;
   diff: string;
-  reviews: Review[];
+  reviews: FakeReview[];
+  /** Line conversations, each opened by a review's line comment; replies and resolution live on it. */
+  threads: FakeThread[];
+  /** The head branch is in another repository: what the REST read says as `fromFork`. */
+  fromFork: boolean;
 }
 
 export interface FakeIssue {
@@ -73,6 +77,10 @@ export interface FakeStore {
   readonly labels: Map<string, Label>;
   readonly milestones: Map<number, Milestone>;
   readonly workflowRuns: WorkflowRun[];
+  /** Check runs (a workflow job is one, as on GitHub), of workflow runs and other apps' suites. */
+  readonly checkRuns: FakeCheckRun[];
+  /** The commit each workflow run or check suite ran on, and when it last changed. */
+  readonly ciHeads: Map<number, { sha: string; updatedAt: string }>;
   readonly branches: Map<string, string>;
   /** Files of the default branch, by path. */
   readonly files: Map<string, string>;
@@ -99,6 +107,8 @@ export function createFakeStore(repo: RepoRef, clock: Clock, self: string, defau
     labels: new Map(),
     milestones: new Map(),
     workflowRuns: [],
+    checkRuns: [],
+    ciHeads: new Map(),
     branches: new Map([[defaultBranch, "0".repeat(40)]]),
     files: new Map(),
     permissions: new Map(),
@@ -178,6 +188,7 @@ export function pullRecord(store: FakeStore, issue: FakeIssue): PullRequest | nu
     base: { ...pull.base },
     author: issue.author,
     url: urlOf(store, `pull/${issue.number}`),
+    fromFork: pull.fromFork,
   };
 }
 
@@ -219,13 +230,14 @@ export function postComment(store: FakeStore, number: number, body: string, auth
   return comment;
 }
 
-export function editComment(store: FakeStore, id: number, body: string): FakeComment {
+/** Edits a comment as `editor` (the gateway edits as the store's `self`), keeping its history as GitHub does. */
+export function editComment(store: FakeStore, id: number, body: string, editor = store.self): FakeComment {
   const comment = store.comments.find((candidate) => candidate.id === id);
   if (!comment) throw new Error(`github-fake: comment ${id} does not exist (404)`);
   const at = store.now();
   if (comment.revisions.length === 0)
     comment.revisions.push({ editedAt: comment.createdAt, body: comment.body });
-  comment.revisions.push({ editedAt: at, body, editor: store.self });
+  comment.revisions.push({ editedAt: at, body, editor });
   comment.body = body;
   comment.updatedAt = at;
   issueAt(store, comment.issue).updatedAt = at;

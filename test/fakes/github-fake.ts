@@ -13,9 +13,20 @@
  * writes apply in order and answer the label sets as they now stand.
  * test/fakes/github-fake-parity.test.ts checks that against the simulator.
  */
-import type { GitHubGateway, MomentWrite, Permission, RepoRef, WorkflowRun } from "../../lib/github/index.ts";
+import type {
+  GitHubGateway,
+  MomentWrite,
+  NewReview,
+  Permission,
+  RepoRef,
+  Review,
+  WorkflowRun,
+} from "../../lib/github/index.ts";
 import type { Clock } from "../../lib/task/context.ts";
+import { seedCiRun, seedSuite, type FakeCiRunSpec, type FakeSuiteSpec } from "./fake-ci.ts";
 import { fakeComments } from "./fake-comments.ts";
+import type { FakeReviewComment, FakeThread } from "./fake-review-records.ts";
+import { replyInThread, submitReview, threadAt } from "./fake-reviews.ts";
 import { fakeIssues, openIssue } from "./fake-issues.ts";
 import { fakePulls } from "./fake-pulls.ts";
 import { fakeRuns } from "./fake-runs.ts";
@@ -57,6 +68,16 @@ export type GitHubFake = GitHubGateway & {
   seedComment(issue: number, body: string, author: string): FakeComment;
   seedMilestone(title: string): number;
   seedRun(run: Omit<WorkflowRun, "id" | "url" | "createdAt">): WorkflowRun;
+  /** Submits a review on a pull request as `author`: each line comment opens a thread. */
+  seedReview(pr: number, review: NewReview, author: string): Review;
+  /** Replies in a review thread as `author`. */
+  seedThreadReply(threadId: string, body: string, author: string): FakeReviewComment;
+  /** The review thread whose first comment says `body`. */
+  threadStartingWith(body: string): FakeThread;
+  /** A completed CI run of GitHub Actions on a branch's head: its jobs are check runs with logs. */
+  seedCiRun(spec: FakeCiRunSpec): WorkflowRun;
+  /** Another app's check suite on a commit; answers its id. */
+  seedSuite(spec: FakeSuiteSpec): number;
   /** The issue's labels as they stand, sorted. */
   labelsOf(issue: number): string[];
 };
@@ -117,6 +138,14 @@ export function createGitHubFake(options: GitHubFakeOptions = {}): GitHubFake {
       store.workflowRuns.unshift(seeded);
       return seeded;
     },
+    seedReview: (pr, review, author) => submitReview(store, pr, review, author),
+    seedThreadReply: (threadId, body, author) => replyInThread(store, threadId, body, author),
+    threadStartingWith(body) {
+      const threads = [...store.issues.values()].flatMap((issue) => issue.pull?.threads ?? []);
+      return threadAt(store, threads.find((thread) => thread.comments[0]?.body === body)?.id ?? body);
+    },
+    seedCiRun: (spec) => seedCiRun(store, spec),
+    seedSuite: (spec) => seedSuite(store, spec),
     labelsOf: (issue) => [...(store.issues.get(issue)?.labels ?? [])].sort(),
   };
 }

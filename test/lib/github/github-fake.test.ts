@@ -72,7 +72,9 @@ describe("createGitHubFake", () => {
 
   it("says plainly which member it does not model", async () => {
     const fake = createGitHubFake();
-    await expect(fake.ci.jobLog(1)).rejects.toThrow("github-fake: ci.jobLog is not modelled");
+    await expect(fake.compareDependencies("main", "topic")).rejects.toThrow(
+      "github-fake: compareDependencies is not modelled",
+    );
     await expect(fake.getIssue(404)).resolves.toBeNull();
     await expect(fake.setLabels(404, [])).rejects.toThrow("#404 does not exist");
   });

@@ -45,6 +45,8 @@ function locusPullRequest(fake: GitHubFake, title: string): { issue: number; pr:
       draft: false,
       diff: "",
       reviews: [],
+      threads: [],
+      fromFork: false,
     },
   }).number;
   return { issue, pr };

@@ -2,8 +2,8 @@
  * Ask, plan and review past the daily cost cap (`agent.maxCostPerDayUsd`), run
  * in process on the typed fake gateway: each replies with the cap and when it
  * resets, and asks no model (the agent runner and checkout fail the test if
- * reached). The bundled Action's run just under the cap, which spends what
- * remains, is test/action/read-only-modes-trigger.test.ts.
+ * reached). The run just under the cap, which spends what remains, is
+ * read-only-modes-trigger.test.ts, in a task world.
  */
 import { describe, expect, it } from "vitest";
 import { runMode } from "../../../../lib/action/run-mode.ts";
@@ -56,6 +56,8 @@ describe("ask, plan and review past the daily cost cap, in process", () => {
               draft: false,
               diff: "",
               reviews: [],
+              threads: [],
+              fromFork: false,
             },
           }
         : {}),

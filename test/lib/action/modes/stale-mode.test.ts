@@ -1,11 +1,11 @@
 /**
  * The stale sweep (lib/action/modes/stale.ts) run in process on the typed fake
  * gateway: which issues it claims, re-queues and dispatches, and which it
- * leaves alone. The bundled Action's own run of the mode is
- * test/action/stale-mode.test.ts; this covers the rules at unit speed.
+ * leaves alone, and what its job summary says.
  */
 import { describe, expect, it } from "vitest";
 import { runStaleMode } from "../../../../lib/action/modes/stale.ts";
+import { renderJobSummary } from "../../../../lib/task/job-summary.ts";
 import { createGitHubFake, FAKE_EPOCH, type GitHubFake } from "../../../fakes/github-fake.ts";
 import { fakeActionContext } from "../../../fakes/action-context.ts";
 
@@ -134,6 +134,7 @@ describe("mode stale, in process", () => {
     expect(result.tasks.map((task) => task.reason)).toEqual(
       expect.arrayContaining([expect.stringContaining("not Locus's")]),
     );
+    expect(renderJobSummary("stale", result)).toContain("not Locus's");
   });
 
   it("dispatches a sprint whose dispatch was lost, and never a waiting task or a sprint stopped by one", async () => {
