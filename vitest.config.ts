@@ -4,7 +4,8 @@
  *
  * - unit: `test/lib`, `test/scripts` and the Anthropic fake: pure rules and
  *   adapters in process, on the typed fake gateway (`test/fakes/`) or real git.
- *   A file that starts the GitHub simulator runs under integration instead,
+ *   A file that starts the GitHub simulator or a task world (test/fakes/task-world.ts:
+ *   a mode's whole run in process, with real git and the sandbox) runs under integration instead,
  *   and a long property-based one under property, wherever it lives, so the
  *   unit project stays fast.
  * - property: every `*.property.test.ts` file: thousands of generated inputs
@@ -31,25 +32,28 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
-/** A call that starts the simulator (an HTTP server, a store, a GraphQL schema): seconds per file, not milliseconds. */
-const STARTS_SIMULATOR = /\bstart(GitHubSimulator|TestSim)\(/;
+/**
+ * A call that starts the simulator (an HTTP server, a store, a GraphQL schema) or a task world (a
+ * bare remote, real git and the sandbox for a mode's whole run): seconds per test, not milliseconds.
+ */
+const STARTS_WORLD = /\bstart(GitHubSimulator|TestSim|TaskWorld)\(/;
 
 /** The long property-based test files, wherever they live: seconds of CPU each, not milliseconds. */
 export const PROPERTY = ["test/**/*.property.test.ts"];
 const PROPERTY_SUFFIX = ".property.test.ts";
 
-/** The test files under `folder`, relative to the repository, that start no simulator and are no long property test. */
+/** The test files under `folder`, relative to the repository, that start no simulator or world and are no long property test. */
 function inProcessTestFilesOf(folder: string): string[] {
   const files = readdirSync(join(root, folder), { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith(".test.ts") && !name.endsWith(PROPERTY_SUFFIX))
     .map((name) => join(folder, name));
-  const startsSimulator = (file: string) => STARTS_SIMULATOR.test(readFileSync(join(root, file), "utf8"));
-  return files.filter((file) => !startsSimulator(file));
+  const startsWorld = (file: string) => STARTS_WORLD.test(readFileSync(join(root, file), "utf8"));
+  return files.filter((file) => !startsWorld(file));
 }
 
 /**
  * The unit project, file by file: every test file of these folders that starts
- * no simulator (those run under integration). Read afresh on each run, so a new file lands right.
+ * no simulator or task world (those run under integration). Read afresh on each run, so a new file lands right.
  */
 export const UNIT = ["test/lib", "test/scripts", "test/sandbox/anthropic-fake"].flatMap(inProcessTestFilesOf);
 
