@@ -69,7 +69,7 @@ export interface TaskWorld {
    * One run's context, as action/run.ts builds it: a fresh checkout of the remote, the
    * config from its `.github/locus.yml`, the sandbox, git client and agent runner.
    */
-  context(overrides?: { readonly actor?: string; readonly command?: string }): Promise<ActionContext>;
+  context(overrides?: RunOverrides): Promise<ActionContext>;
   /** git in the scratch clone, fetched first. */
   git(args: readonly string[]): Promise<string>;
   /** A file of `branch` on the remote. */
@@ -77,6 +77,17 @@ export interface TaskWorld {
   /** The job summary the Action writes for this result. */
   summary(mode: string, result: ModeResult): string;
   close(): Promise<void>;
+}
+
+/** What one run may set apart from the world's defaults. */
+export interface RunOverrides {
+  /** Who started the run (the bot Locus acts as unless said). */
+  readonly actor?: string;
+  readonly command?: string;
+  /** The delivery the app dispatched the run for (`test-<n>` unless said). */
+  readonly delivery?: string;
+  /** The workflow run's page, by which the task learns when GitHub created the run (a run seeded with `seedRun`). */
+  readonly runUrl?: string;
 }
 
 /** git with a person's identity and an empty HOME (no global config), as the harness runs it. */
@@ -150,7 +161,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
   const sandboxes: Sandbox[] = [];
   let runs = 0;
 
-  async function context(overrides: { readonly actor?: string; readonly command?: string } = {}) {
+  async function context(overrides: RunOverrides = {}) {
     runs += 1;
     const root = join(dir, `run-${runs}`);
     const workspace = join(root, "workspace");
@@ -191,6 +202,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
         id: String(9000 + runs),
         worktreeRoot,
         actor: overrides.actor ?? github.store.self,
+        ...(overrides.runUrl ? { url: overrides.runUrl } : {}),
         repositoryUrl: `https://github.test/${github.repo.owner}/${github.repo.repo}`,
         ...(trustedCommit ? { trustedCommit } : {}),
         ...(sandbox.kind === "off" ? { unsandboxed: true } : {}),
@@ -199,7 +211,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
       maxTurns: config.agent.maxTurns,
       signal: new AbortController().signal,
       mask,
-      delivery: `test-${runs}`,
+      delivery: overrides.delivery ?? `test-${runs}`,
       command: overrides.command ?? "",
     };
     return ctx;

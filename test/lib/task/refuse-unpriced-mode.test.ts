@@ -4,8 +4,8 @@
  * nothing retries it, a comment saying how to give the price), and every
  * other mode that calls a model refuses it as it starts, with one reply in
  * the thread that asked. The agent runner and checkout here fail the test if
- * reached. The bundled Action's runs on a price from `agent.pricing` are
- * test/action/model-pricing.test.ts.
+ * reached. The runs on a price from `agent.pricing` are
+ * test/lib/cost/config-pricing.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { runMode } from "../../../lib/action/run-mode.ts";

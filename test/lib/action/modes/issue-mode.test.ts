@@ -61,7 +61,7 @@ describe("mode issue, in process", SCENARIO, () => {
     expect(overallStatus(result)).toBe("succeeded");
     const calls = w.github.calls.slice(callsStart);
     expect(calls.filter((c) => READ.test(c.member)).map((c) => c.member)).toEqual(["readTask"]);
-    // The read, the start, one progress edit, the PR, the end (test/action/call-budget.test.ts has the harder cases).
+    // The read, the start, one progress edit, the PR, the end (test/action/call-budget.test.ts and test/lib/task/task-call-budget.test.ts have the harder cases).
     expect(calls.length).toBeLessThanOrEqual(5);
   });
 
