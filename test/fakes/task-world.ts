@@ -5,12 +5,13 @@
  * bubblewrap, as test/needs-bubblewrap.ts decides) talking to the in-process
  * Anthropic fake, the fake's clock, a log kept in memory and the secret mask
  * built like the Action's. `context()` builds what action/run.ts builds for
- * one run, from a fresh clone as a runner's checkout is; `close()` removes
+ * one run, from a fresh clone as a runner's checkout is (its config read from
+ * there, so a test may push a change to it); `close()` removes
  * everything. The bundled Action's own runs stay in test/action/ for what
  * needs the process boundary (inputs, outputs, the environment, exit codes).
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -125,8 +126,13 @@ async function seedRemote(
   return remote;
 }
 
-function configOf(files: Readonly<Record<string, string>>): LocusConfig {
-  const loaded = loadConfig(files[".github/locus.yml"] ?? null);
+/** The checkout's `.github/locus.yml`, read at each run as the Action reads it (absent: the defaults). */
+async function configOf(workspace: string): Promise<LocusConfig> {
+  const text = await readFile(join(workspace, ".github/locus.yml"), "utf8").catch((error: unknown) => {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
+    throw error;
+  });
+  const loaded = loadConfig(text);
   if (!loaded.ok)
     throw new Error(`the world's config is invalid: ${loaded.errors.map((e) => e.message).join("; ")}`);
   return loaded.config;
@@ -146,7 +152,6 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
   const github = followingRemote(createGitHubFake(options.github), remote);
   const anthropic = await startAnthropicFake();
   const log = memoryLog();
-  const config = configOf(files);
   const identity = { login: github.store.self, id: BOT_ID };
   const secrets = [WORLD_SECRETS.githubToken, WORLD_SECRETS.anthropicKey];
   const mask = createSecretMask(secrets);
@@ -168,6 +173,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     const worktreeRoot = join(root, "temp");
     await mkdir(worktreeRoot, { recursive: true });
     await exec("git", ["clone", "--quiet", remote, workspace], { env: { PATH: env.PATH, HOME: home } });
+    const config = await configOf(workspace);
     const sandbox = await createRunSandbox({
       mode: config.sandbox.mode,
       allow: config.sandbox.network.allow,
