@@ -111,6 +111,8 @@ export async function listBranches(gitDir: string): Promise<BranchRef[]> {
     });
 }
 
+const BRANCH_PREFIX = "refs/heads/";
+
 async function askGitForCommit(gitDir: string, ref: string): Promise<string | null> {
   const result = await execGit(gitDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
     allowFailure: true,
@@ -126,7 +128,11 @@ export async function resolveCommit(gitDir: string, ref: string): Promise<string
     if (found === null) forget(gitDir, `commit ${ref}`);
     return found;
   }
-  const tip = await readShortBranchName(gitDir, ref);
+  // A full branch name that exists means that branch (git tries it first): a file read, not a
+  // git process. A missing one is left to git, whose other rules may still find it.
+  const tip = ref.startsWith(BRANCH_PREFIX)
+    ? ((await readBranchTip(gitDir, ref.slice(BRANCH_PREFIX.length))) ?? undefined)
+    : await readShortBranchName(gitDir, ref);
   return tip === undefined ? askGitForCommit(gitDir, ref) : resolveCommit(gitDir, tip);
 }
 
