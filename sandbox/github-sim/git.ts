@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { writeEmptyBareRepository } from "./bare-repository.ts";
 import { forget, isObjectId, readBranchTip, readShortBranchName, remembered } from "./git-cache.ts";
 
 // Every git call goes through execFile with an argument array: no shell, no quoting issues.
@@ -64,12 +64,7 @@ export async function initBareRepository(
   files: Record<string, string>,
   identity: GitIdentity,
 ): Promise<void> {
-  await mkdir(gitDir, { recursive: true });
-  await new Promise<void>((resolve, reject) => {
-    execFile("git", ["init", "--bare", "--quiet", "-b", defaultBranch, gitDir], (error) =>
-      error ? reject(new Error(`git init failed: ${error.message}`)) : resolve(),
-    );
-  });
+  await writeEmptyBareRepository(gitDir, defaultBranch);
   if (Object.keys(files).length === 0) return;
   // One fast-import stream makes the whole first commit: a process for the lot, not one per file and folder.
   await git(gitDir, ["fast-import", "--quiet", "--date-format=now"], {
