@@ -70,6 +70,9 @@ export async function initBareRepository(
   await git(gitDir, ["fast-import", "--quiet", "--date-format=now"], {
     input: initialCommitStream(`refs/heads/${defaultBranch}`, files, identity),
   });
+  // The branch's tip is the commit just made: known as one, with no git process to ask.
+  const tip = await readBranchTip(gitDir, defaultBranch);
+  if (tip) await remembered(gitDir, `commit ${tip}`, () => Promise.resolve(tip));
 }
 
 /** `bytes` as a fast-import data block. */
