@@ -8,7 +8,7 @@
  * https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/control-the-concurrency-of-workflows-and-jobs
  * https://docs.github.com/actions/sharing-automations/reusing-workflows#supported-keywords-for-jobs-that-call-a-reusable-workflow
  */
-import { parse } from "yaml";
+import { parseWorkflow } from "./workflow-yaml.ts";
 import { evaluateTemplate, type ExpressionContexts } from "./workflow-expressions.ts";
 
 export interface RunConcurrency {
@@ -24,7 +24,7 @@ interface WorkflowShape {
 
 function parseQuietly(text: string): WorkflowShape {
   try {
-    return (parse(text) as WorkflowShape | null) ?? {};
+    return (parseWorkflow(text) as WorkflowShape | null) ?? {};
   } catch {
     return {};
   }

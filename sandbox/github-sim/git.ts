@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { writeEmptyBareRepository } from "./bare-repository.ts";
 import { forget, isObjectId, readBranchTip, readShortBranchName, remembered } from "./git-cache.ts";
 
 // Every git call goes through execFile with an argument array: no shell, no quoting issues.
@@ -64,17 +64,15 @@ export async function initBareRepository(
   files: Record<string, string>,
   identity: GitIdentity,
 ): Promise<void> {
-  await mkdir(gitDir, { recursive: true });
-  await new Promise<void>((resolve, reject) => {
-    execFile("git", ["init", "--bare", "--quiet", "-b", defaultBranch, gitDir], (error) =>
-      error ? reject(new Error(`git init failed: ${error.message}`)) : resolve(),
-    );
-  });
+  await writeEmptyBareRepository(gitDir, defaultBranch);
   if (Object.keys(files).length === 0) return;
   // One fast-import stream makes the whole first commit: a process for the lot, not one per file and folder.
   await git(gitDir, ["fast-import", "--quiet", "--date-format=now"], {
     input: initialCommitStream(`refs/heads/${defaultBranch}`, files, identity),
   });
+  // The branch's tip is the commit just made: known as one, with no git process to ask.
+  const tip = await readBranchTip(gitDir, defaultBranch);
+  if (tip) await remembered(gitDir, `commit ${tip}`, () => Promise.resolve(tip));
 }
 
 /** `bytes` as a fast-import data block. */
@@ -111,6 +109,8 @@ export async function listBranches(gitDir: string): Promise<BranchRef[]> {
     });
 }
 
+const BRANCH_PREFIX = "refs/heads/";
+
 async function askGitForCommit(gitDir: string, ref: string): Promise<string | null> {
   const result = await execGit(gitDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
     allowFailure: true,
@@ -126,7 +126,11 @@ export async function resolveCommit(gitDir: string, ref: string): Promise<string
     if (found === null) forget(gitDir, `commit ${ref}`);
     return found;
   }
-  const tip = await readShortBranchName(gitDir, ref);
+  // A full branch name that exists means that branch (git tries it first): a file read, not a
+  // git process. A missing one is left to git, whose other rules may still find it.
+  const tip = ref.startsWith(BRANCH_PREFIX)
+    ? ((await readBranchTip(gitDir, ref.slice(BRANCH_PREFIX.length))) ?? undefined)
+    : await readShortBranchName(gitDir, ref);
   return tip === undefined ? askGitForCommit(gitDir, ref) : resolveCommit(gitDir, tip);
 }
 

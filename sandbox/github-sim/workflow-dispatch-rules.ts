@@ -8,7 +8,7 @@
  * https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event
  * https://docs.github.com/actions/writing-workflows/workflow-syntax-for-github-actions#onworkflow_dispatchinputs
  */
-import { parse } from "yaml";
+import { parseWorkflow } from "./workflow-yaml.ts";
 import { readPath } from "./git.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -29,7 +29,7 @@ interface DeclaredInput {
 export function dispatchTrigger(text: string): Map<string, DeclaredInput> | null {
   let workflow: unknown;
   try {
-    workflow = parse(text);
+    workflow = parseWorkflow(text);
   } catch {
     return null;
   }
@@ -87,7 +87,7 @@ export async function checkDispatch(
     context[name] = inputs[name] ?? input.fallback;
   }
   const text = file?.type === "file" ? file.content.toString("utf8") : "";
-  const runName = (parse(text) as { "run-name"?: unknown })["run-name"];
+  const runName = (parseWorkflow(text) as { "run-name"?: unknown })["run-name"];
   return { inputs: context, runName: typeof runName === "string" ? runName : undefined, text };
 }
 

@@ -11,7 +11,7 @@
  * https://docs.github.com/actions/sharing-automations/reusing-workflows#access-and-permissions
  */
 import { randomBytes } from "node:crypto";
-import { parse } from "yaml";
+import { parseWorkflow } from "./workflow-yaml.ts";
 import { readPath } from "./git.ts";
 import { ACTIONS_BOT } from "./model.ts";
 import type { Repo, Store, TokenRecord } from "./model.ts";
@@ -103,7 +103,7 @@ interface WorkflowShape {
 
 function shape(text: string): WorkflowShape {
   try {
-    return (parse(text) as WorkflowShape | null) ?? {};
+    return (parseWorkflow(text) as WorkflowShape | null) ?? {};
   } catch {
     return {};
   }

@@ -27,6 +27,7 @@ import { createActionOctokit, createGateway, type GitHubGateway } from "../../li
 import { repliedCommentId } from "../../lib/markers.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { startGitHubSimulator, type GitHubSimulator } from "../../sandbox/github-sim/index.ts";
+import { NODE_WITH_COMPILE_CACHE } from "../node-with-compile-cache.ts";
 import {
   createConformanceChecker,
   type ConformanceChecker,
@@ -91,7 +92,9 @@ beforeEach(async () => {
     privateKey: sim.appPrivateKey ?? "",
     installationId: installation.id,
   };
-  const started = await forkPeer<TargetReady>(TARGET, ["app", JSON.stringify(ready)]);
+  // Each test kills its app, so each starts one: with the compile cache, a start compiles nothing again.
+  const [, ...compileCache] = NODE_WITH_COMPILE_CACHE;
+  const started = await forkPeer<TargetReady>(TARGET, ["app", JSON.stringify(ready)], compileCache);
   app = started.peer;
   sim.webhooks.url = started.ready.url;
 }, 60_000);
