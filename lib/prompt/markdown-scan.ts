@@ -56,7 +56,9 @@ interface ScanEnv {
  * could not be checked); markdown-bounds.ts has already cut anything nested deeper than any comment.
  */
 const parser = new MarkdownIt({ html: true, linkify: false, maxNesting: 1_000 });
-parser.disable(["emphasis", "strikethrough", "balance_pairs", "text_join"]);
+// Entities are decoded only where a destination needs them (markdown-it does that itself), and
+// `&lt;` stays text either way.
+parser.disable(["emphasis", "strikethrough", "balance_pairs", "entity", "text_join"]);
 // Destinations as written (escapes decoded), not percent-encoded, and every scheme read as a link.
 parser.normalizeLink = (url) => url;
 parser.normalizeLinkText = (text) => text;
@@ -77,6 +79,10 @@ parser.inline.ruler.after(
   "footnote_call",
   footnoteCallRule((state) => envOf(state).scan),
 );
+
+/** The rules whose findings the sanitiser needs; the rest run as they are. */
+const RECORDED_BLOCKS = new Set(["reference", "html_block", "paragraph", "lheading", "heading", "table"]);
+const RECORDED_INLINE = new Set(["backticks", "html_inline", "escape", "footnote_call", "image", "link"]);
 
 wrapBlockRules();
 wrapInlineRules();
@@ -104,6 +110,7 @@ export function scanMarkdown(text: string): Scan {
 function wrapBlockRules(): void {
   const ruler = parser.block.ruler;
   for (const { name, fn, alt } of [...ruler.__rules__]) {
+    if (!RECORDED_BLOCKS.has(name)) continue;
     const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
       const before = state.tokens.length;
       if (!fn(state, startLine, endLine, silent)) return false;
@@ -144,7 +151,7 @@ function recordBlock(name: string, state: StateBlock, startLine: number, tokens:
 function wrapInlineRules(): void {
   const ruler = parser.inline.ruler;
   for (const { name, fn, alt } of [...ruler.__rules__]) {
-    if (name === "text" || name === "newline" || name === "entity") continue;
+    if (!RECORDED_INLINE.has(name)) continue;
     const wrapped = (state: StateInline, silent: boolean): boolean => {
       const current = envOf(state).current;
       if (silent || !current) return fn(state, silent);
