@@ -1,8 +1,8 @@
 /**
  * Markdown reduced to what a reader of the rendered page sees, still as Markdown: the model reads
- * the text a person reviewed, not HTML. The document is parsed with micromark (the CommonMark and
- * GFM parser of the unified family, with exact source offsets), and only the constructs GitHub hides
- * are cut out of the source or rewritten in place; everything else, code above all, is kept byte
+ * the text a person reviewed, not HTML. The document is parsed with markdown-it, read for the
+ * source offsets of every construct that can hide text (markdown-scan.ts), and only the constructs
+ * GitHub hides are cut out of the source or rewritten in place; everything else, code above all, is kept byte
  * for byte. Cutting one construct can join the pieces of another (`<!<!-- x -->-- y -->`), so the
  * passes repeat until nothing changes. The parser is given at most what it reads in time
  * (markdown-bounds.ts); what is left out is named in a note after the text.
