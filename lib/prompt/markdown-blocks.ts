@@ -1,45 +1,32 @@
 /**
  * Where a long document may be cut without changing what stays: at the start of a block (no inline
  * construct crosses from one block into the next), or between the lines of a code block (code is
- * shown as written, and a code block left open runs to the end). Finding the blocks takes a parse
- * of the document's block structure only, with every inline construct switched off, which costs
- * the parser a fraction of a full parse and nothing that grows faster than the text.
+ * shown as written, and a code block left open runs to the end). Finding the blocks takes
+ * markdown-it's block parser alone, with no inline parse, which costs a fraction of a full parse
+ * and nothing that grows faster than the text.
  */
-import type { Nodes } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
+import MarkdownIt, { type Token } from "markdown-it";
 
 /**
- * A paragraph is where the parser's inline work happens, and parts of it (merging the text between
- * constructs) grow with the square of a paragraph's length. Real paragraphs are far shorter; logs
- * that long are code blocks, which are not parsed inline.
+ * A paragraph is where the parser's inline work happens, and parts of it grow faster than a
+ * paragraph's length on hostile shapes. Real paragraphs are far shorter; logs that long are code
+ * blocks, which are not parsed inline.
  */
 export const MAX_PARAGRAPH_CHARS = 8_192;
 
-const INLINE_CONSTRUCTS = [
-  "attention",
-  "autolink",
-  "characterEscape",
-  "characterReference",
-  "codeText",
-  "emailAutolink",
-  "gfmFootnoteCall",
-  "gfmPotentialFootnoteCall",
-  "hardBreakEscape",
-  "htmlText",
-  "labelEnd",
-  "labelStartImage",
-  "labelStartLink",
-  "protocolAutolink",
-  "strikethrough",
-  "tasklistCheck",
-  "wwwAutolink",
-];
-const BLOCKS_ONLY = {
-  extensions: [gfm(), { disable: { null: INLINE_CONSTRUCTS } }],
-  mdastExtensions: [gfmFromMarkdown()],
-};
+/** Nesting is bounded before this runs (markdown-bounds.ts); markdown-it would stop at 100 levels without a word. */
+const blocks = new MarkdownIt({ html: true, maxNesting: 1_000 });
+
+/** Blocks that hold no other block; a table counts as one. */
+const LEAVES = new Set([
+  "paragraph_open",
+  "heading_open",
+  "table_open",
+  "code_block",
+  "fence",
+  "html_block",
+  "hr",
+]);
 
 export interface BlockCut {
   readonly cut: number;
@@ -60,17 +47,9 @@ export interface LengthLimit {
 export function blockCut(text: string, limit: LengthLimit | undefined): BlockCut | undefined {
   const maxChars = limit?.cutBefore ?? text.length;
   const source = text.slice(0, maxChars);
-  const leaves: Array<readonly [Nodes["type"], number, number]> = [];
-  const visit = (node: Nodes): void => {
-    if ("children" in node && node.type !== "paragraph" && node.type !== "heading" && node.type !== "table") {
-      for (const child of node.children) visit(child);
-    } else {
-      leaves.push([node.type, node.position?.start.offset ?? 0, node.position?.end.offset ?? 0]);
-    }
-  };
-  visit(fromMarkdown(source, BLOCKS_ONLY));
+  const leaves = blockLeaves(source);
   for (const [type, start, end] of leaves) {
-    if ((type === "paragraph" || type === "heading") && end - start > MAX_PARAGRAPH_CHARS) {
+    if ((type === "paragraph_open" || type === "heading_open") && end - start > MAX_PARAGRAPH_CHARS) {
       return {
         cut: lineStart(text, start),
         reason: `a paragraph longer than ${MAX_PARAGRAPH_CHARS.toLocaleString("en-US")} characters`,
@@ -85,10 +64,27 @@ export function blockCut(text: string, limit: LengthLimit | undefined): BlockCut
   const blockStart = lineStart(text, start);
   const limitLine = lineStart(text, maxChars);
   const firstLineEnd = text.indexOf("\n", start);
-  if (type === "code" && firstLineEnd !== -1 && limitLine > firstLineEnd) return { cut: limitLine, reason };
+  if ((type === "fence" || type === "code_block") && firstLineEnd !== -1 && limitLine > firstLineEnd)
+    return { cut: limitLine, reason };
   return { cut: blockStart, reason };
 }
 
 function lineStart(text: string, offset: number): number {
   return text.lastIndexOf("\n", offset - 1) + 1;
+}
+
+/** Each leaf block's type and its source range, from the start of its first line to the end of its last. */
+function blockLeaves(source: string): Array<readonly [string, number, number]> {
+  const lineStarts = [0];
+  for (let at = source.indexOf("\n"); at !== -1; at = source.indexOf("\n", at + 1)) lineStarts.push(at + 1);
+  const tokens: Token[] = [];
+  blocks.block.parse(source, blocks, {}, tokens);
+  const leaves: Array<readonly [string, number, number]> = [];
+  for (const token of tokens) {
+    if (!LEAVES.has(token.type) || !token.map) continue;
+    const [first, next] = token.map;
+    const end = next < lineStarts.length ? (lineStarts[next] ?? source.length) - 1 : source.length;
+    leaves.push([token.type, lineStarts[first] ?? 0, end]);
+  }
+  return leaves;
 }

@@ -1,6 +1,7 @@
 /**
  * The part of a document the Markdown parser is given, so its work stays in proportion to the
- * text. micromark is linear on ordinary Markdown but not on every shape: each line pays for every
+ * text. A Markdown parser is linear on ordinary Markdown but not on every shape (micromark, the
+ * sanitiser's first parser, was the worst; markdown-it recurses per container): each line pays for every
  * container (quote, list item) it sits in, and thousands of them on one line exhaust its stack;
  * inside one paragraph, brackets nested in brackets, HTML openers that never close, and sheer
  * length cost it time that grows with the square of their number. So one pass over the lines

@@ -1,18 +1,16 @@
 /**
  * Markdown reduced to what a reader of the rendered page sees, still as Markdown: the model reads
- * the text a person reviewed, not HTML. The document is parsed with micromark (the CommonMark and
- * GFM parser of the unified family, with exact source offsets), and only the constructs GitHub hides
- * are cut out of the source or rewritten in place; everything else, code above all, is kept byte
+ * the text a person reviewed, not HTML. The document is parsed with markdown-it, read for the
+ * source offsets of every construct that can hide text (markdown-scan.ts), and only the constructs
+ * GitHub hides are cut out of the source or rewritten in place; everything else, code above all, is kept byte
  * for byte. Cutting one construct can join the pieces of another (`<!<!-- x -->-- y -->`), so the
  * passes repeat until nothing changes. The parser is given at most what it reads in time
  * (markdown-bounds.ts); what is left out is named in a note after the text.
  */
-import type { Definition, Nodes } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
 import { boundMarkdown } from "./markdown-bounds.ts";
-import { visibleHtml, type Edit, type HtmlFragment } from "./visible-html.ts";
+import { footnoteKey } from "./footnote-rules.ts";
+import { scanMarkdown, type Scan } from "./markdown-scan.ts";
+import { visibleHtml, type Edit } from "./visible-html.ts";
 
 /**
  * Each pass only removes; a construct rebuilt from pieces more than this many times over is an
@@ -24,17 +22,6 @@ const MAX_PASSES = 3;
 const HIDDEN_MATH = /\\(?:[vh]?phantom|(?:text)?color\s*\{\s*(?:transparent|white|#fff(?:fff)?)\s*\})/i;
 /** GitHub's math spans: `$$…$$`, `` $`…`$ `` and `$…$`. */
 const MATH_SPAN = /\$\$[\s\S]*?\$\$|\$`[^`\n]*`\$|\$[^$\n]+\$/g;
-
-/**
- * GitHub-flavoured Markdown as github.com parses it (tables, task lists, footnotes, autolinks),
- * without emphasis and strikethrough: they never hide anything, no other construct depends on
- * them (code, HTML, links and references bind first), and matching their delimiters is the one
- * part of micromark whose time grows with the square of a paragraph (`*_*_*_…`).
- */
-const PARSE_OPTIONS = {
-  extensions: [gfm(), { disable: { null: ["attention", "strikethrough"] } }],
-  mdastExtensions: [gfmFromMarkdown()],
-};
 
 /** Characters every hiding construct starts with; text without them is returned without parsing. */
 const MAY_HIDE = /[<[$]/;
@@ -68,146 +55,46 @@ function visibleWithin(text: string): string {
   }
 }
 
-interface Collected {
-  readonly edits: Edit[];
-  readonly html: HtmlFragment[];
-  readonly definitions: Map<string, Definition>;
-  readonly references: Extract<Nodes, { type: "linkReference" | "imageReference" }>[];
-  readonly code: Array<readonly [number, number]>;
-  readonly phrasing: Array<readonly [number, number]>;
-  readonly footnoteReferences: Extract<Nodes, { type: "footnoteReference" }>[];
-  readonly footnoteDefinitions: Extract<Nodes, { type: "footnoteDefinition" }>[];
-}
-
 function onePass(text: string): string {
-  const tree = fromMarkdown(text, PARSE_OPTIONS);
-  const found: Collected = {
-    edits: [],
-    html: [],
-    definitions: new Map(),
-    references: [],
-    code: [],
-    phrasing: [],
-    footnoteReferences: [],
-    footnoteDefinitions: [],
-  };
-  collect(tree, text, found);
-  const edits = [...found.edits, ...visibleHtml(found.html, text.length)];
-  for (const reference of found.references) {
-    const definition = found.definitions.get(reference.identifier);
-    if (definition) edits.push(resolveReference(reference, definition.url));
+  const found = scanMarkdown(text);
+  // Block HTML is found before the inline HTML of the blocks around it; the HTML reader takes it in document order.
+  const html = found.html.sort((a, b) => a.start - b.start);
+  const edits: Edit[] = visibleHtml(html, text.length);
+  // Never shown; references to them are rewritten with their URL, so none of them is needed.
+  for (const [start, end] of found.definitions) edits.push({ start, end, text: "" });
+  // Alt text and title are not on the page; the image is.
+  for (const image of found.images) edits.push({ ...image, text: `![](${destination(image.url)})` });
+  for (const link of found.links) {
+    // A reference's label is never shown (`[text][label]`), nor is a title.
+    if (link.reference || link.title !== "" || link.url.includes("<")) {
+      edits.push({ start: link.textEnd, end: link.end, text: `](${destination(link.url)})` });
+    }
   }
+  // GitHub shows an unterminated `<!--` inside a paragraph as text, but elsewhere one hides the
+  // rest of the document; the rest goes either way, so no comment opener ever survives.
+  for (const opener of found.commentOpeners) edits.push({ start: opener, end: text.length, text: "" });
   for (const [start, end] of found.phrasing) edits.push(...hiddenMath(text, start, end, found.code));
-  edits.push(...footnotes(text, found));
+  edits.push(...footnotes(found));
   return applyEdits(text, edits);
 }
 
-function collect(node: Nodes, text: string, found: Collected): void {
-  const [start, end] = span(node);
-  switch (node.type) {
-    case "definition":
-      // Never shown; references to it are rewritten with its URL, so none of it is needed.
-      found.edits.push({ start, end, text: "" });
-      if (!found.definitions.has(node.identifier)) found.definitions.set(node.identifier, node);
-      return;
-    case "html":
-      found.html.push({ start, source: text.slice(start, end) });
-      return;
-    case "image":
-      // Alt text and title are not on the page; the image is.
-      found.edits.push({ start, end, text: `![](${destination(node.url)})` });
-      return;
-    case "imageReference":
-      found.references.push(node);
-      return;
-    case "link":
-      if ((node.title !== null && node.title !== undefined) || node.url.includes("<")) {
-        found.edits.push({ start: textEnd(node, start), end, text: `](${destination(node.url)})` });
-      }
-      break;
-    case "linkReference":
-      found.references.push(node);
-      break;
-    case "code":
-    case "inlineCode":
-      found.code.push([start, end]);
-      return;
-    case "text": {
-      // GitHub shows an unterminated `<!--` inside a paragraph as text, but elsewhere one hides
-      // the rest of the document; the rest goes either way, so no comment opener ever survives.
-      const opener = text.slice(start, end).indexOf("<!--");
-      if (opener !== -1) found.edits.push({ start: start + opener, end: text.length, text: "" });
-      return;
-    }
-    case "footnoteReference":
-      found.footnoteReferences.push(node);
-      return;
-    case "footnoteDefinition":
-      found.footnoteDefinitions.push(node);
-      break;
-    case "paragraph":
-    case "heading":
-    case "tableCell":
-      found.phrasing.push([start, end]);
-      break;
-    case "root":
-    case "blockquote":
-    case "list":
-    case "listItem":
-    case "table":
-    case "tableRow":
-    case "emphasis":
-    case "strong":
-    case "delete":
-    case "break":
-    case "thematicBreak":
-    case "yaml":
-      break;
-  }
-  if ("children" in node) for (const child of node.children) collect(child, text, found);
-}
-
-function span(node: Nodes): readonly [number, number] {
-  return [node.position?.start.offset ?? 0, node.position?.end.offset ?? 0];
-}
-
-/** Offset of the `]` closing a link's text. */
-function textEnd(node: Extract<Nodes, { children: unknown }>, start: number): number {
-  const last = node.children.at(-1);
-  return last ? span(last)[1] : start + 1;
-}
-
 /**
- * A reference's label is never shown (`[text][label]`), and for an image neither is its text, so
- * references become inline links to their definition's URL and definitions can all go.
+ * GitHub shows a footnote as its number, in order of first call, and never shows a footnote
+ * nothing calls; labels become those numbers and notes nothing calls go.
  */
-function resolveReference(
-  node: Extract<Nodes, { type: "linkReference" | "imageReference" }>,
-  url: string,
-): Edit {
-  const [start, end] = span(node);
-  if (node.type === "imageReference") return { start, end, text: `![](${destination(url)})` };
-  return { start: textEnd(node, start), end, text: `](${destination(url)})` };
-}
-
-/**
- * GitHub shows a footnote as its number, in order of first reference, and never shows a footnote
- * nothing refers to; labels become those numbers and unreferenced notes go.
- */
-function footnotes(text: string, found: Collected): Edit[] {
+function footnotes(found: Scan): Edit[] {
   const numbers = new Map<string, number>();
   const edits: Edit[] = [];
-  for (const reference of found.footnoteReferences) {
-    if (!numbers.has(reference.identifier)) numbers.set(reference.identifier, numbers.size + 1);
-    const [start, end] = span(reference);
-    edits.push({ start, end, text: `[^${numbers.get(reference.identifier)}]` });
+  for (const call of found.footnoteCalls) {
+    const key = footnoteKey(call.label);
+    if (!numbers.has(key)) numbers.set(key, numbers.size + 1);
+    edits.push({ start: call.start, end: call.end, text: `[^${numbers.get(key)}]` });
   }
   for (const definition of found.footnoteDefinitions) {
-    const [start, end] = span(definition);
-    const number = numbers.get(definition.identifier);
-    const label = /^\[\^(?:[^\]\\]|\\.)*\]:/.exec(text.slice(start, end))?.[0];
-    if (number === undefined || label === undefined) edits.push({ start, end, text: "" });
-    else edits.push({ start, end: start + label.length, text: `[^${number}]:` });
+    const { start, end } = definition;
+    const number = numbers.get(footnoteKey(definition.label));
+    if (number === undefined) edits.push({ start, end, text: "" });
+    else edits.push({ start, end: start + definition.labelLength, text: `[^${number}]:` });
   }
   return edits;
 }
