@@ -82,7 +82,7 @@ parser.inline.ruler.after(
 
 /** The rules whose findings the sanitiser needs; the rest run as they are. */
 const RECORDED_BLOCKS = new Set(["reference", "html_block", "paragraph", "lheading", "heading", "table"]);
-const RECORDED_INLINE = new Set(["backticks", "html_inline", "escape", "footnote_call", "image", "link"]);
+const RECORDED_INLINE = new Set(["backticks", "html_inline", "footnote_call", "image", "link"]);
 
 wrapBlockRules();
 wrapInlineRules();
@@ -193,9 +193,6 @@ function recordInline(
       current.notText.push([start, end]);
       scan.html.push({ start: at(start), source: text.slice(at(start), at(end)) });
       return;
-    case "escape":
-      current.notText.push([start, end]);
-      return;
     case "footnote_call":
       current.notText.push([start, end]);
       scan.footnoteCalls.push({ start: at(start), end: at(end), label: source.slice(start + 2, end - 1) });
@@ -246,9 +243,9 @@ function readInline(state: StateCore): void {
 }
 
 /**
- * `<!--` in the text of inline content: not inside code, a tag, an escape or a link's destination.
- * An autolink can hold one (`<!--@x>` reads as an e-mail address), and it counts as text: other
- * readers see a comment opener there.
+ * `<!--` in the text of inline content: not inside code, a tag or a link's destination. An autolink
+ * can hold one (`<!--@x>` reads as an e-mail address), and so can an escape (`\<!--` shows `<!--`):
+ * both count as text, since other readers see a comment opener there.
  */
 function commentOpeners(content: string, notText: readonly Range[]): number[] {
   const found: number[] = [];

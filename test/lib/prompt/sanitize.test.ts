@@ -250,6 +250,11 @@ describe("sanitizeUntrusted properties", () => {
     expect(sanitizeUntrusted('[a](<x <!-- y> "t")')).not.toContain("<!--");
   });
 
+  it("leaves no comment opener behind a backslash escape", () => {
+    // Found by the property in sanitize.property.test.ts: `\<` shows `<`, so `\<!--` shows an opener.
+    expect(sanitizeUntrusted("keep \\<!-- gone")).toBe("keep \\");
+  });
+
   it("never leaves bidirectional controls or zero-width characters", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (text) => {
