@@ -123,20 +123,23 @@ function configOf(files: Readonly<Record<string, string>>): LocusConfig {
 
 /**
  * The fake's branches follow the remote, as GitHub's follow what was pushed: a pull request is
- * opened from a branch git pushed, so the fake learns the remote's heads before it opens one.
+ * opened from a branch git pushed, and its head is its branch's head, so the fake learns the
+ * remote's heads before it opens a pull request or reads one.
  */
 function withRemoteBranches(fake: GitHubFake, remote: string): GitHubGateway {
   const learnHeads = async () => {
     const { stdout } = await exec(
       "git",
       ["for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads"],
-      {
-        cwd: remote,
-      },
+      { cwd: remote },
     );
     for (const line of stdout.trim().split("\n")) {
       const [ref, sha] = line.split(" ");
       if (ref && sha) fake.store.branches.set(ref, sha);
+    }
+    for (const issue of fake.store.issues.values()) {
+      const sha = issue.pull && fake.store.branches.get(issue.pull.head.ref);
+      if (issue.pull && sha) issue.pull.head.sha = sha;
     }
   };
   return {
@@ -144,6 +147,14 @@ function withRemoteBranches(fake: GitHubFake, remote: string): GitHubGateway {
     async createPullRequest(fields) {
       await learnHeads();
       return fake.createPullRequest(fields);
+    },
+    async getPullRequestFeedback(number, options) {
+      await learnHeads();
+      return fake.getPullRequestFeedback(number, options);
+    },
+    async getPullRequest(number) {
+      await learnHeads();
+      return fake.getPullRequest(number);
     },
   };
 }
