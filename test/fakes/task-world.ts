@@ -5,12 +5,13 @@
  * bubblewrap, as test/needs-bubblewrap.ts decides) talking to the in-process
  * Anthropic fake, the fake's clock, a log kept in memory and the secret mask
  * built like the Action's. `context()` builds what action/run.ts builds for
- * one run, from a fresh clone as a runner's checkout is; `close()` removes
+ * one run, from a fresh clone as a runner's checkout is (its config read from
+ * there, so a test may push a change to it); `close()` removes
  * everything. The bundled Action's own runs stay in test/action/ for what
  * needs the process boundary (inputs, outputs, the environment, exit codes).
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -19,7 +20,6 @@ import { createRunSandbox } from "../../lib/agent/run-sandbox.ts";
 import { loadConfig, type LocusConfig } from "../../lib/config/index.ts";
 import { commitIdentity } from "../../lib/git/commit-identity.ts";
 import { createGitClient } from "../../lib/git/git-client.ts";
-import type { GitHubGateway } from "../../lib/github/index.ts";
 import { createSecretMask } from "../../lib/secrets/secret-mask.ts";
 import { scrubEnvironment } from "../../lib/sandbox/environment.ts";
 import type { Sandbox } from "../../lib/sandbox/sandbox.ts";
@@ -30,6 +30,7 @@ import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
 import { memoryLog } from "./action-context.ts";
 import { createGitHubFake, type GitHubFake, type GitHubFakeOptions } from "./github-fake.ts";
+import { followingRemote } from "./remote-branches.ts";
 
 const exec = promisify(execFile);
 
@@ -55,7 +56,7 @@ export interface TaskWorldOptions {
 }
 
 export interface TaskWorld {
-  /** The gateway's fake: seed it, read its store, `calls` and `moments`. */
+  /** The gateway's fake, its branches and pull requests following the remote: seed it, read its store, `calls` and `moments`. */
   readonly github: GitHubFake;
   /** The model API: script it with `setScript`, read what the agent sent in `requests`. */
   readonly anthropic: AnthropicFake;
@@ -114,49 +115,16 @@ async function seedRemote(
   return remote;
 }
 
-function configOf(files: Readonly<Record<string, string>>): LocusConfig {
-  const loaded = loadConfig(files[".github/locus.yml"] ?? null);
+/** The checkout's `.github/locus.yml`, read at each run as the Action reads it (absent: the defaults). */
+async function configOf(workspace: string): Promise<LocusConfig> {
+  const text = await readFile(join(workspace, ".github/locus.yml"), "utf8").catch((error: unknown) => {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
+    throw error;
+  });
+  const loaded = loadConfig(text);
   if (!loaded.ok)
     throw new Error(`the world's config is invalid: ${loaded.errors.map((e) => e.message).join("; ")}`);
   return loaded.config;
-}
-
-/**
- * The fake's branches follow the remote, as GitHub's follow what was pushed: a pull request is
- * opened from a branch git pushed, and its head is its branch's head, so the fake learns the
- * remote's heads before it opens a pull request or reads one.
- */
-function withRemoteBranches(fake: GitHubFake, remote: string): GitHubGateway {
-  const learnHeads = async () => {
-    const { stdout } = await exec(
-      "git",
-      ["for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads"],
-      { cwd: remote },
-    );
-    for (const line of stdout.trim().split("\n")) {
-      const [ref, sha] = line.split(" ");
-      if (ref && sha) fake.store.branches.set(ref, sha);
-    }
-    for (const issue of fake.store.issues.values()) {
-      const sha = issue.pull && fake.store.branches.get(issue.pull.head.ref);
-      if (issue.pull && sha) issue.pull.head.sha = sha;
-    }
-  };
-  return {
-    ...fake,
-    async createPullRequest(fields) {
-      await learnHeads();
-      return fake.createPullRequest(fields);
-    },
-    async getPullRequestFeedback(number, options) {
-      await learnHeads();
-      return fake.getPullRequestFeedback(number, options);
-    },
-    async getPullRequest(number) {
-      await learnHeads();
-      return fake.getPullRequest(number);
-    },
-  };
 }
 
 export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<TaskWorld> {
@@ -169,11 +137,10 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
   const scratch = join(dir, "scratch");
   await exec("git", ["clone", "--quiet", remote, scratch]);
   const scratchGit = gitIn(scratch, home);
-  const github = createGitHubFake(options.github);
-  const gateway = withRemoteBranches(github, remote);
+  // A pull request opens from what git pushed, and shows git's diff.
+  const github = followingRemote(createGitHubFake(options.github), remote);
   const anthropic = await startAnthropicFake();
   const log = memoryLog();
-  const config = configOf(files);
   const identity = { login: github.store.self, id: BOT_ID };
   const secrets = [WORLD_SECRETS.githubToken, WORLD_SECRETS.anthropicKey];
   const mask = createSecretMask(secrets);
@@ -195,6 +162,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     const worktreeRoot = join(root, "temp");
     await mkdir(worktreeRoot, { recursive: true });
     await exec("git", ["clone", "--quiet", remote, workspace], { env: { PATH: env.PATH, HOME: home } });
+    const config = await configOf(workspace);
     const sandbox = await createRunSandbox({
       mode: config.sandbox.mode,
       allow: config.sandbox.network.allow,
@@ -218,7 +186,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
       secrets: () => secrets,
     });
     const ctx: ActionContext = {
-      gateway,
+      gateway: github,
       git,
       runner: createAgentRunner("builtin", config, env, WORLD_SECRETS.anthropicKey, sandbox),
       clock: github.store.clock,

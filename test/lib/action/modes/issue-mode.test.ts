@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w.close();
-});
+}, 60_000);
 
 async function queuedIssue(title: string, body = "Please do it.", labels: string[] = []) {
   return w.github.createIssue({ title, body, labels: ["locus:queued", ...labels] });
@@ -47,7 +47,10 @@ const greetHi = [
 /** Gateway members that read without writing. */
 const READ = /^(get|list|read|find)/;
 
-describe("mode issue, in process", () => {
+/** A scenario's limit, as the scenario projects have (vitest.config.ts): it guards against a hang, and a run of real git and sandbox on two busy cores can take tens of seconds. */
+const SCENARIO = { timeout: 60_000 };
+
+describe("mode issue, in process", SCENARIO, () => {
   it("reads GitHub once per task and makes at most 5 calls for it", async () => {
     const issue = await queuedIssue("Greet briefly", "Say Hi.", ["type:feature"]);
     w.anthropic.setScript(greetHi);

@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w.close();
-});
+}, 60_000);
 
 async function sprint(title: string, tasks: Array<{ title: string; order?: number }>) {
   const milestone = await w.github.createMilestone({ title });
@@ -67,7 +67,10 @@ function tracking(title: string) {
 
 const baseOf = async (branch: string) => (await w.github.findPullRequestByHead(branch))?.base.ref;
 
-describe("mode sprint, in process", () => {
+/** A scenario's limit, as the scenario projects have (vitest.config.ts): it guards against a hang, and a run of real git and sandbox on two busy cores can take tens of seconds. */
+const SCENARIO = { timeout: 60_000 };
+
+describe("mode sprint, in process", SCENARIO, () => {
   it("stops at the first failure and resumes there on the next run", async () => {
     const { milestone, issues } = await sprint("Sprint Two", [
       { title: "Task one", order: 1 },
