@@ -2,12 +2,12 @@
  * Mode fix-ci through the bundled Action, the simulator and the Anthropic
  * fake: a Locus PR whose `node --test` CI run failed gets a fix commit that
  * makes the next run green, with the failed step's log tail and the
- * annotations in the agent's prompt; a failure the agent judges unrelated
- * is reported and nothing is committed. On a private repository it needs no
+ * annotations in the agent's prompt. On a private repository it needs no
  * more than the exchange's phase tokens hold (`checks: read`, `actions: read`),
- * and the simulator records no call GitHub would refuse. The fix leaves out scratch files its
- * commands made, and saved work on the wip branch that the round did not
- * continue is neither deleted nor saved over.
+ * and the simulator records no call GitHub would refuse; with provider acp the
+ * agent is a process of its own. The mode's other scenarios (an unrelated
+ * failure, an older head, a refused PR, scratch files, saved work on wip) run
+ * in process: test/lib/action/modes/fix-ci-mode.test.ts.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -186,147 +186,5 @@ describe("mode fix-ci", () => {
     expect(prompt).not.toContain("report_unrelated_failure");
     expect((await h.api.listIssueComments(pr)).at(-1)?.body).toContain("it now expects Hi");
     expect((await runCi(branch)).conclusion).toBe("success");
-  }, 120_000);
-
-  it("reports a failure it judges unrelated to the PR, and commits nothing", async () => {
-    const { pr, branch } = await locusPullRequest("Greet briefly");
-    const headBefore = (await h.git(["rev-parse", `origin/${branch}`])).trim();
-    const flaky = await h.sim.ci.run(h.repo.repo, {
-      headBranch: branch,
-      jobs: [
-        {
-          name: "deploy-preview",
-          steps: [{ name: "upload", conclusion: "failure", output: "Error: connect ETIMEDOUT 10.0.0.7:443" }],
-        },
-      ],
-    });
-    h.fake.setScript([
-      reply(call("run_shell", { command: "node --test" })),
-      reply(call("report_unrelated_failure", { reason: "The upload timed out reaching the preview host." })),
-      reply(call("finish", { summary: "Nothing to fix in the code." })),
-    ]);
-
-    const { run, prompt } = await fixCi(pr, flaky.id);
-
-    expect(run.code).toBe(0);
-    expect(prompt).toContain("connect ETIMEDOUT");
-    expect((await h.git(["rev-parse", `origin/${branch}`])).trim()).toBe(headBefore);
-    const said = (await h.api.listIssueComments(pr)).at(-1)?.body ?? "";
-    expect(said).toContain("unrelated to the pull request and changed nothing");
-    expect(said).toContain("timed out reaching the preview host");
-  }, 120_000);
-
-  it("does nothing when the failed run was on an older head than the PR's", async () => {
-    const { pr, branch } = await locusPullRequest("Greet slowly");
-    const failed = await runCi(branch);
-    await h.git(["checkout", "--quiet", "-B", "moved", `origin/${branch}`]);
-    await h.git(["commit", "--quiet", "--allow-empty", "-m", "someone pushes"]);
-    await h.git(["push", "--quiet", "origin", `moved:${branch}`]);
-    const before = h.fake.requests.length;
-
-    const { run } = await fixCi(pr, failed.id);
-
-    expect(run.code).toBe(0);
-    expect(h.fake.requests.length).toBe(before);
-    expect((await h.api.listIssueComments(pr)).at(-1)?.body).toMatch(/but PR #\d+'s head is now/);
-  }, 60_000);
-
-  it("refuses a pull request Locus did not open, without pr.humanPrs, without running the agent", async () => {
-    await h.git(["checkout", "--quiet", "-B", "feature/x", "origin/main"]);
-    await h.git(["commit", "--quiet", "--allow-empty", "-m", "human work"]);
-    await h.git(["push", "--quiet", "origin", "feature/x"]);
-    // The repository is private: only a collaborator sees it to open a pull request.
-    h.repo.collaborator("dana", "write");
-    const foreign = await h
-      .as("dana")
-      .createPullRequest({ title: "Human PR", head: "feature/x", base: "main", body: "" });
-    const before = h.fake.requests.length;
-
-    const { run } = await fixCi(foreign.number, 1);
-
-    expect(run.code).toBe(0);
-    expect(h.fake.requests.length).toBe(before);
-    expect((await h.api.listIssueComments(foreign.number)).at(-1)?.body).toContain(
-      "set `pr.humanPrs: true` in `.github/locus.yml`",
-    );
-  }, 60_000);
-
-  /** Saved work of an earlier round on `locus/wip/issue-<N>`, on top of the PR's head. */
-  async function savedWork(issue: number, branch: string): Promise<string> {
-    await h.git(["checkout", "--quiet", "-B", "saved", `origin/${branch}`]);
-    await h.git([
-      "commit",
-      "--quiet",
-      "--allow-empty",
-      "-m",
-      `wip: review feedback (#${issue})\n\nStopped: its time limit`,
-    ]);
-    await h.git(["push", "--quiet", "origin", `saved:refs/heads/locus/wip/issue-${issue}`]);
-    return (await h.git(["rev-parse", "saved"])).trim();
-  }
-
-  async function wipOf(issue: number): Promise<string> {
-    return (await h.git(["ls-remote", "origin", `refs/heads/locus/wip/issue-${issue}`])).split("\t")[0] ?? "";
-  }
-
-  it("commits its fix without the scratch files its commands made, and says what it left out", async () => {
-    const { pr, branch } = await locusPullRequest("Greet casually");
-    const failed = await runCi(branch);
-    h.fake.setScript([
-      reply(
-        call("run_shell", {
-          command: "mkdir -p tmp && node --test > tmp/run.txt; node --test 2> debug.log; true",
-        }),
-      ),
-      reply(
-        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
-      ),
-      reply(call("finish", { summary: "The test now expects Hi." })),
-    ]);
-
-    const { run } = await fixCi(pr, failed.id);
-
-    expect(run.outputs["status"]).toBe("succeeded");
-    const changed = (await h.git(["show", "--name-only", "--format=", `origin/${branch}`]))
-      .split("\n")
-      .filter(Boolean);
-    expect(changed).toEqual(["test/greet.test.js"]);
-    const said = (await h.api.listIssueComments(pr)).at(-1)?.body ?? "";
-    expect(said).toContain("Left out of the commit");
-    expect(said).toContain("`tmp/run.txt`");
-    expect(said).toContain("`debug.log`");
-  }, 120_000);
-
-  it("leaves another round's saved work on the wip branch when it pushes its fix", async () => {
-    const { issue, pr, branch } = await locusPullRequest("Greet kindly");
-    const saved = await savedWork(issue, branch);
-    const failed = await runCi(branch);
-    h.fake.setScript([
-      reply(
-        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
-      ),
-      reply(call("finish", { summary: "The test now expects Hi." })),
-    ]);
-
-    const { run } = await fixCi(pr, failed.id);
-
-    expect(run.outputs["status"]).toBe("succeeded");
-    expect(await wipOf(issue)).toBe(saved);
-  }, 120_000);
-
-  it("does not save over another round's saved work when it fails", async () => {
-    const { issue, pr, branch } = await locusPullRequest("Greet warmly");
-    const saved = await savedWork(issue, branch);
-    const failed = await runCi(branch);
-    h.fake.setScript([
-      reply(
-        call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }),
-      ),
-    ]);
-
-    const { run } = await fixCi(pr, failed.id);
-
-    expect(run.outputs["status"]).toBe("failed");
-    expect(await wipOf(issue)).toBe(saved);
   }, 120_000);
 });

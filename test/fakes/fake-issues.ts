@@ -196,7 +196,12 @@ export function fakeIssues(store: FakeStore): LabelWrites & MomentWrites & Issue
         issue.bodyRevisions.push({ editedAt: store.now(), body: patch.body, editor: store.self });
         issue.body = patch.body;
       }
-      if (patch.title !== undefined) issue.title = patch.title;
+      // GitHub keeps a rename in the timeline: the title a run was triggered with is read back from it.
+      if (patch.title !== undefined && patch.title !== issue.title) {
+        const renamed = { previousTitle: issue.title, currentTitle: patch.title };
+        issue.timeline.push({ kind: "renamed", ...renamed, actor: store.self, createdAt: store.now() });
+        issue.title = patch.title;
+      }
       if (patch.state !== undefined) issue.state = patch.state;
       if (patch.milestone !== undefined) moveToMilestone(store, issue, patch.milestone, store.self);
       issue.updatedAt = store.now();

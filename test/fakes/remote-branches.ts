@@ -39,6 +39,10 @@ export function followingRemote(fake: GitHubFake, remote: string): GitHubFake {
       await learnHeads();
       return fake.getPullRequest(number);
     },
+    async getPullRequestFeedback(number, options) {
+      await learnHeads();
+      return fake.getPullRequestFeedback(number, options);
+    },
     async findPullRequestByHead(branch, opts) {
       await learnHeads();
       return fake.findPullRequestByHead(branch, opts);
