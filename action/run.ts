@@ -96,6 +96,8 @@ export async function run(): Promise<void> {
   // tasks' failure path instead of ending the process with the issue left in progress.
   const faults = catchRunFaults(process, abort, (fault) => log.error(mask(fault.message)));
   let sandbox: Sandbox | undefined;
+  // Started before the token exchange's answer comes (see below); closed even if the run stops first.
+  let sandboxStarting: Promise<Sandbox> | undefined;
   // Once there is a gateway: tells the issue or PR of a run GitHub stopped by refusing a permission.
   let reportRefusal: ((error: unknown) => Promise<void>) | undefined;
   try {
@@ -143,6 +145,20 @@ export async function run(): Promise<void> {
         mask = createSecretMask(secrets);
       },
     });
+    // The sandbox starts (bubblewrap's probe, the egress proxy) while the token exchange and the
+    // requester check wait on GitHub and the app; it is awaited only after both, so their refusals
+    // still come first, and a run that needs a sandbox and cannot have one stops before any model call.
+    sandboxStarting = createRunSandbox({
+      mode: config.sandbox.mode,
+      allow: config.sandbox.network.allow,
+      credentials: registryCredentials.credentials,
+      workspace: env.workspace,
+      provider,
+      env: process.env,
+      acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
+    });
+    // Awaited below or in `finally`: a failure meanwhile is not an unhandled rejection.
+    sandboxStarting.catch(() => undefined);
     const octokit = createActionOctokit({
       token: credentials.api,
       baseUrl: env.apiUrl,
@@ -165,15 +181,7 @@ export async function run(): Promise<void> {
     if (refusal) throw new Error(`Refused: ${refusal}`);
 
     // Before any model call: a run that needs a sandbox and cannot have one stops here.
-    sandbox = await createRunSandbox({
-      mode: config.sandbox.mode,
-      allow: config.sandbox.network.allow,
-      credentials: registryCredentials.credentials,
-      workspace: env.workspace,
-      provider,
-      env: process.env,
-      acpEnv: config.agent.acp?.env ?? DEFAULT_ACP_ENV,
-    });
+    sandbox = await sandboxStarting;
     if (sandbox.kind === "off") log.warn("sandbox.mode is off: the agent's commands run without a sandbox.");
     // Setup runs in a sandbox of its own: the agent's egress plus the setup's hosts, closed before the agent starts.
     const topLevel = await readdir(env.workspace);
@@ -309,7 +317,7 @@ export async function run(): Promise<void> {
     await reportRefusal?.(error);
     core.setFailed(mask(error instanceof Error ? error.message : String(error)));
   } finally {
-    await sandbox?.close();
+    await (sandbox ?? (await sandboxStarting?.catch(() => undefined)))?.close();
     faults.stop();
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
