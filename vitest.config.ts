@@ -36,7 +36,7 @@ const root = fileURLToPath(new URL(".", import.meta.url));
  * A call that starts the simulator (an HTTP server, a store, a GraphQL schema) or a task world (a
  * bare remote, real git and the sandbox for a mode's whole run): seconds per test, not milliseconds.
  */
-const STARTS_WORLD = /\bstart(GitHubSimulator|TestSim|TaskWorld)\(/;
+const STARTS_WORLD = /\bstart(GitHubSimulator|TestSim|TaskWorld|PullRequestWorld)\(/;
 
 /** The long property-based test files, wherever they live: seconds of CPU each, not milliseconds. */
 export const PROPERTY = ["test/**/*.property.test.ts"];
