@@ -28,7 +28,7 @@ export function footnoteKey(label: string): string {
 }
 
 /** End of `[^label]` starting at `start` (the `[`), or -1: no white space, brackets only escaped. */
-export function footnoteLabelEnd(src: string, start: number, max: number): number {
+function footnoteLabelEnd(src: string, start: number, max: number): number {
   if (src[start] !== "[" || src[start + 1] !== "^") return -1;
   for (let at = start + 2; at < max && at - start <= MAX_LABEL + 2; at += 1) {
     const char = src[at] ?? "";
