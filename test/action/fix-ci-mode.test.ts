@@ -17,20 +17,11 @@ import { phasePermissions } from "../../lib/token-exchange/phases.ts";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
-import { OWNER, PROJECT_FILES, REPO, startHarness, type Harness } from "./harness.ts";
+import { OWNER, REPO, startHarness, type Harness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
+import { NODE_TEST_PROJECT_FILES } from "../project-files.ts";
 
-const FILES = {
-  ...PROJECT_FILES,
-  "package.json": '{ "name": "widgets", "type": "module" }\n',
-  "test/greet.test.js": [
-    'import { test } from "node:test";',
-    'import assert from "node:assert/strict";',
-    'import { greet } from "../src/greet.js";',
-    'test("greets", () => assert.equal(greet("Ada"), "Hello, Ada"));',
-    "",
-  ].join("\n"),
-};
+const FILES = NODE_TEST_PROJECT_FILES;
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
 

@@ -22,6 +22,7 @@ import { actionBundle } from "../action-bundle.ts";
 import { NODE_COMPILE_CACHE_ENV } from "../../sandbox/world/node-compile-cache.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
+import { PROJECT_FILES } from "../project-files.ts";
 import { hiddenMarker } from "../../lib/markers.ts";
 import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
 
@@ -32,11 +33,7 @@ export const OWNER = randomOwner();
 export const REPO = randomRepoName();
 export const ANTHROPIC_KEY = "sk-ant-api03-testkeyDoNotLeak0123456789abcdefghij";
 
-export const PROJECT_FILES: Record<string, string> = {
-  "README.md": "# widgets\n",
-  "src/greet.js": 'export function greet(name) {\n  return "Hello, " + name;\n}\n',
-  "AGENTS.md": "Keep functions small.\n",
-};
+export { PROJECT_FILES };
 
 export interface ActionRun {
   readonly code: number | null;

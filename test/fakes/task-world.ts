@@ -28,6 +28,7 @@ import { renderJobSummary } from "../../lib/task/job-summary.ts";
 import type { ModeResult } from "../../lib/task/task-report.ts";
 import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-fake/server.ts";
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
+import { PROJECT_FILES } from "../project-files.ts";
 import { memoryLog } from "./action-context.ts";
 import { createGitHubFake, type GitHubFake, type GitHubFakeOptions } from "./github-fake.ts";
 import { followingRemote } from "./remote-branches.ts";
@@ -35,11 +36,7 @@ import { followingRemote } from "./remote-branches.ts";
 const exec = promisify(execFile);
 
 /** The project a world's remote starts with, as the bundle harness seeds it. */
-export const WORLD_FILES: Readonly<Record<string, string>> = {
-  "README.md": "# widgets\n",
-  "src/greet.js": 'export function greet(name) {\n  return "Hello, " + name;\n}\n',
-  "AGENTS.md": "Keep functions small.\n",
-};
+export const WORLD_FILES = PROJECT_FILES;
 
 /** The run's secrets, in the environment as the Action's inputs put them there: none may leak. */
 export const WORLD_SECRETS = {

@@ -14,20 +14,10 @@ import { runFixCiMode } from "../../../../lib/action/modes/fix-ci.ts";
 import { overallStatus } from "../../../../lib/task/task-report.ts";
 import { call, reply } from "../../../../sandbox/anthropic-fake/script.ts";
 import { nodeTestCi } from "../../../../sandbox/world/node-test-ci.ts";
-import { WORLD_FILES } from "../../../fakes/task-world.ts";
 import { startPullRequestWorld, type PullRequestWorld } from "./pull-request-world.ts";
+import { NODE_TEST_PROJECT_FILES } from "../../../project-files.ts";
 
-const FILES = {
-  ...WORLD_FILES,
-  "package.json": '{ "name": "widgets", "type": "module" }\n',
-  "test/greet.test.js": [
-    'import { test } from "node:test";',
-    'import assert from "node:assert/strict";',
-    'import { greet } from "../src/greet.js";',
-    'test("greets", () => assert.equal(greet("Ada"), "Hello, Ada"));',
-    "",
-  ].join("\n"),
-};
+const FILES = NODE_TEST_PROJECT_FILES;
 
 let p: PullRequestWorld;
 const ci = nodeTestCi();
