@@ -8,17 +8,10 @@
  * `self`; a person's review or reply is seeded with `submitReview` and
  * `replyInThread` under their login.
  */
-import type {
-  BodyRevision,
-  EditHistory,
-  NewReview,
-  PullRequestPort,
-  Review,
-  ReviewState,
-} from "../../lib/github/index.ts";
+import type { NewReview, PullRequestPort, Review, ReviewState } from "../../lib/github/index.ts";
 import { MANAGED_LABEL } from "../../lib/labels/schema.ts";
 import type { FakeReview, FakeReviewComment, FakeThread } from "./fake-review-records.ts";
-import { runAndSpend, taskIssue } from "./fake-task-reads.ts";
+import { history, runAndSpend, taskIssue } from "./fake-task-reads.ts";
 import { issueAt, postComment, pullRecord, type FakePull, type FakeStore } from "./github-fake-store.ts";
 
 type ReviewMembers = Pick<
@@ -31,16 +24,6 @@ const REVIEW_STATES: Record<string, ReviewState> = {
   REQUEST_CHANGES: "CHANGES_REQUESTED",
   COMMENT: "COMMENTED",
 };
-
-function history(createdAt: string, revisions: readonly BodyRevision[]): EditHistory {
-  return {
-    createdAt,
-    lastEditedAt: revisions.at(-1)?.editedAt ?? null,
-    revisions: [...revisions],
-    includesCreated: revisions.length > 0,
-    truncated: false,
-  };
-}
 
 function pullAt(store: FakeStore, number: number): FakePull {
   const pull = issueAt(store, number).pull;

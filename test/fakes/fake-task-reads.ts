@@ -22,7 +22,8 @@ import {
   type FakeStore,
 } from "./github-fake-store.ts";
 
-function history(createdAt: string, revisions: readonly BodyRevision[]): EditHistory {
+/** A body's edit history as GitHub's GraphQL `userContentEdits` gives it: every revision, none cut. */
+export function history(createdAt: string, revisions: readonly BodyRevision[]): EditHistory {
   return {
     createdAt,
     lastEditedAt: revisions.at(-1)?.editedAt ?? null,
