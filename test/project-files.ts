@@ -20,3 +20,15 @@ export const NODE_TEST_PROJECT_FILES: Readonly<Record<string, string>> = {
     "",
   ].join("\n"),
 };
+
+/** git's environment for the person who edits the project in a test's own clone: their name, an empty HOME (no global config). */
+export function personGitEnv(home: string): Record<string, string> {
+  return {
+    PATH: process.env["PATH"] ?? "",
+    HOME: home,
+    GIT_AUTHOR_NAME: "Dana Developer",
+    GIT_AUTHOR_EMAIL: "dana@example.com",
+    GIT_COMMITTER_NAME: "Dana Developer",
+    GIT_COMMITTER_EMAIL: "dana@example.com",
+  };
+}

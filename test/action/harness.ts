@@ -22,7 +22,7 @@ import { actionBundle } from "../action-bundle.ts";
 import { NODE_COMPILE_CACHE_ENV } from "../../sandbox/world/node-compile-cache.ts";
 import { randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
-import { PROJECT_FILES } from "../project-files.ts";
+import { personGitEnv, PROJECT_FILES } from "../project-files.ts";
 import { hiddenMarker } from "../../lib/markers.ts";
 import { renderStatusComment, type StatusState } from "../../lib/status/status-comment.ts";
 
@@ -131,14 +131,7 @@ export async function startHarness(
       log: quiet,
     });
 
-  const gitEnv = {
-    PATH: process.env["PATH"] ?? "",
-    HOME: home,
-    GIT_AUTHOR_NAME: "Dana Developer",
-    GIT_AUTHOR_EMAIL: "dana@example.com",
-    GIT_COMMITTER_NAME: "Dana Developer",
-    GIT_COMMITTER_EMAIL: "dana@example.com",
-  };
+  const gitEnv = personGitEnv(home);
 
   async function git(args: string[]): Promise<string> {
     await exec("git", ["fetch", "--quiet", "--prune", "origin"], { cwd: scratch, env: gitEnv });

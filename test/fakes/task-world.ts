@@ -11,6 +11,7 @@
  * needs the process boundary (inputs, outputs, the environment, exit codes).
  */
 import { execFile } from "node:child_process";
+import { randomInt } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -27,8 +28,9 @@ import type { ActionContext } from "../../lib/task/context.ts";
 import { renderJobSummary } from "../../lib/task/job-summary.ts";
 import type { ModeResult } from "../../lib/task/task-report.ts";
 import { startAnthropicFake, type AnthropicFake } from "../../sandbox/anthropic-fake/server.ts";
+import { randomAppSlug, randomOwner, randomRepoName } from "../../sandbox/github-sim/random-names.ts";
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
-import { PROJECT_FILES } from "../project-files.ts";
+import { personGitEnv, PROJECT_FILES } from "../project-files.ts";
 import { memoryLog } from "./action-context.ts";
 import { createGitHubFake, type GitHubFake, type GitHubFakeOptions } from "./github-fake.ts";
 import { followingRemote } from "./remote-branches.ts";
@@ -43,8 +45,6 @@ export const WORLD_SECRETS = {
   githubToken: "ghs_worldTokenDoNotLeak0123456789abcdefABCD",
   anthropicKey: "sk-ant-api03-worldKeyDoNotLeak0123456789abcdefghij",
 } as const;
-
-const BOT_ID = 4242;
 
 export interface TaskWorldOptions {
   /** The repository's files on `main` (a `.github/locus.yml` among them is the run's config). */
@@ -90,14 +90,7 @@ export interface RunOverrides {
 
 /** git with a person's identity and an empty HOME (no global config), as the harness runs it. */
 function gitIn(cwd: string, home: string) {
-  const env = {
-    PATH: process.env["PATH"] ?? "",
-    HOME: home,
-    GIT_AUTHOR_NAME: "Dana Developer",
-    GIT_AUTHOR_EMAIL: "dana@example.com",
-    GIT_COMMITTER_NAME: "Dana Developer",
-    GIT_COMMITTER_EMAIL: "dana@example.com",
-  };
+  const env = personGitEnv(home);
   return async (args: readonly string[]) => (await exec("git", [...args], { cwd, env })).stdout;
 }
 
@@ -146,10 +139,19 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
   await exec("git", ["clone", "--quiet", remote, scratch]);
   const scratchGit = gitIn(scratch, home);
   // A pull request opens from what git pushed, and shows git's diff.
-  const github = followingRemote(createGitHubFake(options.github), remote);
+  // The app's slug, its bot's id and the repository's owner vary as between real installs.
+  const github = followingRemote(
+    createGitHubFake({
+      repo: { owner: randomOwner(), repo: randomRepoName() },
+      self: `${randomAppSlug()}[bot]`,
+      ...options.github,
+    }),
+    remote,
+  );
+  const botId = 100_000 + randomInt(900_000);
   const anthropic = await startAnthropicFake();
   const log = memoryLog();
-  const identity = { login: github.store.self, id: BOT_ID };
+  const identity = { login: github.store.self, id: botId };
   const secrets = [WORLD_SECRETS.githubToken, WORLD_SECRETS.anthropicKey];
   const mask = createSecretMask(secrets);
   // What a runner's process environment holds: the Action's inputs, secrets among them.
@@ -229,7 +231,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     github,
     anthropic,
     log,
-    botAuthor: `${identity.login} <${BOT_ID}+${identity.login}@users.noreply.github.com>`,
+    botAuthor: `${identity.login} <${identity.id}+${identity.login}@users.noreply.github.com>`,
     scratch,
     context,
     git,

@@ -33,7 +33,7 @@ afterAll(async () => {
 /** The project's CI on the branch's head, recorded on the fake as GitHub Actions reports it. */
 async function runCi(branch: string) {
   const headSha = await p.head(branch);
-  const jobs = await ci({ owner: "acme", repo: "widgets", gitDir: p.w.scratch, headBranch: branch, headSha });
+  const jobs = await ci({ ...p.w.github.repo, gitDir: p.w.scratch, headBranch: branch, headSha });
   return p.w.github.seedCiRun({ headBranch: branch, headSha, jobs });
 }
 
