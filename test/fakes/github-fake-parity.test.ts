@@ -7,6 +7,9 @@
  * the simulator, so it runs in the integration project.
  */
 import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import type { RepoSeeder } from "../../sandbox/github-sim/index.ts";
@@ -15,7 +18,9 @@ import { failedStepTail } from "../../lib/ci/log-tail.ts";
 import { issueOfBranch } from "../../lib/naming/branches.ts";
 import { startTestSim, type TestSim } from "../sandbox/github-sim/harness.ts";
 import { recordingLog, simulatorGateway } from "../lib/github/helpers.ts";
+import { branchCommitScenario } from "./branch-commit-scenario.ts";
 import { createGitHubFake } from "./github-fake.ts";
+import { committingToRemote } from "./remote-commits.ts";
 
 let t: TestSim;
 let real: GitHubGateway;
@@ -253,5 +258,32 @@ describe("the typed fake's pull request rounds", () => {
     );
     expect(faked).toEqual(expected);
     expect(expected.failed.map((check) => check.failedSteps)).toEqual([["node --test"]]);
+  });
+});
+
+describe("the typed fake's commits made by GitHub", () => {
+  it("makes, refuses and moves commits on a bare remote as the real gateway on the simulator does", async () => {
+    const simMain = execFileSync("git", ["rev-parse", "main"], { cwd: seeded.gitDir }).toString().trim();
+    const dir = await mkdtemp(join(tmpdir(), "locus-fake-commits-"));
+    try {
+      // The fake's remote: a copy of the simulator's repository as it is before the scenario.
+      const remote = join(dir, "remote.git");
+      execFileSync("git", ["clone", "--quiet", "--bare", seeded.gitDir, remote]);
+      const expected = await branchCommitScenario(real, seeded.gitDir, simMain, (sha) =>
+        Boolean(seeded.repo.verifiedCommits?.has(sha)),
+      );
+      const verifiedFile = join(dir, "verified");
+      await writeFile(verifiedFile, "");
+      const fake = committingToRemote(createGitHubFake({ self: bot }), remote, {
+        author: t.sim.bot,
+        verifiedFile,
+      });
+      const faked = await branchCommitScenario(fake, remote, simMain, (sha) => fake.verifiedCommits.has(sha));
+      expect(faked).toEqual(expected);
+      expect(expected.commit.verified).toBe(true);
+      expect(expected.stale).toEqual({ ok: false, moved: true });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -34,6 +34,8 @@ import { personGitEnv, PROJECT_FILES } from "../project-files.ts";
 import { memoryLog } from "./action-context.ts";
 import { createGitHubFake, type GitHubFake, type GitHubFakeOptions } from "./github-fake.ts";
 import { followingRemote } from "./remote-branches.ts";
+import { committingToRemote } from "./remote-commits.ts";
+import { requireSignedCommits } from "./remote-rules.ts";
 
 const exec = promisify(execFile);
 
@@ -61,6 +63,10 @@ export interface TaskWorld {
   readonly log: ReturnType<typeof memoryLog>;
   /** `<bot login> <id+login@users.noreply.github.com>`, as Locus's commits name their author. */
   readonly botAuthor: string;
+  /** The commits GitHub made (and signs) through `createCommitOnBranch`, for `commit.via: api`. */
+  readonly verifiedCommits: ReadonlySet<string>;
+  /** From now on a ruleset requires signed commits on every branch: a plain push is refused with GH013 (remote-rules.ts). */
+  requireSignedCommits(): Promise<void>;
   /** A clone of the remote for the test's own git, as a human would have it. */
   readonly scratch: string;
   /**
@@ -138,17 +144,20 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
   const scratch = join(dir, "scratch");
   await exec("git", ["clone", "--quiet", remote, scratch]);
   const scratchGit = gitIn(scratch, home);
-  // A pull request opens from what git pushed, and shows git's diff.
   // The app's slug, its bot's id and the repository's owner vary as between real installs.
-  const github = followingRemote(
-    createGitHubFake({
-      repo: { owner: randomOwner(), repo: randomRepoName() },
-      self: `${randomAppSlug()}[bot]`,
-      ...options.github,
-    }),
-    remote,
-  );
+  const fake = createGitHubFake({
+    repo: { owner: randomOwner(), repo: randomRepoName() },
+    self: `${randomAppSlug()}[bot]`,
+    ...options.github,
+  });
   const botId = 100_000 + randomInt(900_000);
+  const verifiedFile = join(dir, "verified-commits");
+  await writeFile(verifiedFile, "");
+  // A pull request opens from what git pushed, and shows git's diff; GitHub's own commits land on the remote.
+  const github = committingToRemote(followingRemote(fake, remote), remote, {
+    author: { login: fake.store.self, id: botId },
+    verifiedFile,
+  });
   const anthropic = await startAnthropicFake();
   const log = memoryLog();
   const identity = { login: github.store.self, id: botId };
@@ -194,6 +203,8 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
       sandbox,
       repositoryPath: join(worktreeRoot, "locus-repository"),
       secrets: () => secrets,
+      // `commit.via: api`: GitHub makes (and signs) the commits, as action/run.ts wires it.
+      ...(config.commit.via === "api" ? { commitWrites: github } : {}),
     });
     const ctx: ActionContext = {
       gateway: github,
@@ -232,6 +243,12 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     anthropic,
     log,
     botAuthor: `${identity.login} <${identity.id}+${identity.login}@users.noreply.github.com>`,
+    verifiedCommits: github.verifiedCommits,
+    requireSignedCommits: () =>
+      requireSignedCommits(remote, {
+        verifiedFile,
+        rulesUrl: `https://github.test/${github.repo.owner}/${github.repo.repo}/rules`,
+      }),
     scratch,
     context,
     git,
