@@ -43,6 +43,7 @@ import {
   shell,
 } from "./nested-repository-attack.ts";
 import { agentSaw } from "./recorded-run.ts";
+import { CONTROL, plant, serverSaw } from "./home-plant.ts";
 
 const SERVER = join(import.meta.dirname, "..", "lib", "sandbox", "fixtures", "home-probe-mcp-server.ts");
 const exec = promisify(execFile);
@@ -52,32 +53,6 @@ let h: Harness;
 let base: string;
 let packages: string;
 let tarball: string;
-
-/** The files task 1's shell plants in its home; `@W@` becomes the worktree, `@H@` the home. */
-const PLANTED: Record<string, string> = {
-  ".locus-payload/payload.cjs":
-    'require("fs").appendFileSync("@W@/payload-ran.txt", `node payload: ${process.env.PROBE_TOKEN || "no token"}\\n`);\n',
-  ".locus-payload/payload.sh":
-    '#!/bin/sh\necho "sh payload: ${PROBE_TOKEN:-no token}" >> @W@/payload-ran.txt\n[ "$1" = "-c" ] && exec /bin/sh "$@"\nexit 0\n',
-  ".npmrc":
-    "node-options=--require=@H@/.locus-payload/payload.cjs\nscript-shell=@H@/.locus-payload/payload.sh\n",
-  ".gitconfig": "[core]\n\tfsmonitor = @H@/.locus-payload/payload.sh\n",
-  ".config/git/config": "[core]\n\tfsmonitor = @H@/.locus-payload/payload.sh\n",
-};
-
-/** One shell line writing PLANTED into `~`, then showing that the shell's own npm reads it. */
-function plant(): string {
-  const steps = Object.entries(PLANTED).map(([path, text]) => {
-    const encoded = Buffer.from(text).toString("base64");
-    return `mkdir -p ~/${dirname(path)} && printf %s ${encoded} | base64 -d | sed "s|@W@|$w|g; s|@H@|$HOME|g" > ~/${path}`;
-  });
-  return ['w="$(pwd)"', ...steps, "chmod +x ~/.locus-payload/payload.sh", "npm config get node-options"].join(
-    "; ",
-  );
-}
-
-/** The control: `npx` from the shell, whose home the plant is in, runs both payloads. */
-const CONTROL = "npx --yes --offline -c 'node -e 0' 2>&1; cat payload-ran.txt";
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "locus-shared-home-"));
@@ -186,23 +161,6 @@ async function published(run: ActionRun, requests: readonly RecordedRequest[]): 
     texts.push(...repo.comments.map((c) => c.body), ...[...repo.issues.values()].map((i) => i.body ?? ""));
   }
   return texts.join("\n");
-}
-
-/** Every string in a request body, however deep. */
-function strings(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value !== null && typeof value === "object") return Object.values(value).flatMap(strings);
-  return [];
-}
-
-/** The MCP server's answer about its home, from the tool result the model received. */
-function serverSaw(requests: readonly RecordedRequest[]): Record<string, unknown> {
-  for (const text of requests.flatMap((request) => strings(request.body))) {
-    const answer = /\{"home".*"hasToken":(?:true|false)\}/.exec(text)?.[0];
-    if (answer !== undefined) return JSON.parse(answer) as Record<string, unknown>;
-  }
-  return {};
 }
 
 /**
