@@ -6,7 +6,8 @@
  * turns (`first` in the earlier agent session, `later` in the one after), runs the bundled Action
  * with every host process recorded and GITHUB_ENV an empty file, checks that the work went where it
  * should (status, branch, labels, a failure reported), and hands back each run for the attack's own
- * checks (recorded-run.ts). Used by host-boundary.test.ts and shared-home-attacks.test.ts.
+ * checks (recorded-run.ts). Used by shared-home-attacks.test.ts, which plays host-boundary.test.ts's
+ * attack in the same runs.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -7,20 +7,19 @@
  * child process the Action starts is recorded (test/action/record-processes.ts): on the host there
  * may only be bubblewrap and git in Locus's own repository. The same attack, with a `CONNECT` to a
  * port out of range that once crashed the Action, moves to a retry, an iterate round, a rebase's
- * conflicts and a sprint's second task (attack-variants.ts).
+ * conflicts and a sprint's second task (attack-variants.ts): shared-home-attacks.test.ts plays it
+ * there in the same runs as the planted home, one run of each variant for both attacks.
  */
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
-import { SESSION_INIT } from "../../lib/sandbox/session-init.ts";
 import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type Harness } from "./harness.ts";
-import { ATTACK_VARIANTS, expectHostUntouched } from "./attack-variants.ts";
+import { filterTraces, gitSessionStarted, plantNestedRepository, shell } from "./nested-repository-attack.ts";
 import { agentSaw, recordedRun, type VariantRun } from "./recorded-run.ts";
 import { outsideTheRule } from "./host-processes.ts";
-import type { StartedProcess } from "./record-processes.ts";
 
 let h: Harness;
 
@@ -32,45 +31,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-const marker = () => join(h.dir, "filter-ran");
-const envDump = () => join(h.dir, "filter-env");
-
-/** One shell line: the nested repository with the filter, committed, then a file left dirty. */
-function plantNestedRepository(): string {
-  // On the host it would also find the runner's GITHUB_ENV and set NODE_OPTIONS for later steps.
-  const filter = `sh -c 'env > ${envDump()}; echo ran > ${marker()}; echo NODE_OPTIONS=x >> \\$GITHUB_ENV; cat'`;
-  return [
-    "mkdir -p vendor/lib && cd vendor/lib && git init -q",
-    // Written to the file: the shell policy refuses `git config`.
-    `printf '[filter "x"]\\n\\tclean = %s\\n' "${filter}" >> .git/config`,
-    "echo '* filter=x' > .gitattributes && echo dirty > f.txt",
-    "git -c user.name=a -c user.email=a@b add . >/dev/null 2>&1",
-    "git -c user.name=a -c user.email=a@b commit -qm n >/dev/null 2>&1",
-    "echo dirtier > f.txt; echo planted",
-  ].join("; ");
-}
+const marker = () => filterTraces(h.dir).marker;
+const envDump = () => filterTraces(h.dir).envDump;
 
 /** Runs the Action with every child process it starts recorded, in a runner temp of its own. */
 const recorded = (inputs: Record<string, string>) => recordedRun({ h, dir: h.dir }, inputs);
-
-/**
- * Whether Locus's git ran in a sandbox session of its own: offline (no relay to the proxy), its git
- * directory writable. Its commands go to the session over a pipe, so the session's start is what shows.
- */
-function gitSessionStarted(started: readonly StartedProcess[]): boolean {
-  return started.some(
-    (p) =>
-      basename(p.file) === "bwrap" &&
-      p.args.includes(SESSION_INIT) &&
-      !(p.args.at(-1) ?? "").includes("proxySocket"),
-  );
-}
-
-const shell = (command: string) => call("run_shell", { command });
-
-/** A port out of range, which once threw in the egress proxy and ended the Action with the issue in progress. */
-const BAD_PORT =
-  "exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT registry.npmjs.org:99999 HTTP/1.1\\r\\n\\r\\n' >&3; head -c 12 <&3; echo; echo proxy-answered";
 
 describeWithSandbox("the nested-repository filter, sandboxed", () => {
   let result: VariantRun;
@@ -79,7 +44,7 @@ describeWithSandbox("the nested-repository filter, sandboxed", () => {
   beforeAll(async () => {
     issue = (await h.api.createIssue({ title: "Nested", body: "x", labels: ["locus:queued"] })).number;
     h.fake.setScript([
-      reply(call("write_file", { path: "note.txt", content: "hi\n" }), shell(plantNestedRepository())),
+      reply(call("write_file", { path: "note.txt", content: "hi\n" }), shell(plantNestedRepository(h.dir))),
       reply(call("finish", { summary: "Done." })),
     ]);
     result = await recorded({ mode: "issue", issue: String(issue) });
@@ -106,30 +71,6 @@ describeWithSandbox("the nested-repository filter, sandboxed", () => {
   });
 });
 
-describeWithSandbox("the nested-repository filter and a bad CONNECT port, as the attack moves", () => {
-  // Built when the test runs: the marker paths are in the harness's directory.
-  const attack = () => {
-    const both = [shell(plantNestedRepository()), shell(BAD_PORT)];
-    return { first: both, later: both };
-  };
-
-  for (const variant of ATTACK_VARIANTS)
-    it(`get nothing in ${variant.name}`, async () => {
-      const outcome = await variant.play({ h, dir: h.dir }, attack());
-
-      expectHostUntouched(outcome);
-      for (const run of outcome.runs) {
-        // Both attacks were in place, the proxy answered the bad port, and Locus's git ran sandboxed.
-        expect(agentSaw(run, "planted")).toBe(true);
-        expect(agentSaw(run, "HTTP/1.1 400")).toBe(true);
-        expect(gitSessionStarted(run.started)).toBe(true);
-      }
-      expect(outcome.pushed.filter((path) => path.startsWith("vendor/lib"))).toEqual([]);
-      expect(existsSync(marker())).toBe(false);
-      expect(existsSync(envDump())).toBe(false);
-    }, 240_000);
-});
-
 describe("the nested-repository filter with sandbox.mode off", () => {
   it("never runs: Locus's git, on the host here, does not look inside nested repositories", async () => {
     await writeFile(join(h.scratch, "off.yml"), "version: 3\nsandbox:\n  mode: off\n");
@@ -139,7 +80,7 @@ describe("the nested-repository filter with sandbox.mode off", () => {
     await h.git(["push", "--quiet", "origin", "main:main"]);
     const issue = (await h.api.createIssue({ title: "Off", body: "x", labels: ["locus:queued"] })).number;
     h.fake.setScript([
-      reply(call("write_file", { path: "off.txt", content: "off\n" }), shell(plantNestedRepository())),
+      reply(call("write_file", { path: "off.txt", content: "off\n" }), shell(plantNestedRepository(h.dir))),
       reply(call("finish", { summary: "Done." })),
     ]);
 
@@ -166,7 +107,7 @@ describeWithSandbox("the nested-repository filter with commit.via: api", () => {
     await h.git(["push", "--quiet", "origin", "main:main"]);
     const issue = (await h.api.createIssue({ title: "Api", body: "x", labels: ["locus:queued"] })).number;
     h.fake.setScript([
-      reply(call("write_file", { path: "api.txt", content: "api\n" }), shell(plantNestedRepository())),
+      reply(call("write_file", { path: "api.txt", content: "api\n" }), shell(plantNestedRepository(h.dir))),
       reply(call("finish", { summary: "Done." })),
     ]);
 

@@ -10,6 +10,11 @@
  * the worktree saying whose credential it saw. Only the control's two lines may be there: the
  * server's home is fresh (nothing planted in it, npm reads no user config), Locus's own git reads
  * no global config, and the credential reaches nothing Locus publishes.
+ *
+ * The same runs carry host-boundary.test.ts's attack as it moves (nested-repository-attack.ts: a
+ * nested repository whose filter would run on the host, and a CONNECT to a port out of range), so
+ * each variant runs the bundled Action once for both attacks; each attack has its own tests and
+ * its own evidence (the payload file, the filter's marker and environment dump).
  */
 import { existsSync } from "node:fs";
 import { execFile } from "node:child_process";
@@ -23,7 +28,22 @@ import type { FakeTurn, RecordedRequest } from "../../sandbox/anthropic-fake/typ
 import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
 import { configForThisMachine, describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type ActionRun, type Harness } from "./harness.ts";
-import { ATTACK_VARIANTS, expectHostUntouched } from "./attack-variants.ts";
+import {
+  ATTACK_VARIANTS,
+  expectHostUntouched,
+  type AttackTurns,
+  type AttackVariant,
+  type VariantOutcome,
+} from "./attack-variants.ts";
+import {
+  BAD_PORT,
+  filterTraces,
+  gitSessionStarted,
+  plantNestedRepository,
+  shell,
+} from "./nested-repository-attack.ts";
+import { agentSaw } from "./recorded-run.ts";
+import { CONTROL, plant, serverSaw } from "./home-plant.ts";
 
 const SERVER = join(import.meta.dirname, "..", "lib", "sandbox", "fixtures", "home-probe-mcp-server.ts");
 const exec = promisify(execFile);
@@ -33,32 +53,6 @@ let h: Harness;
 let base: string;
 let packages: string;
 let tarball: string;
-
-/** The files task 1's shell plants in its home; `@W@` becomes the worktree, `@H@` the home. */
-const PLANTED: Record<string, string> = {
-  ".locus-payload/payload.cjs":
-    'require("fs").appendFileSync("@W@/payload-ran.txt", `node payload: ${process.env.PROBE_TOKEN || "no token"}\\n`);\n',
-  ".locus-payload/payload.sh":
-    '#!/bin/sh\necho "sh payload: ${PROBE_TOKEN:-no token}" >> @W@/payload-ran.txt\n[ "$1" = "-c" ] && exec /bin/sh "$@"\nexit 0\n',
-  ".npmrc":
-    "node-options=--require=@H@/.locus-payload/payload.cjs\nscript-shell=@H@/.locus-payload/payload.sh\n",
-  ".gitconfig": "[core]\n\tfsmonitor = @H@/.locus-payload/payload.sh\n",
-  ".config/git/config": "[core]\n\tfsmonitor = @H@/.locus-payload/payload.sh\n",
-};
-
-/** One shell line writing PLANTED into `~`, then showing that the shell's own npm reads it. */
-function plant(): string {
-  const steps = Object.entries(PLANTED).map(([path, text]) => {
-    const encoded = Buffer.from(text).toString("base64");
-    return `mkdir -p ~/${dirname(path)} && printf %s ${encoded} | base64 -d | sed "s|@W@|$w|g; s|@H@|$HOME|g" > ~/${path}`;
-  });
-  return ['w="$(pwd)"', ...steps, "chmod +x ~/.locus-payload/payload.sh", "npm config get node-options"].join(
-    "; ",
-  );
-}
-
-/** The control: `npx` from the shell, whose home the plant is in, runs both payloads. */
-const CONTROL = "npx --yes --offline -c 'node -e 0' 2>&1; cat payload-ran.txt";
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "locus-shared-home-"));
@@ -169,23 +163,6 @@ async function published(run: ActionRun, requests: readonly RecordedRequest[]): 
   return texts.join("\n");
 }
 
-/** Every string in a request body, however deep. */
-function strings(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value !== null && typeof value === "object") return Object.values(value).flatMap(strings);
-  return [];
-}
-
-/** The MCP server's answer about its home, from the tool result the model received. */
-function serverSaw(requests: readonly RecordedRequest[]): Record<string, unknown> {
-  for (const text of requests.flatMap((request) => strings(request.body))) {
-    const answer = /\{"home".*"hasToken":(?:true|false)\}/.exec(text)?.[0];
-    if (answer !== undefined) return JSON.parse(answer) as Record<string, unknown>;
-  }
-  return {};
-}
-
 /**
  * The server ran no payload and saw a fresh home; the payload-ran file on `branch` holds the
  * control's lines only. `requests` are every model request of the runs in question.
@@ -212,28 +189,43 @@ async function expectNoPayloadButTheControl(
   ]);
 }
 
-describeWithSandbox("a home the agent's shell wrote, as the attack moves", () => {
-  // The plant in the earlier session; the later one calls the server (started after that plant
-  // where both sessions are in one run: a rebase's second conflict, a sprint's second task),
-  // plants again so that the control shows the plant live in a run of its own, and runs the control.
-  const attack = () => ({
-    first: [call("run_shell", { command: plant() })],
-    later: [
-      call("run_shell", { command: plant() }),
-      call("mcp__home__home", {}),
-      call("run_shell", { command: CONTROL }),
-    ],
-  });
+/**
+ * Both host-side attacks in every agent session, played once per variant for both describes
+ * below (each variant has its own issue, branches and runs): the nested repository and the bad
+ * port first, so that the attacker's own git runs before any home plant; then the plant. The later
+ * session calls the server (started after that plant where both sessions are in one run: a
+ * rebase's second conflict, a sprint's second task), plants again so that the control shows the
+ * plant live in a run of its own, and runs the control.
+ */
+const attack = (): AttackTurns => {
+  const hostSide = [shell(plantNestedRepository(h.dir)), shell(BAD_PORT)];
+  return {
+    first: [...hostSide, shell(plant())],
+    later: [...hostSide, shell(plant()), call("mcp__home__home", {}), shell(CONTROL)],
+  };
+};
 
+const outcomes = new Map<AttackVariant, Promise<VariantOutcome>>();
+
+/** The variant's one play, started by whichever of its tests runs first. */
+function played(variant: AttackVariant): Promise<VariantOutcome> {
+  const known = outcomes.get(variant);
+  if (known) return known;
+  const world = {
+    h,
+    dir: base,
+    configPath: "home.yml",
+    env: { PROBE_TOKEN: TOKEN, PATH: `${packages}:${process.env["PATH"] ?? ""}` },
+  };
+  const outcome = variant.play(world, attack());
+  outcomes.set(variant, outcome);
+  return outcome;
+}
+
+describeWithSandbox("a home the agent's shell wrote, as the attack moves", () => {
   for (const variant of ATTACK_VARIANTS)
     it(`is never a credential holder's in ${variant.name}: the npx-launched MCP server runs no payload and sees a fresh home`, async () => {
-      const world = {
-        h,
-        dir: base,
-        configPath: "home.yml",
-        env: { PROBE_TOKEN: TOKEN, PATH: `${packages}:${process.env["PATH"] ?? ""}` },
-      };
-      const outcome = await variant.play(world, attack());
+      const outcome = await played(variant);
       const requests = outcome.runs.flatMap((run) => run.requests);
 
       await expectNoPayloadButTheControl(requests, outcome.last);
@@ -243,6 +235,24 @@ describeWithSandbox("a home the agent's shell wrote, as the attack moves", () =>
       // The shell's home was the sandbox's, never the runner's.
       expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(false);
       for (const run of outcome.runs) expect(await published(run.run, run.requests)).not.toContain(TOKEN);
+    }, 240_000);
+});
+
+describeWithSandbox("the nested-repository filter and a bad CONNECT port, as the attack moves", () => {
+  for (const variant of ATTACK_VARIANTS)
+    it(`get nothing in ${variant.name}`, async () => {
+      const outcome = await played(variant);
+
+      expectHostUntouched(outcome);
+      for (const run of outcome.runs) {
+        // Both attacks were in place, the proxy answered the bad port, and Locus's git ran sandboxed.
+        expect(agentSaw(run, "planted")).toBe(true);
+        expect(agentSaw(run, "HTTP/1.1 400")).toBe(true);
+        expect(gitSessionStarted(run.started)).toBe(true);
+      }
+      expect(outcome.pushed.filter((path) => path.startsWith("vendor/lib"))).toEqual([]);
+      expect(existsSync(filterTraces(h.dir).marker)).toBe(false);
+      expect(existsSync(filterTraces(h.dir).envDump)).toBe(false);
     }, 240_000);
 });
 
