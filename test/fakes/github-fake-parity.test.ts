@@ -19,6 +19,7 @@ import { issueOfBranch } from "../../lib/naming/branches.ts";
 import { startTestSim, type TestSim } from "../sandbox/github-sim/harness.ts";
 import { recordingLog, simulatorGateway } from "../lib/github/helpers.ts";
 import { branchCommitScenario } from "./branch-commit-scenario.ts";
+import { withDependencyReview, type FakeDependencyReview } from "./fake-dependency-review.ts";
 import { createGitHubFake } from "./github-fake.ts";
 import { committingToRemote } from "./remote-commits.ts";
 
@@ -285,5 +286,90 @@ describe("the typed fake's commits made by GitHub", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+const LEFT_PAD = {
+  ghsaId: "GHSA-aaaa-bbbb-cccc",
+  ecosystem: "npm",
+  name: "left-pad",
+  versions: ["1.0.0"],
+  severity: "high",
+  summary: "Pads to the left of the left",
+} as const;
+
+const manifest = (dependencies: Record<string, string>) =>
+  `${JSON.stringify({ name: "w", dependencies, devDependencies: { vitest: "^5.0.0" } }, null, 2)}\n`;
+
+/** A branch whose package.json is `dependencies`, made through the real gateway on the simulator. */
+async function branchWithManifest(branch: string, from: string, dependencies: Record<string, string>) {
+  const sha = execFileSync("git", ["rev-parse", from], { cwd: seeded.gitDir }).toString().trim();
+  await real.createBranch(branch, sha);
+  const contents = Buffer.from(manifest(dependencies)).toString("base64");
+  const additions = [{ path: "package.json", contents }];
+  await real.createCommitOnBranch({
+    branch,
+    expectedHeadOid: sha,
+    headline: "deps",
+    body: "",
+    deletions: [],
+    additions,
+  });
+}
+
+/** The review's answer in an order that does not depend on how each side lists it. */
+async function reviewOf(gateway: GitHubGateway) {
+  const review = await gateway.compareDependencies("deps-base", "deps-head");
+  if (!review.available) return review;
+  const key = (change: { change: string; name: string }) => `${change.change} ${change.name}`;
+  return { ...review, changes: [...review.changes].sort((a, b) => key(a).localeCompare(key(b))) };
+}
+
+describe("the typed fake's dependency review", () => {
+  it("answers what a branch adds and removes, and a private repository's refusal, as the simulator does", async () => {
+    t.sim.store.advisories.push(LEFT_PAD);
+    await branchWithManifest("deps-base", "main", { zod: "^3.0.0", chalk: "^5.0.0" });
+    await branchWithManifest("deps-head", "deps-base", { zod: "^4.1.0", "left-pad": "1.0.0" });
+    const settings: FakeDependencyReview = {
+      isPrivate: false,
+      advancedSecurity: false,
+      advisories: [LEFT_PAD],
+    };
+    const fake = withDependencyReview(
+      createGitHubFake({ self: bot, repo: { owner: "acme", repo: "widgets" } }),
+      (ref) => {
+        try {
+          return Promise.resolve(
+            execFileSync("git", ["show", `${ref}:package.json`], { cwd: seeded.gitDir }).toString(),
+          );
+        } catch {
+          return Promise.resolve(null);
+        }
+      },
+      settings,
+    );
+
+    const expected = await reviewOf(real);
+    expect(await reviewOf(fake)).toEqual(expected);
+    expect(expected.available && expected.changes.map((c) => `${c.change} ${c.name}@${c.version}`)).toEqual([
+      "added left-pad@1.0.0",
+      "added zod@4.1.0",
+      "removed chalk@5.0.0",
+      "removed zod@3.0.0",
+    ]);
+    // The installation's token may read the review (the bundle's checks before review asserted it on its run).
+    expect(t.sim.store.permissionViolations).toEqual([]);
+
+    seeded.repo.isPrivate = true;
+    settings.isPrivate = true;
+    // The real gateway adds the request and the permission advice to GitHub's message: the fake says GitHub's part.
+    const refused = await reviewOf(real);
+    const fakeRefused = await reviewOf(fake);
+    expect(refused.available).toBe(false);
+    expect(fakeRefused.available).toBe(false);
+    const [, message] = (fakeRefused.available ? "" : fakeRefused.reason).split("GitHub answered 403: ");
+    expect(message).toContain("GitHub Advanced Security on private repositories");
+    expect(refused.available ? "" : refused.reason).toMatch(/^GitHub answered 403: /);
+    expect(refused.available ? "" : refused.reason).toContain(message);
   });
 });
