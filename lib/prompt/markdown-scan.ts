@@ -9,6 +9,7 @@
 import MarkdownIt, { type StateBlock, type StateCore, type StateInline, type Token } from "markdown-it";
 import { footnoteCallRule, footnoteDefinitionRule, type FootnoteRecord } from "./footnote-rules.ts";
 import { headingOffsets, linesOffsets, tableOffsets, type Offsets } from "./inline-offsets.ts";
+import { usePlainTokens } from "./plain-tokens.ts";
 import type { HtmlFragment } from "./visible-html.ts";
 
 type Range = readonly [number, number];
@@ -56,6 +57,7 @@ interface ScanEnv {
  * could not be checked); markdown-bounds.ts has already cut anything nested deeper than any comment.
  */
 const parser = new MarkdownIt({ html: true, linkify: false, maxNesting: 1_000 });
+usePlainTokens(parser);
 // Entities are decoded only where a destination needs them (markdown-it does that itself), and
 // `&lt;` stays text either way.
 parser.disable(["emphasis", "strikethrough", "balance_pairs", "entity", "text_join"]);
