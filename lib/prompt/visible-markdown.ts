@@ -115,7 +115,10 @@ function hiddenMath(
   code: ReadonlyArray<readonly [number, number]>,
 ): Edit[] {
   const edits: Edit[] = [];
-  for (const match of text.slice(start, end).matchAll(MATH_SPAN)) {
+  const phrasing = text.slice(start, end);
+  // Most paragraphs hold no math at all.
+  if (!phrasing.includes("$")) return edits;
+  for (const match of phrasing.matchAll(MATH_SPAN)) {
     const from = start + match.index;
     const to = from + match[0].length;
     const inCode = code.some(([codeStart, codeEnd]) => codeStart <= from && to <= codeEnd);
