@@ -12,7 +12,9 @@ import type { StateBlock, Token } from "markdown-it";
 export type Offsets = number[];
 
 /** What markdown-it trims from a paragraph's ends (ASCII white space only). */
-const TRIMMABLE = /[ \t\n\r]/;
+function trimmable(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
 
 /** A paragraph or setext heading: content line `i` is the rest of source line `first + i`, trimmed. */
 export function linesOffsets(state: StateBlock, content: string, first: number): Offsets {
@@ -24,11 +26,11 @@ export function linesOffsets(state: StateBlock, content: string, first: number):
     const newline = content.indexOf("\n", at);
     const end = newline === -1 ? content.length : newline;
     let lead = at;
-    while (lead < end && TRIMMABLE.test(content[lead] ?? "")) lead += 1;
+    while (lead < end && trimmable(content.charCodeAt(lead))) lead += 1;
     // The line's text runs to the line's end (the last line less the white space trimmed off), so
     // it starts where that end says: a list marker or quote prefix before it is never counted.
     let lineEnd = state.eMarks[line] ?? src.length;
-    if (newline === -1) while (lineEnd > 0 && TRIMMABLE.test(src[lineEnd - 1] ?? "")) lineEnd -= 1;
+    if (newline === -1) while (lineEnd > 0 && trimmable(src.charCodeAt(lineEnd - 1))) lineEnd -= 1;
     const source = lineEnd - (end - lead);
     if (!src.startsWith(content.slice(lead, end), source))
       throw new Error("content does not match its source");
@@ -48,15 +50,19 @@ export function headingOffsets(state: StateBlock, content: string, line: number)
   const from = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0);
   const start = state.src.indexOf(content, from);
   if (start === -1 || start > (state.eMarks[line] ?? 0)) throw new Error("heading does not match its source");
-  return Array.from({ length: content.length + 1 }, (_, k) => start + k);
+  const offsets: Offsets = [];
+  for (let at = start; at <= start + content.length; at += 1) offsets.push(at);
+  return offsets;
 }
 
-/** A table's cells in the order markdown-it makes their inline tokens, each with its offsets. */
-export function tableOffsets(state: StateBlock, tokens: readonly Token[]): Map<Token, Offsets> {
+/** A table's cells (its tokens are those from `first` on) in the order markdown-it makes their inline tokens, each with its offsets. */
+export function tableOffsets(state: StateBlock, first: number): Map<Token, Offsets> {
   const found = new Map<Token, Offsets>();
   let cells: Array<{ content: string; offsets: Offsets }> = [];
   let cell = 0;
-  for (const token of tokens) {
+  for (let index = first; index < state.tokens.length; index += 1) {
+    const token = state.tokens[index];
+    if (token === undefined) continue;
     if (token.type === "tr_open" && token.map) {
       cells = rowCells(state, token.map[0]);
       cell = 0;

@@ -77,7 +77,12 @@ function firstOverrun(text: string): Overrun | undefined {
   let longRun = false;
   /** The last run of lines starting within the size limit (less room for the note). */
   let lastRunInLimit = 0;
+  // Most paragraphs have no `<!`, `<?` or `[`: the next of each, looked up again only once passed
+  // (so the text is searched once in all), lets the loops over characters skip them.
+  const nextOpener = nextOf(text, ["<!", "<?"]);
+  const nextBracket = nextOf(text, ["["]);
   const openersOverrun = (runEnd: number): Overrun | undefined => {
+    if (nextOpener(paragraph) >= runEnd) return undefined;
     if (unclosedOpeners(text, paragraph, runEnd) <= MAX_HTML_OPENERS) return undefined;
     return earliest(text, longRun, {
       cut: paragraph,
@@ -88,7 +93,7 @@ function firstOverrun(text: string): Overrun | undefined {
     const newline = text.indexOf("\n", start);
     const lineEnd = newline === -1 ? text.length : newline;
     const scanEnd = Math.min(lineEnd, end);
-    if (text.slice(start, scanEnd).trim() === "") {
+    if (blank(text, start, scanEnd)) {
       const overrun = openersOverrun(start);
       if (overrun) return overrun;
       paragraph = lineEnd + 1;
@@ -99,10 +104,12 @@ function firstOverrun(text: string): Overrun | undefined {
       return earliest(text, longRun, { cut: paragraph, reason: `nesting deeper than ${MAX_NESTING} levels` });
     }
     longRun ||= lineEnd - paragraph > MAX_PARAGRAPH_CHARS;
-    for (let at = start; at < scanEnd; at += 1) {
-      const char = text[at];
-      if (char === "[") deepestBrackets = Math.max(deepestBrackets, ++brackets);
-      else if (char === "]") brackets = Math.max(0, brackets - 1);
+    // With no bracket open, a line without `[` changes nothing.
+    const countFrom = brackets > 0 ? start : Math.min(nextBracket(start), scanEnd);
+    for (let at = countFrom; at < scanEnd; at += 1) {
+      const char = text.charCodeAt(at);
+      if (char === 0x5b) deepestBrackets = Math.max(deepestBrackets, ++brackets);
+      else if (char === 0x5d) brackets = Math.max(0, brackets - 1);
     }
     if (deepestBrackets > MAX_BRACKET_NESTING) {
       const reason = `brackets nested deeper than ${MAX_BRACKET_NESTING} levels`;
@@ -128,6 +135,34 @@ function firstOverrun(text: string): Overrun | undefined {
 }
 
 /**
+ * Where the next of `needles` starts at or after a position (the text's length when none does).
+ * Positions asked for must not go back; each part of the text is searched once.
+ */
+function nextOf(text: string, needles: readonly string[]): (from: number) => number {
+  let found = -1;
+  return (from) => {
+    if (found < from) {
+      found = text.length;
+      for (const needle of needles) {
+        const at = text.indexOf(needle, from);
+        if (at !== -1 && at < found) found = at;
+      }
+    }
+    return found;
+  };
+}
+
+/** Whether `[start, end)` is only white space (as `String.prototype.trim` reads it). */
+function blank(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at += 1) {
+    const char = text.charCodeAt(at);
+    if (char === 0x20 || (char >= 0x09 && char <= 0x0d)) continue;
+    if (char < 0x80 || !/\s/.test(text[at] ?? "")) return false;
+  }
+  return true;
+}
+
+/**
  * HTML openers in `[start, end)` with no end of their kind after them: `<!--` without `-->`,
  * `<![CDATA[` without `]]>`, `<?` without `?>`, `<!x` without `>`. Only these cost the parser a
  * read to the paragraph's end each; one read from the back finds them all.
@@ -139,15 +174,17 @@ function unclosedOpeners(text: string, start: number, end: number): number {
   let cdataEnd = false;
   let instructionEnd = false;
   for (let at = end - 1; at >= start; at -= 1) {
-    const char = text[at];
-    if (char === ">") {
+    const char = text.charCodeAt(at);
+    if (char === 0x3e) {
       tagEnd = true;
       commentEnd ||= text[at - 1] === "-" && text[at - 2] === "-";
       cdataEnd ||= text[at - 1] === "]" && text[at - 2] === "]";
       instructionEnd ||= text[at - 1] === "?";
-    } else if (char === "<" && text[at + 1] === "?") {
+    } else if (char !== 0x3c) {
+      continue;
+    } else if (text[at + 1] === "?") {
       if (!instructionEnd) count += 1;
-    } else if (char === "<" && text[at + 1] === "!") {
+    } else if (text[at + 1] === "!") {
       const closed = text.startsWith("<!--", at)
         ? commentEnd
         : text.startsWith("<![CDATA[", at)

@@ -9,6 +9,7 @@
 import MarkdownIt, { type StateBlock, type StateCore, type StateInline, type Token } from "markdown-it";
 import { footnoteCallRule, footnoteDefinitionRule, type FootnoteRecord } from "./footnote-rules.ts";
 import { headingOffsets, linesOffsets, tableOffsets, type Offsets } from "./inline-offsets.ts";
+import { usePlainTokens } from "./plain-tokens.ts";
 import type { HtmlFragment } from "./visible-html.ts";
 
 type Range = readonly [number, number];
@@ -56,6 +57,7 @@ interface ScanEnv {
  * could not be checked); markdown-bounds.ts has already cut anything nested deeper than any comment.
  */
 const parser = new MarkdownIt({ html: true, linkify: false, maxNesting: 1_000 });
+usePlainTokens(parser);
 // Entities are decoded only where a destination needs them (markdown-it does that itself), and
 // `&lt;` stays text either way.
 parser.disable(["emphasis", "strikethrough", "balance_pairs", "entity", "text_join"]);
@@ -114,18 +116,19 @@ function wrapBlockRules(): void {
     const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
       const before = state.tokens.length;
       if (!fn(state, startLine, endLine, silent)) return false;
-      if (!silent) recordBlock(name, state, startLine, state.tokens.slice(before));
+      if (!silent) recordBlock(name, state, startLine, before);
       return true;
     };
     ruler.at(name, wrapped, { alt });
   }
 }
 
-function recordBlock(name: string, state: StateBlock, startLine: number, tokens: readonly Token[]): void {
+/** Records what the block rule `name` read from `startLine`; its tokens are those from `first` on. */
+function recordBlock(name: string, state: StateBlock, startLine: number, first: number): void {
   const { scan, offsets } = envOf(state);
   const start = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
   const end = state.eMarks[Math.max(startLine, state.line - 1)] ?? state.src.length;
-  const inline = tokens.find((token) => token.type === "inline");
+  const inline = tokenOfType(state.tokens, first, "inline");
   switch (name) {
     case "reference":
       scan.definitions.push([start, end]);
@@ -142,7 +145,7 @@ function recordBlock(name: string, state: StateBlock, startLine: number, tokens:
         offsets.set(inline, headingOffsets(state, inline.content, startLine));
       return;
     case "table":
-      for (const [token, cell] of tableOffsets(state, tokens)) offsets.set(token, cell);
+      for (const [token, cell] of tableOffsets(state, first)) offsets.set(token, cell);
       return;
   }
 }
@@ -160,7 +163,7 @@ function wrapInlineRules(): void {
       const before = state.tokens.length;
       const textEnd = name === "link" || name === "image" ? labelEnd(state, name) : -1;
       if (!fn(state, silent)) return false;
-      recordInline(name, current, start, state.pos, textEnd, state.tokens.slice(before));
+      recordInline(name, current, start, state.pos, textEnd, before);
       return true;
     };
     ruler.at(name, wrapped, { alt });
@@ -173,14 +176,16 @@ function labelEnd(state: StateInline, name: string): number {
   return state.md.helpers.parseLinkLabel(state, open, name === "link");
 }
 
+/** Records what the inline rule `name` read from `start` to `end`; its tokens are those from `first` on. */
 function recordInline(
   name: string,
   current: Current,
   start: number,
   end: number,
   textEnd: number,
-  tokens: readonly Token[],
+  first: number,
 ): void {
+  const tokens = current.state?.tokens ?? [];
   const { scan, text } = envOf(current.state as StateInline);
   const at = (position: number): number => current.offsets[position] ?? 0;
   const source = current.state?.src ?? "";
@@ -199,13 +204,13 @@ function recordInline(
       return;
     case "image": {
       current.notText.push([start, end]);
-      const token = tokens.find((each) => each.type === "image");
+      const token = tokenOfType(tokens, first, "image");
       scan.images.push({ start: at(start), end: at(end), url: String(token?.attrGet("src") ?? "") });
       return;
     }
     case "link": {
       current.notText.push([textEnd, end]);
-      const token = tokens.find((each) => each.type === "link_open");
+      const token = tokenOfType(tokens, first, "link_open");
       if (!token || token.markup === "autolink") return;
       scan.links.push({
         textEnd: at(textEnd),
@@ -217,6 +222,13 @@ function recordInline(
       return;
     }
   }
+}
+
+/** The first token of `type` from index `first` on (a rule's own tokens, without copying them out). */
+function tokenOfType(tokens: readonly Token[], first: number, type: string): Token | undefined {
+  for (let index = first; index < tokens.length; index += 1)
+    if (tokens[index]?.type === type) return tokens[index];
+  return undefined;
 }
 
 /** The core rule that reads each block's inline content, with the offsets its block rule recorded. */

@@ -73,7 +73,7 @@ function onePass(text: string): string {
   // GitHub shows an unterminated `<!--` inside a paragraph as text, but elsewhere one hides the
   // rest of the document; the rest goes either way, so no comment opener ever survives.
   for (const opener of found.commentOpeners) edits.push({ start: opener, end: text.length, text: "" });
-  for (const [start, end] of found.phrasing) edits.push(...hiddenMath(text, start, end, found.code));
+  for (const [start, end] of found.phrasing) hiddenMath(text, start, end, found.code, edits);
   edits.push(...footnotes(found));
   return applyEdits(text, edits);
 }
@@ -107,21 +107,23 @@ function destination(url: string): string {
   return `<${encoded.replace(/\\/g, "\\\\").replace(/\n/g, " ")}>`;
 }
 
-/** Math spans in a paragraph, heading or table cell that render as nothing; code spans are left alone. */
+/** Adds to `edits` the math spans in a paragraph, heading or table cell that render as nothing; code spans are left alone. */
 function hiddenMath(
   text: string,
   start: number,
   end: number,
   code: ReadonlyArray<readonly [number, number]>,
-): Edit[] {
-  const edits: Edit[] = [];
-  for (const match of text.slice(start, end).matchAll(MATH_SPAN)) {
+  edits: Edit[],
+): void {
+  const phrasing = text.slice(start, end);
+  // Most paragraphs hold no math at all.
+  if (!phrasing.includes("$")) return;
+  for (const match of phrasing.matchAll(MATH_SPAN)) {
     const from = start + match.index;
     const to = from + match[0].length;
     const inCode = code.some(([codeStart, codeEnd]) => codeStart <= from && to <= codeEnd);
     if (!inCode && HIDDEN_MATH.test(match[0])) edits.push({ start: from, end: to, text: "" });
   }
-  return edits;
 }
 
 /**

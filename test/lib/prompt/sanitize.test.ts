@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { codePointString } from "../../code-point-strings.ts";
 import { quoteUntrusted, redactSecrets, sanitizeUntrusted } from "../../../lib/prompt/sanitize.ts";
 
 describe("sanitizeUntrusted: hidden content", () => {
@@ -257,7 +258,7 @@ describe("sanitizeUntrusted properties", () => {
 
   it("never leaves bidirectional controls or zero-width characters", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), (text) => {
+      fc.property(codePointString(), (text) => {
         expect(sanitizeUntrusted(text)).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u);
       }),
     );
