@@ -10,7 +10,8 @@
  */
 import net, { type LookupFunction } from "node:net";
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+const LOOPBACK =
+  /^(localhost|0\.0\.0\.0|(::ffff:)?127(\.\d{1,3}){3}|::1|\[(::1|::ffff:127(\.\d{1,3}){3})\])$/i;
 let installed = false;
 /** Off while nock is on: its interceptor opens a socket for a mocked request too, and refuses other hosts itself. */
 let deferToNock = false;
