@@ -102,8 +102,16 @@ export async function startAppHarness(
       conclusion = next;
     },
     close: async () => {
-      await app.settle().catch(() => undefined);
+      // Runs held on purpose never finish by themselves: settle the app's work without waiting for them.
+      await app.settle({ runs: conclusion !== "hold" }).catch(() => undefined);
       await app.close();
+      // The app is gone, so the teardown's own events go nowhere: cancelling a hundred held runs
+      // would otherwise have the app list every run of the workflow once per cancellation.
+      sim.webhooks.url = undefined;
+      for (const held of sim.store.repos.values()) {
+        for (const run of held.runs)
+          if (run.status !== "completed") await sim.runs.complete(held, run.id, "cancelled");
+      }
       await sim.close();
     },
   };

@@ -1,19 +1,15 @@
 /** What GitHub never sends is turned away before any signature work or GitHub call. */
-import nock from "nock";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppHarness, type AppHarness } from "./harness.ts";
 
 let h: AppHarness;
 beforeAll(async () => {
-  // nock's socket interception buffers a request until it ends, which would hide a stalled sender.
-  nock.restore();
   h = await startAppHarness({
     server: { maxBodyBytes: 4096, requestTimeoutMs: 300, headersTimeoutMs: 300, timeoutCheckMs: 50 },
   });
 });
 afterAll(async () => {
-  nock.activate();
   await h.close();
 });
 

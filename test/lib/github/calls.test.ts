@@ -1,6 +1,9 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { API, R, issue, milestone, pull, testGateway } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 const RUN = {
   id: 77,

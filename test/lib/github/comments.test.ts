@@ -2,6 +2,9 @@ import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { isLocus } from "../../../lib/github/locus-identity.ts";
 import { API, R, comment, testGateway } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 const MARKER = "locus:status";
 

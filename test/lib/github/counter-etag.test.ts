@@ -7,6 +7,9 @@ import {
   type EtagCache,
 } from "../../../lib/github/index.ts";
 import { API, R, REPO, comment, pull, recordingLog, testGateway, testOctokit } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 describe("call counter", () => {
   it("counts by route template and GraphQL operation, reads apart from writes", async () => {

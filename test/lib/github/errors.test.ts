@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { GitHubError } from "../../../lib/github/index.ts";
 import { isGitHubError } from "../../../lib/github/index.ts";
 import { API, R, testGateway } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 async function failure(promise: Promise<unknown>): Promise<GitHubError> {
   const error = await promise.then(

@@ -14,6 +14,9 @@ import { startGitHubSimulator, type GitHubSimulator } from "../../../sandbox/git
 import { ACTIONS_BOT } from "../../../sandbox/github-sim/model.ts";
 import { ensureUser } from "../../../sandbox/github-sim/store.ts";
 import { API, recordingLog, testGateway } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 let sim: GitHubSimulator | undefined;
 afterEach(async () => {

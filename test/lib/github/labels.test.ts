@@ -1,6 +1,9 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { API, R, testGateway } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 const DEFS = [
   { name: "locus:queued", color: "0e8a16", description: "Queued for Locus" },

@@ -1,6 +1,9 @@
 import nock from "nock";
 import { describe, expect, it } from "vitest";
 import { API, testGateway } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 type GraphqlBody = { query: string; variables: Record<string, unknown> };
 

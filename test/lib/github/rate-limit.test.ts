@@ -3,6 +3,9 @@ import { ProbotOctokit } from "probot";
 import { describe, expect, it, vi } from "vitest";
 import { createGateway, createOctokitPolicy, GitHubError } from "../../../lib/github/index.ts";
 import { API, R, REPO, recordingLog, testGateway } from "./helpers.ts";
+import { useNock } from "../../nock-scope.ts";
+
+useNock();
 
 const NOW = 1_800_000_000_000;
 const RESET_S = NOW / 1000 + 600;
