@@ -19,12 +19,12 @@ function claims(jwt: string): { iat: number; exp: number; iss: unknown } {
 }
 
 describe("the app's JWT", () => {
-  it("is one GitHub accepts: RS256 by the app's key, issued a minute back, ten minutes long", async () => {
+  it("is one GitHub accepts: RS256 by the app's key, issued 30 s back, ten minutes long", async () => {
     const { jwt, expiresAt } = await createCachedAppJwt(privateKey, () => start)(APP_ID);
     expect(() => verifyAppJwt(jwt, keys, APP_ID, new Date(start))).not.toThrow();
     const { iat, exp, iss } = claims(jwt);
     expect(iss).toBe(APP_ID);
-    expect(iat).toBe(start / 1000 - 60);
+    expect(iat).toBe(start / 1000 - 30);
     expect(exp - iat).toBe(600);
     expect(expiresAt).toBe(new Date(exp * 1000).toISOString());
     // Signed by another key, GitHub refuses it.
@@ -49,7 +49,7 @@ describe("the app's JWT", () => {
     now = (exp - JWT_REUSE_MARGIN_SECONDS) * 1000;
     const second = await createJwt(APP_ID);
     expect(second.jwt).not.toBe(first.jwt);
-    expect(claims(second.jwt).iat).toBe(Math.floor(now / 1000) - 60);
+    expect(claims(second.jwt).iat).toBe(Math.floor(now / 1000) - 30);
     expect(() => verifyAppJwt(second.jwt, keys, APP_ID, new Date(now))).not.toThrow();
     expect(await createJwt(APP_ID)).toEqual(second);
   });
