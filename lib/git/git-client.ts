@@ -25,8 +25,26 @@ const GITLINK = /^160000 [0-9a-f]+ \d\t/;
 /** Locus's repository, shared by a client and the clients of its worktrees; opened on first use. */
 type SharedRepository = () => Promise<LocusRepository>;
 
+/**
+ * The directories every command of a client mounts besides its git directory, so that Locus's git in
+ * one worktree runs in one sandbox session rather than one per set of extra mounts (a session start
+ * is a bubblewrap and a node process): Locus's repository (read by `fetchBranches`), the directory
+ * bundles cross to the host in (written by a push), and for the client of the checkout the directory
+ * its worktrees are added in. Only with `repositoryPath`: otherwise the directories are made per
+ * command, as they are needed.
+ */
+function standingMounts(options: GitClientOptions) {
+  if (options.repositoryPath === undefined) return { readable: [], writable: [] };
+  return {
+    readable: [options.repositoryPath],
+    writable: [bundlesDir(options.repositoryPath), ...(options.worktreesDir ? [options.worktreesDir] : [])],
+  };
+}
+
+const bundlesDir = (repositoryPath: string) => `${repositoryPath}-bundles`;
+
 export function createGitClient(options: GitClientOptions, shared?: SharedRepository): GitClient {
-  const { git, guard, gitDir } = createGitRunner(options);
+  const { git, guard, gitDir } = createGitRunner(options, standingMounts(options));
   const remote = options.remote ?? "origin";
   let opened: Promise<LocusRepository> | undefined;
   const locusRepository =
@@ -75,11 +93,14 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
 
   /** The run's new commits, written by the sandboxed git as a bundle and copied into Locus's repository. */
   async function importCommits(repo: LocusRepository, tip: string, haves: readonly string[]) {
-    const transfer = await mkdtemp(join(tmpdir(), "locus-bundle-"));
+    const transfer = options.repositoryPath
+      ? await mkdtemp(join(bundlesDir(options.repositoryPath), "import-"))
+      : await mkdtemp(join(tmpdir(), "locus-bundle-"));
     try {
       const bundle = join(transfer, "commits.bundle");
+      // Under the standing bundles directory the command's session already has it writable.
       await git(["bundle", "create", "--quiet", bundle, "--ignore-missing", "HEAD", "--not", ...haves], {
-        mounts: { writable: [transfer] },
+        mounts: { writable: options.repositoryPath ? [] : [transfer] },
       });
       return await repo.importBundle(bundle, tip, haves);
     } finally {
@@ -89,7 +110,11 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
 
   const client: GitClient = {
     cwd: options.cwd,
-    at: (cwd) => createGitClient({ ...options, cwd, guard, gitDir }, locusRepository),
+    at: (cwd) => {
+      // A worktree's client adds no worktrees: only the checkout's mounts their directory.
+      const { worktreesDir: _checkoutOnly, ...inherited } = options;
+      return createGitClient({ ...inherited, cwd, guard, gitDir }, locusRepository);
+    },
     async remoteUrl() {
       return (await git(["remote", "get-url", remote])).stdout.trim();
     },

@@ -6,6 +6,7 @@
  * the remote: that is Locus's own repository's job (locus-repository.ts). Apart from the
  * client's methods because this is the boundary around git, read on its own.
  */
+import { mkdir } from "node:fs/promises";
 import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
 import { execGit, type GitExecResult, type GitMounts } from "./exec-git.ts";
 import type { GitClientOptions } from "./git-client-types.ts";
@@ -39,7 +40,11 @@ const SAFE = [
   "branch.autoSetupMerge=false",
 ];
 
-export function createGitRunner(options: GitClientOptions): GitRunner {
+/**
+ * `standing`: directories every command of this client mounts (made before the first), so that
+ * all its commands share one sandbox session instead of starting one per set of extra mounts.
+ */
+export function createGitRunner(options: GitClientOptions, standing: GitMounts = {}): GitRunner {
   const exec = options.exec ?? (options.sandbox ? sandboxedGit(options.sandbox) : execGit);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.env)) {
@@ -59,15 +64,28 @@ export function createGitRunner(options: GitClientOptions): GitRunner {
   // Recorded before the agent ran (the first client), never re-read from a `.git` file it could rewrite.
   const gitDir = options.gitDir ?? gitDirsOf(options.cwd)?.common;
 
+  let made: Promise<unknown> | undefined;
   async function git(args: readonly string[], extra: { allowFailure?: boolean; mounts?: GitMounts } = {}) {
+    await (made ??= Promise.all(
+      [...(standing.readable ?? []), ...(standing.writable ?? [])].map((dir) =>
+        mkdir(dir, { recursive: true }),
+      ),
+    ));
     guard.restore();
     return exec([...SAFE, ...args], {
       cwd: options.cwd,
       env,
       allowFailure: extra.allowFailure,
       mounts: {
-        writable: [...(gitDir ? [gitDir] : []), ...(extra.mounts?.writable ?? [])],
-        readable: extra.mounts?.readable ?? [],
+        // Each once: a session is kept per set of mounts.
+        writable: [
+          ...new Set([
+            ...(gitDir ? [gitDir] : []),
+            ...(standing.writable ?? []),
+            ...(extra.mounts?.writable ?? []),
+          ]),
+        ],
+        readable: [...new Set([...(standing.readable ?? []), ...(extra.mounts?.readable ?? [])])],
       },
     });
   }
