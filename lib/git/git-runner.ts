@@ -37,7 +37,9 @@ const SAFE = [
   "advice.detachedHead=false",
   // Locus's own commands leave the config as the guard recorded it (no tracking sections).
   "-c",
-  "branch.autoSetupMerge=false",
+  "branch.autoSetupMerge=false", // No `git maintenance run --auto` after each fetch and commit: a run's repository lives for one run.
+  "-c",
+  "maintenance.auto=false",
 ];
 
 /**
