@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
 import { pushThroughApi } from "./api-commits.ts";
-import { createGitRunner } from "./git-runner.ts";
+import { bundlesDir, createGitRunner, standingMounts } from "./git-runner.ts";
 import { openLocusRepository, type LocusRepository } from "./locus-repository.ts";
 import { NO_AUTH } from "./push-auth.ts";
 import { assertRefName, assertRepoPath } from "./ref-names.ts";
@@ -24,24 +24,6 @@ const GITLINK = /^160000 [0-9a-f]+ \d\t/;
 
 /** Locus's repository, shared by a client and the clients of its worktrees; opened on first use. */
 type SharedRepository = () => Promise<LocusRepository>;
-
-/**
- * The directories every command of a client mounts besides its git directory, so that Locus's git in
- * one worktree runs in one sandbox session rather than one per set of extra mounts (a session start
- * is a bubblewrap and a node process): Locus's repository (read by `fetchBranches`), the directory
- * bundles cross to the host in (written by a push), and for the client of the checkout the directory
- * its worktrees are added in. Only with `repositoryPath`: otherwise the directories are made per
- * command, as they are needed.
- */
-function standingMounts(options: GitClientOptions) {
-  if (options.repositoryPath === undefined) return { readable: [], writable: [] };
-  return {
-    readable: [options.repositoryPath],
-    writable: [bundlesDir(options.repositoryPath), ...(options.worktreesDir ? [options.worktreesDir] : [])],
-  };
-}
-
-const bundlesDir = (repositoryPath: string) => `${repositoryPath}-bundles`;
 
 export function createGitClient(options: GitClientOptions, shared?: SharedRepository): GitClient {
   const { git, guard, gitDir } = createGitRunner(options, standingMounts(options));

@@ -37,10 +37,29 @@ const SAFE = [
   "advice.detachedHead=false",
   // Locus's own commands leave the config as the guard recorded it (no tracking sections).
   "-c",
-  "branch.autoSetupMerge=false", // No `git maintenance run --auto` after each fetch and commit: a run's repository lives for one run.
+  "branch.autoSetupMerge=false",
+  // No `git maintenance run --auto` after each fetch and commit: a run's repository lives for one run.
   "-c",
   "maintenance.auto=false",
 ];
+
+/**
+ * The directories every command of a client mounts besides its git directory, so that Locus's git in
+ * one worktree runs in one sandbox session rather than one per set of extra mounts (a session start
+ * is a bubblewrap and a node process): Locus's repository (read by `fetchBranches`), the directory
+ * bundles cross to the host in (written by a push), and for the client of the checkout the directory
+ * its worktrees are added in. Only with `repositoryPath`: otherwise the directories are made per
+ * command, as they are needed.
+ */
+export function standingMounts(options: GitClientOptions) {
+  if (options.repositoryPath === undefined) return { readable: [], writable: [] };
+  return {
+    readable: [options.repositoryPath],
+    writable: [bundlesDir(options.repositoryPath), ...(options.worktreesDir ? [options.worktreesDir] : [])],
+  };
+}
+
+export const bundlesDir = (repositoryPath: string) => `${repositoryPath}-bundles`;
 
 /**
  * `standing`: directories every command of this client mounts (made before the first), so that
