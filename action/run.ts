@@ -207,7 +207,18 @@ export async function run(): Promise<void> {
     const gitEnv = scrubEnvironment(process.env);
     const author = commitIdentity(identity, config.commit);
     // Every worktree git command runs in the sandbox; the host runs git only in Locus's own repository.
-    const plainGit = createGitClient({ cwd: env.workspace, identity: author, env: gitEnv, sandbox });
+    // Both clients of the checkout mount the same directories, so their commands share one sandbox session.
+    const runDirs = {
+      repositoryPath: join(env.worktreeRoot, "locus-repository"),
+      worktreesDir: join(env.worktreeRoot, "locus-worktrees"),
+    };
+    const plainGit = createGitClient({
+      cwd: env.workspace,
+      identity: author,
+      env: gitEnv,
+      sandbox,
+      ...runDirs,
+    });
     // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
     const remoteUrl = await plainGit.remoteUrl();
     const trustedCommit = await plainGit.revParse("HEAD");
@@ -217,7 +228,7 @@ export async function run(): Promise<void> {
       env: gitEnv,
       remoteUrl,
       sandbox,
-      repositoryPath: join(env.worktreeRoot, "locus-repository"),
+      ...runDirs,
       // The inputs' and exchanged tokens, and every credential variable's value (a CLI provider's key).
       secrets: () => [...secrets, ...credentialValues(process.env)],
       auth: credentials.gitAuth(remoteUrl),

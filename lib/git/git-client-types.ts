@@ -40,6 +40,11 @@ export interface GitClientOptions {
    */
   readonly repositoryPath?: string;
   /**
+   * Where the checkout's worktrees are added (`worktreeAdd`), when the caller knows it up front:
+   * mounted for all of the checkout's commands, so they share one sandbox session.
+   */
+  readonly worktreesDir?: string;
+  /**
    * Set for `commit.via: api`: pushes recreate the commits through GitHub's API (which signs
    * them) instead of sending them with git; the worktree then continues from GitHub's commits.
    */

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
 import { pushThroughApi } from "./api-commits.ts";
-import { createGitRunner } from "./git-runner.ts";
+import { bundlesDir, createGitRunner, standingMounts } from "./git-runner.ts";
 import { openLocusRepository, type LocusRepository } from "./locus-repository.ts";
 import { NO_AUTH } from "./push-auth.ts";
 import { assertRefName, assertRepoPath } from "./ref-names.ts";
@@ -26,7 +26,7 @@ const GITLINK = /^160000 [0-9a-f]+ \d\t/;
 type SharedRepository = () => Promise<LocusRepository>;
 
 export function createGitClient(options: GitClientOptions, shared?: SharedRepository): GitClient {
-  const { git, guard, gitDir } = createGitRunner(options);
+  const { git, guard, gitDir } = createGitRunner(options, standingMounts(options));
   const remote = options.remote ?? "origin";
   let opened: Promise<LocusRepository> | undefined;
   const locusRepository =
@@ -75,11 +75,14 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
 
   /** The run's new commits, written by the sandboxed git as a bundle and copied into Locus's repository. */
   async function importCommits(repo: LocusRepository, tip: string, haves: readonly string[]) {
-    const transfer = await mkdtemp(join(tmpdir(), "locus-bundle-"));
+    const transfer = options.repositoryPath
+      ? await mkdtemp(join(bundlesDir(options.repositoryPath), "import-"))
+      : await mkdtemp(join(tmpdir(), "locus-bundle-"));
     try {
       const bundle = join(transfer, "commits.bundle");
+      // Under the standing bundles directory the command's session already has it writable.
       await git(["bundle", "create", "--quiet", bundle, "--ignore-missing", "HEAD", "--not", ...haves], {
-        mounts: { writable: [transfer] },
+        mounts: { writable: options.repositoryPath ? [] : [transfer] },
       });
       return await repo.importBundle(bundle, tip, haves);
     } finally {
@@ -89,7 +92,11 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
 
   const client: GitClient = {
     cwd: options.cwd,
-    at: (cwd) => createGitClient({ ...options, cwd, guard, gitDir }, locusRepository),
+    at: (cwd) => {
+      // A worktree's client adds no worktrees: only the checkout's mounts their directory.
+      const { worktreesDir: _checkoutOnly, ...inherited } = options;
+      return createGitClient({ ...inherited, cwd, guard, gitDir }, locusRepository);
+    },
     async remoteUrl() {
       return (await git(["remote", "get-url", remote])).stdout.trim();
     },

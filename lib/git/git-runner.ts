@@ -6,6 +6,7 @@
  * the remote: that is Locus's own repository's job (locus-repository.ts). Apart from the
  * client's methods because this is the boundary around git, read on its own.
  */
+import { mkdir } from "node:fs/promises";
 import { createConfigGuard, type ConfigGuard } from "./config-guard.ts";
 import { execGit, type GitExecResult, type GitMounts } from "./exec-git.ts";
 import type { GitClientOptions } from "./git-client-types.ts";
@@ -37,9 +38,34 @@ const SAFE = [
   // Locus's own commands leave the config as the guard recorded it (no tracking sections).
   "-c",
   "branch.autoSetupMerge=false",
+  // No `git maintenance run --auto` after each fetch and commit: a run's repository lives for one run.
+  "-c",
+  "maintenance.auto=false",
 ];
 
-export function createGitRunner(options: GitClientOptions): GitRunner {
+/**
+ * The directories every command of a client mounts besides its git directory, so that Locus's git in
+ * one worktree runs in one sandbox session rather than one per set of extra mounts (a session start
+ * is a bubblewrap and a node process): Locus's repository (read by `fetchBranches`), the directory
+ * bundles cross to the host in (written by a push), and for the client of the checkout the directory
+ * its worktrees are added in. Only with `repositoryPath`: otherwise the directories are made per
+ * command, as they are needed.
+ */
+export function standingMounts(options: GitClientOptions) {
+  if (options.repositoryPath === undefined) return { readable: [], writable: [] };
+  return {
+    readable: [options.repositoryPath],
+    writable: [bundlesDir(options.repositoryPath), ...(options.worktreesDir ? [options.worktreesDir] : [])],
+  };
+}
+
+export const bundlesDir = (repositoryPath: string) => `${repositoryPath}-bundles`;
+
+/**
+ * `standing`: directories every command of this client mounts (made before the first), so that
+ * all its commands share one sandbox session instead of starting one per set of extra mounts.
+ */
+export function createGitRunner(options: GitClientOptions, standing: GitMounts = {}): GitRunner {
   const exec = options.exec ?? (options.sandbox ? sandboxedGit(options.sandbox) : execGit);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.env)) {
@@ -59,15 +85,28 @@ export function createGitRunner(options: GitClientOptions): GitRunner {
   // Recorded before the agent ran (the first client), never re-read from a `.git` file it could rewrite.
   const gitDir = options.gitDir ?? gitDirsOf(options.cwd)?.common;
 
+  let made: Promise<unknown> | undefined;
   async function git(args: readonly string[], extra: { allowFailure?: boolean; mounts?: GitMounts } = {}) {
+    await (made ??= Promise.all(
+      [...(standing.readable ?? []), ...(standing.writable ?? [])].map((dir) =>
+        mkdir(dir, { recursive: true }),
+      ),
+    ));
     guard.restore();
     return exec([...SAFE, ...args], {
       cwd: options.cwd,
       env,
       allowFailure: extra.allowFailure,
       mounts: {
-        writable: [...(gitDir ? [gitDir] : []), ...(extra.mounts?.writable ?? [])],
-        readable: extra.mounts?.readable ?? [],
+        // Each once: a session is kept per set of mounts.
+        writable: [
+          ...new Set([
+            ...(gitDir ? [gitDir] : []),
+            ...(standing.writable ?? []),
+            ...(extra.mounts?.writable ?? []),
+          ]),
+        ],
+        readable: [...new Set([...(standing.readable ?? []), ...(extra.mounts?.readable ?? [])])],
       },
     });
   }

@@ -79,7 +79,9 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
         : typeof options.auth === "function"
           ? await options.auth(extra.remote)
           : options.auth;
-    return exec([...NO_REPOSITORY_PROGRAMS, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
+    // No `git maintenance run --auto` after each fetch: the repository lives for one run.
+    const housekeeping = ["-c", "maintenance.auto=false"];
+    return exec([...NO_REPOSITORY_PROGRAMS, ...housekeeping, ...(extra.remote ? REMOTE_SAFE : []), ...args], {
       cwd: options.path,
       // Set last: the credentials' own variables cannot turn global or system config back on.
       env: { ...credentials.env, ...env },

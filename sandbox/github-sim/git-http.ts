@@ -8,11 +8,12 @@
  * https://docs.github.com/apps/creating-github-apps/authenticating-with-a-github-app/authenticating-as-a-github-app-installation#about-authentication-as-a-github-app-installation
  * https://docs.github.com/rest/authentication/permissions-required-for-github-apps
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { readBranchTips } from "./git-cache.ts";
 import type { Store, TokenRecord } from "./model.ts";
 import { findRepo, hasPermission, permissionOf } from "./store.ts";
@@ -20,6 +21,25 @@ import { tokenExpired } from "./app-auth.ts";
 import { tokenCoversRepo } from "./workflow-token.ts";
 import { recordWorkflowTokenPush } from "./workflow-token-rules.ts";
 import { pushRuleEnv, RULES_CHECK } from "./git-rules.ts";
+
+const NO_RULES = { env: {}, done: () => Promise.resolve() };
+
+let execPath: Promise<string> | undefined;
+/** Where git keeps its programs (`git --exec-path`), asked once. */
+function gitExecPath(): Promise<string> {
+  return (execPath ??= promisify(execFile)("git", ["--exec-path"]).then(({ stdout }) => stdout.trim()));
+}
+
+/** `git -c name=value` as environment variables (GIT_CONFIG_COUNT, git 2.31 and later). */
+function gitConfigEnv(config: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(config);
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
+}
 
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 
@@ -135,30 +155,28 @@ export async function handleGitRequest(
   if (!repo) return answer(res, 404, "Repository not found.\n");
   const hooks = await preReceiveHooks();
   const before = service === "git-receive-pack" ? await readBranchTips(repo.gitDir) : undefined;
-  const rules = await pushRuleEnv(repo, webUrl, hooks);
-  const child = spawn(
-    "git",
-    ["-c", `core.hooksPath=${hooks}`, "-c", "http.receivepack=true", "http-backend"],
-    {
-      env: {
-        PATH: process.env["PATH"] ?? "",
-        GIT_PROJECT_ROOT: dirname(repo.gitDir),
-        GIT_HTTP_EXPORT_ALL: "1",
-        PATH_INFO: `/${basename(repo.gitDir)}/${action}`,
-        QUERY_STRING: url.search.slice(1),
-        REQUEST_METHOD: req.method ?? "GET",
-        CONTENT_TYPE: req.headers["content-type"] ?? "",
-        ...(req.headers["content-encoding"]
-          ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] }
-          : {}),
-        ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
-        REMOTE_USER: granted.login,
-        SIM_GIT_WORKFLOWS: granted.workflows ? "write" : "none",
-        ...rules.env,
-      },
-      stdio: ["pipe", "pipe", "ignore"],
+  // Only a push runs the pre-receive checks, which need the rules.
+  const rules = before === undefined ? NO_RULES : await pushRuleEnv(repo, webUrl, hooks);
+  // git-http-backend itself, not through `git http-backend` (one process fewer per request), with its
+  // config in the environment: the sim's hooks, pushes allowed, no `gc --auto` after each push.
+  const child = spawn(join(await gitExecPath(), "git-http-backend"), [], {
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      ...gitConfigEnv({ "core.hooksPath": hooks, "http.receivepack": "true", "receive.autogc": "false" }),
+      GIT_PROJECT_ROOT: dirname(repo.gitDir),
+      GIT_HTTP_EXPORT_ALL: "1",
+      PATH_INFO: `/${basename(repo.gitDir)}/${action}`,
+      QUERY_STRING: url.search.slice(1),
+      REQUEST_METHOD: req.method ?? "GET",
+      CONTENT_TYPE: req.headers["content-type"] ?? "",
+      ...(req.headers["content-encoding"] ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] } : {}),
+      ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
+      REMOTE_USER: granted.login,
+      SIM_GIT_WORKFLOWS: granted.workflows ? "write" : "none",
+      ...rules.env,
     },
-  );
+    stdio: ["pipe", "pipe", "ignore"],
+  });
   req.pipe(child.stdin);
   // Recorded before the answer ends: once the pusher hears back, anything that looks sees who pushed.
   await relayCgi(child.stdout, res, async () => {
