@@ -73,6 +73,21 @@ export const E2E = [
 const SCENARIO_TIMEOUTS = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
+  // Packages resolve as Node and the Action's bundle resolve them. Vite adds a `development`
+  // condition, which loads micromark's family in its checking builds (an assertion on every token):
+  // code Locus never ships, and about a sixth of the published-text property test's CPU.
+  plugins: [
+    {
+      name: "locus:shipped-package-builds",
+      configResolved(config) {
+        const conditions = config.ssr.resolve?.conditions ?? [];
+        const shipped = conditions.filter(
+          (name) => name !== "development" && name !== "development|production",
+        );
+        conditions.splice(0, conditions.length, ...shipped);
+      },
+    },
+  ],
   test: {
     setupFiles: ["test/setup.ts"],
     testTimeout: 20_000,

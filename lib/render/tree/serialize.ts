@@ -38,24 +38,28 @@ function replacement(node: RootContent, parent: Parents): RootContent | null | u
   return BLOCK_PARENTS.has(parent.type) ? { type: "paragraph", children: [shown] } : shown;
 }
 
-function neutralise(parent: Parents): void {
+/**
+ * A copy of `parent` with what may not be published replaced and its text defused. Every parent
+ * and text node on the way is copied (the defuser edits text in place) and the tree given is left
+ * as it was, so no whole-tree clone is needed first.
+ */
+function neutralised<T extends Parents>(parent: T): T {
   const children: RootContent[] = [];
   for (const child of parent.children) {
     const next = replacement(child, parent);
     if (next === null) continue;
     const node = next ?? child;
-    if ("children" in node) neutralise(node);
-    children.push(node);
+    if ("children" in node) children.push(neutralised(node));
+    else children.push(node.type === "text" ? { ...node } : node);
   }
-  (parent as { children: RootContent[] }).children = children;
-  if (PHRASING_BLOCKS.has(parent.type)) defuseBlock(parent);
+  const copy = { ...parent, children } as T;
+  if (PHRASING_BLOCKS.has(copy.type)) defuseBlock(copy);
+  return copy;
 }
 
 /** The Markdown GitHub is given for a tree Locus built. */
 export function toGitHubMarkdown(tree: Root): string {
-  const copy = structuredClone(tree);
-  neutralise(copy);
-  return toMarkdown(copy, OPTIONS).trimEnd();
+  return toMarkdown(neutralised(tree), OPTIONS).trimEnd();
 }
 
 /**

@@ -6,7 +6,7 @@
  * read node by node and a block's text as one string, and a keyword followed
  * by code or a link counts too.
  */
-import type { Definition, Nodes, Parents } from "mdast";
+import type { Definition, Nodes, Parents, Root } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
@@ -39,8 +39,17 @@ function phrasingText(block: Parents, perNode: string[]): string {
 
 const GITHUB_FLAVOURED = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
 
+/** Published Markdown as GitHub reads it (CommonMark and GFM), for a check that looks at more than `liveMarkup`. */
+export function readAsGitHub(markdown: string): Root {
+  return fromMarkdown(markdown, GITHUB_FLAVOURED);
+}
+
 export function liveMarkup(markdown: string): LiveMarkup {
-  const tree = fromMarkdown(markdown, GITHUB_FLAVOURED);
+  return liveMarkupIn(readAsGitHub(markdown));
+}
+
+/** What would act in a tree `readAsGitHub` gave, so a check reading it for more parses it once. */
+export function liveMarkupIn(tree: Root): LiveMarkup {
   const found: LiveMarkup = { mentions: [], closings: [], outsideImages: [] };
   const definitions = new Map<string, Definition>();
   const references: string[] = [];
