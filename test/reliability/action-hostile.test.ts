@@ -23,10 +23,12 @@ afterAll(async () => {
 });
 
 /** Worktrees the runs made: a refused run must have made none. */
+/** Worktrees added by every run so far (the runs' worktrees directory is made before the first git command, so its entries count). */
 async function worktreesMade(): Promise<number> {
   let count = 0;
   for (const entry of await readdir(h.dir)) {
-    if (entry.startsWith("run-") && existsSync(join(h.dir, entry, "temp", "locus-worktrees"))) count++;
+    const worktrees = join(h.dir, entry, "temp", "locus-worktrees");
+    if (entry.startsWith("run-") && existsSync(worktrees)) count += (await readdir(worktrees)).length;
   }
   return count;
 }
