@@ -15,15 +15,14 @@ import { requireRepo } from "./route-helpers.ts";
 const DOCS =
   "https://docs.github.com/rest/dependency-graph/dependency-review#get-a-diff-of-the-dependencies-between-commits";
 
-type Dependencies = Map<string, { version: string; scope: "runtime" | "development" }>;
+export type Dependencies = Map<string, { version: string; scope: "runtime" | "development" }>;
 
-async function manifestAt(repo: Repo, commit: string): Promise<Dependencies> {
-  const found = new Map<string, { version: string; scope: "runtime" | "development" }>();
-  const content = await readPath(repo.gitDir, commit, "package.json");
-  if (content?.type !== "file") return found;
+/** An npm manifest's dependencies and dev dependencies, versions without their range operator; none when it is absent or not JSON. */
+export function dependenciesOf(manifest: string | null): Dependencies {
+  const found: Dependencies = new Map();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(content.content.toString("utf8"));
+    parsed = JSON.parse(manifest ?? "null");
   } catch {
     return found;
   }
@@ -39,6 +38,11 @@ async function manifestAt(repo: Repo, commit: string): Promise<Dependencies> {
     }
   }
   return found;
+}
+
+async function manifestAt(repo: Repo, commit: string): Promise<Dependencies> {
+  const content = await readPath(repo.gitDir, commit, "package.json");
+  return dependenciesOf(content?.type === "file" ? content.content.toString("utf8") : null);
 }
 
 function change(

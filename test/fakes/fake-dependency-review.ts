@@ -12,6 +12,7 @@
  */
 import type { DependencyChange, GitHubGateway } from "../../lib/github/index.ts";
 import type { Advisory } from "../../sandbox/github-sim/model.ts";
+import { dependenciesOf } from "../../sandbox/github-sim/routes-dependency-review.ts";
 import type { GitHubFake } from "./github-fake.ts";
 
 /** The repository's side of the review; a test changes it as a repository's settings change. */
@@ -19,29 +20,6 @@ export interface FakeDependencyReview {
   isPrivate: boolean;
   advancedSecurity: boolean;
   readonly advisories: Advisory[];
-}
-
-type Dependencies = Map<string, { version: string; scope: "runtime" | "development" }>;
-
-function dependenciesOf(manifest: string | null): Dependencies {
-  const found: Dependencies = new Map();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(manifest ?? "null");
-  } catch {
-    return found;
-  }
-  const sections = [
-    ["dependencies", "runtime"],
-    ["devDependencies", "development"],
-  ] as const;
-  for (const [key, scope] of sections) {
-    const section = (parsed as Record<string, unknown> | null)?.[key];
-    if (typeof section !== "object" || section === null) continue;
-    for (const [name, spec] of Object.entries(section))
-      if (typeof spec === "string") found.set(name, { version: spec.replace(/^[\^~=v]+/, ""), scope });
-  }
-  return found;
 }
 
 function changeOf(
