@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { chmod, mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { seedCheckout } from "./seeded-checkout.ts";
 import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts";
 import { pushAuthFor } from "../../../lib/git/push-auth.ts";
 import { assertRefName, assertRepoPath, isValidRefName } from "../../../lib/git/ref-names.ts";
@@ -27,14 +28,7 @@ async function sh(cwd: string, args: string[]): Promise<string> {
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "locus-git-"));
-  const seed = join(dir, "seed");
-  await mkdir(seed);
-  await sh(seed, ["init", "--quiet", "-b", "main"]);
-  await writeFile(join(seed, "a.txt"), "one\n");
-  await sh(seed, ["add", "."]);
-  await sh(seed, ["commit", "--quiet", "-m", "init"]);
-  await sh(dir, ["clone", "--quiet", "--bare", seed, "remote.git"]);
-  await sh(dir, ["clone", "--quiet", join(dir, "remote.git"), "work"]);
+  await seedCheckout(dir, sh);
   git = createGitClient({ cwd: join(dir, "work"), identity, env: { PATH: process.env["PATH"], HOME: dir } });
 });
 

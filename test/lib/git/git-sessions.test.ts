@@ -5,11 +5,12 @@
  * records what each command asked to mount.
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { seedCheckout } from "./seeded-checkout.ts";
 import { createGitClient } from "../../../lib/git/git-client.ts";
 import type { GitSandbox } from "../../../lib/git/sandboxed-git.ts";
 
@@ -24,14 +25,7 @@ async function sh(cwd: string, args: string[]): Promise<void> {
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "locus-git-sessions-"));
-  const seed = join(dir, "seed");
-  await mkdir(seed);
-  await sh(seed, ["init", "--quiet", "-b", "main"]);
-  await writeFile(join(seed, "a.txt"), "one\n");
-  await sh(seed, ["add", "."]);
-  await sh(seed, ["commit", "--quiet", "-m", "init"]);
-  await sh(dir, ["clone", "--quiet", "--bare", seed, "remote.git"]);
-  await sh(dir, ["clone", "--quiet", join(dir, "remote.git"), "work"]);
+  await seedCheckout(dir, sh);
 });
 
 afterEach(async () => {
