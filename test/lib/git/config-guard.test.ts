@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts";
 import { pushAuthFor } from "../../../lib/git/push-auth.ts";
+import { seedCheckout } from "./seeded-checkout.ts";
 
 const exec = promisify(execFile);
 const identity = { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" };
@@ -33,15 +34,8 @@ async function exists(path: string): Promise<boolean> {
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "locus-git-guard-"));
   leak = join(dir, "leak");
-  const seed = join(dir, "seed");
-  await mkdir(seed);
-  await sh(seed, ["init", "--quiet", "-b", "main"]);
-  await writeFile(join(seed, "a.txt"), "one\n");
-  await sh(seed, ["add", "."]);
-  await sh(seed, ["commit", "--quiet", "-m", "init"]);
+  await seedCheckout(dir, sh);
   remote = join(dir, "remote.git");
-  await sh(dir, ["clone", "--quiet", "--bare", seed, remote]);
-  await sh(dir, ["clone", "--quiet", remote, "work"]);
   reverted = [];
   git = createGitClient({
     cwd: join(dir, "work"),
