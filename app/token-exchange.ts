@@ -12,6 +12,7 @@ import { DEFAULT_REUSABLE_WORKFLOWS } from "../lib/token-exchange/claim-rules.ts
 import { actionsIssuerFor } from "../lib/token-exchange/actions-issuer.ts";
 import { createOidcVerifier } from "../lib/token-exchange/oidc-verifier.ts";
 import { createMintLedger } from "../lib/token-exchange/mint-ledger.ts";
+import { withSharedReads } from "../lib/token-exchange/shared-reads.ts";
 import {
   createExchangeBudget,
   DEFAULT_EXCHANGE_LIMITS,
@@ -64,7 +65,7 @@ export function createTokenExchangeRoute(
         ? {}
         : { keyRefetchCooldownMs: config.keyRefetchCooldownMs }),
     }),
-    github: probotExchangeGitHub(probot, log),
+    github: withSharedReads(probotExchangeGitHub(probot, log)),
     limiter: createExchangeBudget({ ...DEFAULT_EXCHANGE_LIMITS, ...config.rateLimit }, () => now().getTime()),
     ledger: createMintLedger({ now: () => now().getTime() }),
     reusableWorkflows: config.reusableWorkflows ?? DEFAULT_REUSABLE_WORKFLOWS,

@@ -83,30 +83,41 @@ describe("a hundred runs started at once", () => {
   }, 120_000);
 
   it("still stop a flood: the repository's budget refuses, saying why and when to ask again", async () => {
-    // Each run asks again and again (as a loop would), never more than its own budget.
+    // Every run at once asks again and again (as a loop would), never more than its own budget,
+    // until it is refused.
     let granted = 2 * RUNS;
-    let refusal:
-      { status: number; retryAfter: string | null; body: { error?: string; reason?: string } } | undefined;
-    for (const runId of runIds) {
-      for (let again = 0; again < DEFAULT_EXCHANGE_LIMITS.perRun - 2 && !refusal; again++) {
-        // A fresh OIDC token of a later attempt each time: the ledger would refuse a repeat first.
-        const idToken = await h.sim.oidc.sign({
-          ...h.sim.oidc.claimsFor(runId, h.appUrl),
-          run_attempt: String(again + 2),
-        });
-        const response = await fetch(`${h.appUrl}/locus/token`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${idToken}`, "content-type": "application/json" },
-          body: JSON.stringify({ phase: "agent" }),
-        });
-        const body = (await response.json()) as { error?: string; reason?: string };
-        if (response.status === 200) granted += 1;
-        else refusal = { status: response.status, retryAfter: response.headers.get("retry-after"), body };
-      }
-      if (refusal) break;
-    }
+    type Refusal = { status: number; retryAfter: string | null; body: { error?: string; reason?: string } };
+    const refusals: Refusal[] = [];
+    await Promise.all(
+      runIds.map(async (runId) => {
+        for (let again = 0; again < DEFAULT_EXCHANGE_LIMITS.perRun - 2; again++) {
+          // A fresh OIDC token of a later attempt each time: the ledger would refuse a repeat first.
+          const idToken = await h.sim.oidc.sign({
+            ...h.sim.oidc.claimsFor(runId, h.appUrl),
+            run_attempt: String(again + 2),
+          });
+          const response = await fetch(`${h.appUrl}/locus/token`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${idToken}`, "content-type": "application/json" },
+            body: JSON.stringify({ phase: "agent" }),
+          });
+          const body = (await response.json()) as { error?: string; reason?: string };
+          if (response.status === 200) granted += 1;
+          else {
+            refusals.push({ status: response.status, retryAfter: response.headers.get("retry-after"), body });
+            return;
+          }
+        }
+      }),
+    );
 
     expect(granted).toBe(DEFAULT_EXCHANGE_LIMITS.perRepository);
+    // The runs met the repository's budget, none its own: every refusal says the same.
+    expect(
+      new Set(refusals.map((refused) => `${refused.status} ${refused.body.reason?.replace(/\d+s$/, "…")}`))
+        .size,
+    ).toBe(1);
+    const refusal = refusals[0];
     expect(refusal?.status).toBe(429);
     expect(refusal?.body.error).toBe("rate-limited");
     const fullName = `${owner}/${repo}`.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
