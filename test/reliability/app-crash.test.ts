@@ -16,11 +16,13 @@
  * acted on once. A command that only replies has no record but its reply, which
  * names the comment it answers: answered before a restart, it is not answered again.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forkPeer, type Peer } from "../../bench/webhook/ipc.ts";
-import { SECRET, type SimReady, type TargetReady } from "../../bench/webhook/shared.ts";
+import { SECRET, WEBHOOK_PATH, type SimReady, type TargetReady } from "../../bench/webhook/shared.ts";
 import { reconcileRepository } from "../../lib/triggers/reconcile.ts";
 import { loadConfig } from "../../lib/config/index.ts";
 import { createActionOctokit, createGateway, type GitHubGateway } from "../../lib/github/index.ts";
@@ -53,6 +55,7 @@ let sim: GitHubSimulator;
 let deliveryLogCalls: ConformanceChecker;
 let app: Peer | undefined;
 let gateway: GitHubGateway;
+let installationId: number;
 let restarted: AppOnSimulator | undefined;
 /** The restarted app's clock: real time plus what a test skips ahead. */
 let skippedMs = 0;
@@ -86,21 +89,27 @@ beforeEach(async () => {
     repo: { owner: "octo", repo: "demo" },
     log: quiet,
   });
+  installationId = installation.id;
+}, 60_000);
+
+/** The app in a process of its own, where the simulator's deliveries go. */
+async function forkApp(): Promise<void> {
   const ready: SimReady = {
     apiUrl: sim.apiUrl,
     appId: sim.app.id,
     privateKey: sim.appPrivateKey ?? "",
-    installationId: installation.id,
+    installationId,
   };
   // Each test kills its app, so each starts one: with the compile cache, a start compiles nothing again.
   const [, ...compileCache] = NODE_WITH_COMPILE_CACHE;
   const started = await forkPeer<TargetReady>(TARGET, ["app", JSON.stringify(ready)], compileCache);
   app = started.peer;
   sim.webhooks.url = started.ready.url;
-}, 60_000);
+}
 
 afterEach(async () => {
   app?.child.kill("SIGKILL");
+  app = undefined;
   await restarted?.close();
   restarted = undefined;
   await sim.close();
@@ -110,6 +119,18 @@ afterEach(async () => {
 /** The app's first GitHub call after the delivery is held; resolves when the app is there. */
 function holdFirstCall(rule: { method?: string; path: string }): Promise<void> {
   return new Promise((onHang) => sim.faults.add({ kind: "hang", times: 1, onHang, ...rule }));
+}
+
+/**
+ * Where an app that is down was listening: a port the system gave a server that has closed since,
+ * as a killed app's port is, so each delivery fails as one to a down app does.
+ */
+async function urlWhereNothingListens(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}${WEBHOOK_PATH}`;
 }
 
 async function killApp(): Promise<void> {
@@ -146,6 +167,8 @@ function dispatchesFor(issue: number): number {
 }
 
 describe("kill -9 of the app after it acknowledged", () => {
+  beforeEach(forkApp, 60_000);
+
   it("right after the 2xx: the reconciler dispatches the queued issue once", async () => {
     const alice = sim.as("alice");
     const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
@@ -256,7 +279,9 @@ async function repliesOn(issue: number): Promise<string[]> {
     .map((comment) => comment.body);
 }
 
-describe("the delivery sweeper recovers deliveries the app lost (comments, and events missed while down)", () => {
+describe("the delivery sweeper recovers deliveries the app acknowledged before a kill -9", () => {
+  beforeEach(forkApp, 60_000);
+
   it("kill -9 right after acknowledging `/locus run`: after restart, one run and one status comment", async () => {
     const alice = sim.as("alice");
     const issue = await gatewayAs(alice).createIssue({ title: "Do it", body: "Please." });
@@ -371,9 +396,11 @@ describe("the delivery sweeper recovers deliveries the app lost (comments, and e
     expect(replies.map(repliedCommentId)).toEqual([help.id]);
     expect(replies[0]).toContain("**Locus commands**");
   });
+});
 
+describe("the delivery sweeper recovers events sent while the app was down", () => {
   it("20 events while the app was down: after start each is processed once; a second sweep adds nothing", async () => {
-    await killApp();
+    sim.webhooks.url = await urlWhereNothingListens();
     const alice = gatewayAs(sim.as("alice"));
     const issues: number[] = [];
     for (let n = 0; n < 20; n++)
