@@ -178,7 +178,7 @@ async function expectNoPayloadButTheControl(
   expect(seen["npmUserconfig"]).toBe("/dev/null");
   const entries = (seen["entries"] as string[] | undefined) ?? ["missing"];
   expect(entries.filter((entry) => /locus-payload|npmrc|gitconfig|config\/git/.test(entry))).toEqual([]);
-  // The plant was live: the shell's own npm read it, and the control's npx ran both payloads.
+  // The plant was live: the earlier session's npm read it, and the control's npx ran both payloads.
   expect(JSON.stringify(requests.map((request) => request.body))).toMatch(
     /--require=\S*\/\.locus-payload\/payload\.cjs/,
   );
@@ -201,7 +201,7 @@ const attack = (): AttackTurns => {
   const hostSide = [shell(plantNestedRepository(h.dir)), shell(BAD_PORT)];
   return {
     first: [...hostSide, shell(plant())],
-    later: [...hostSide, shell(plant()), call("mcp__home__home", {}), shell(CONTROL)],
+    later: [...hostSide, shell(plant({ shown: false })), call("mcp__home__home", {}), shell(CONTROL)],
   };
 };
 
