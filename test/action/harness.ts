@@ -3,7 +3,7 @@
  * `dist/action.js` with `INPUT_*` and the Actions environment, a fresh clone
  * of the simulator's bare repository as `GITHUB_WORKSPACE` (origin is a local
  * path), an empty HOME (no global git identity), the GitHub simulator and the
- * Anthropic fake on 127.0.0.1.
+ * Anthropic fake on 127.0.0.1, and CI set as on every runner.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -182,6 +182,10 @@ export async function startHarness(
       PATH: process.env["PATH"] ?? "",
       ...NODE_COMPILE_CACHE_ENV,
       HOME: home,
+      // Every GitHub runner sets CI (https://docs.github.com/en/actions/reference/workflows-and-actions/variables#default-environment-variables),
+      // and the sandbox passes it on. Without it npm, started in the sandbox, checks the registry for a
+      // newer npm on every start: half a second of CPU and a network round trip no runner pays.
+      CI: "true",
       GITHUB_ACTIONS: "true",
       GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
       GITHUB_WORKSPACE: workspace,

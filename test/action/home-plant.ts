@@ -18,15 +18,18 @@ const PLANTED: Record<string, string> = {
   ".config/git/config": "[core]\n\tfsmonitor = @H@/.locus-payload/payload.sh\n",
 };
 
-/** One shell line writing PLANTED into `~`, then showing that the shell's own npm reads it. */
-export function plant(): string {
+/**
+ * One shell line writing PLANTED into `~`, then (with `shown`, the default) showing that the
+ * shell's own npm reads it. A session that runs CONTROL after planting shows the plant live
+ * through the payloads' own lines, so it needs no second npm start (a second of CPU each in the sandbox).
+ */
+export function plant({ shown = true }: { readonly shown?: boolean } = {}): string {
   const steps = Object.entries(PLANTED).map(([path, text]) => {
     const encoded = Buffer.from(text).toString("base64");
     return `mkdir -p ~/${dirname(path)} && printf %s ${encoded} | base64 -d | sed "s|@W@|$w|g; s|@H@|$HOME|g" > ~/${path}`;
   });
-  return ['w="$(pwd)"', ...steps, "chmod +x ~/.locus-payload/payload.sh", "npm config get node-options"].join(
-    "; ",
-  );
+  const show = shown ? ["npm config get node-options"] : [];
+  return ['w="$(pwd)"', ...steps, "chmod +x ~/.locus-payload/payload.sh", ...show].join("; ");
 }
 
 /** The control: `npx` from the shell, whose home the plant is in, runs both payloads. */

@@ -8,12 +8,13 @@
  * may only be bubblewrap and git in Locus's own repository. The same attack, with a `CONNECT` to a
  * port out of range that once crashed the Action, moves to a retry, an iterate round, a rebase's
  * conflicts and a sprint's second task (attack-variants.ts): shared-home-attacks.test.ts plays it
- * there in the same runs as the planted home, one run of each variant for both attacks.
+ * there in the same runs as the planted home, one run of each variant for both attacks, and with
+ * `sandbox.mode: off` in its unsandboxed sprint, where Locus's git runs on the host.
  */
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
 import { describeWithSandbox } from "../needs-bubblewrap.ts";
 import { startHarness, type Harness } from "./harness.ts";
@@ -69,33 +70,6 @@ describeWithSandbox("the nested-repository filter, sandboxed", () => {
     const hostGit = started.filter((p) => basename(p.file) === "git");
     expect(hostGit.some((p) => p.args.includes("push"))).toBe(true);
   });
-});
-
-describe("the nested-repository filter with sandbox.mode off", () => {
-  it("never runs: Locus's git, on the host here, does not look inside nested repositories", async () => {
-    await writeFile(join(h.scratch, "off.yml"), "version: 3\nsandbox:\n  mode: off\n");
-    await h.git(["checkout", "--quiet", "-B", "main", "origin/main"]);
-    await h.git(["add", "off.yml"]);
-    await h.git(["commit", "--quiet", "-m", "config: sandbox off"]);
-    await h.git(["push", "--quiet", "origin", "main:main"]);
-    const issue = (await h.api.createIssue({ title: "Off", body: "x", labels: ["locus:queued"] })).number;
-    h.fake.setScript([
-      reply(call("write_file", { path: "off.txt", content: "off\n" }), shell(plantNestedRepository(h.dir))),
-      reply(call("finish", { summary: "Done." })),
-    ]);
-
-    const off = await recorded({
-      mode: "issue",
-      issue: String(issue),
-      "config-path": "off.yml",
-    });
-
-    expect(agentSaw(off, "planted")).toBe(true);
-    expect(off.run.outputs["status"]).toBe("succeeded");
-    expect(await h.show(`locus/issue-${issue}`, "off.txt")).toBe("off\n");
-    expect(existsSync(marker())).toBe(false);
-    expect(existsSync(envDump())).toBe(false);
-  }, 120_000);
 });
 
 describeWithSandbox("the nested-repository filter with commit.via: api", () => {

@@ -14,7 +14,8 @@
  * The same runs carry host-boundary.test.ts's attack as it moves (nested-repository-attack.ts: a
  * nested repository whose filter would run on the host, and a CONNECT to a port out of range), so
  * each variant runs the bundled Action once for both attacks; each attack has its own tests and
- * its own evidence (the payload file, the filter's marker and environment dump).
+ * its own evidence (the payload file, the filter's marker and environment dump). The unsandboxed
+ * sprint carries the nested repository too, for Locus's git on the host.
  */
 import { existsSync } from "node:fs";
 import { execFile } from "node:child_process";
@@ -95,7 +96,10 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** Task 1 plants; task 2 calls the server and runs the control; each then finishes. */
+/**
+ * Task 1 leaves the nested repository (host-boundary.test.ts's attack, with Locus's git on the
+ * host here) and then plants; task 2 calls the server and runs the control; each then finishes.
+ */
 function script(): FakeTurn[] {
   const turn = (request: RecordedRequest) => {
     const text = JSON.stringify(request.body);
@@ -103,6 +107,7 @@ function script(): FakeTurn[] {
     if (/## Task: #\d+ Plant/.test(text))
       return reply(
         call("write_file", { path: "one.txt", content: "1\n" }),
+        shell(plantNestedRepository(h.dir)),
         call("run_shell", { command: plant() }),
       );
     return reply(call("mcp__home__home", {}), call("run_shell", { command: CONTROL }));
@@ -113,6 +118,7 @@ function script(): FakeTurn[] {
 interface Sprint {
   readonly run: ActionRun;
   readonly requests: readonly RecordedRequest[];
+  readonly first: number;
   readonly second: number;
 }
 
@@ -130,7 +136,7 @@ async function sprint(title: string): Promise<Sprint> {
     });
   }
   const issues = await h.api.listIssues({ state: "open" });
-  const second = issues.find((issue) => issue.title === `Use ${title}`)?.number ?? 0;
+  const numbered = (name: string) => issues.find((issue) => issue.title === `${name} ${title}`)?.number ?? 0;
   h.fake.setScript(script());
   const from = h.fake.requests.length;
   // A runner's layout: its work directory (hidden with the temp in it) beside the tools.
@@ -144,7 +150,7 @@ async function sprint(title: string): Promise<Sprint> {
       RUNNER_TEMP: runnerTemp,
     },
   );
-  return { run, requests: h.fake.requests.slice(from), second };
+  return { run, requests: h.fake.requests.slice(from), first: numbered("Plant"), second: numbered("Use") };
 }
 
 /** Everything the run published or sent: remote commits, comments, PR and issue bodies, summary, outputs, logs, model requests. */
@@ -178,7 +184,7 @@ async function expectNoPayloadButTheControl(
   expect(seen["npmUserconfig"]).toBe("/dev/null");
   const entries = (seen["entries"] as string[] | undefined) ?? ["missing"];
   expect(entries.filter((entry) => /locus-payload|npmrc|gitconfig|config\/git/.test(entry))).toEqual([]);
-  // The plant was live: the shell's own npm read it, and the control's npx ran both payloads.
+  // The plant was live: the earlier session's npm read it, and the control's npx ran both payloads.
   expect(JSON.stringify(requests.map((request) => request.body))).toMatch(
     /--require=\S*\/\.locus-payload\/payload\.cjs/,
   );
@@ -201,7 +207,7 @@ const attack = (): AttackTurns => {
   const hostSide = [shell(plantNestedRepository(h.dir)), shell(BAD_PORT)];
   return {
     first: [...hostSide, shell(plant())],
-    later: [...hostSide, shell(plant()), call("mcp__home__home", {}), shell(CONTROL)],
+    later: [...hostSide, shell(plant({ shown: false })), call("mcp__home__home", {}), shell(CONTROL)],
   };
 };
 
@@ -256,9 +262,13 @@ describeWithSandbox("the nested-repository filter and a bad CONNECT port, as the
     }, 240_000);
 });
 
+/** The unsandboxed sprint, played once for both tests below. */
+let unsandboxed: Promise<Sprint> | undefined;
+const sprintedUnsandboxed = () => (unsandboxed ??= sprint("Unsandboxed"));
+
 describe("a home the agent's shell wrote, with sandbox.mode off", () => {
   it("is the runner's own here, and still never the credential holder's", async () => {
-    const sprinted = await sprint("Unsandboxed");
+    const sprinted = await sprintedUnsandboxed();
 
     expect(sprinted.run.outputs["status"]).toBe("succeeded");
     await expectNoPayloadButTheControl(sprinted.requests, `locus/issue-${sprinted.second}`);
@@ -266,5 +276,17 @@ describe("a home the agent's shell wrote, with sandbox.mode off", () => {
     expect(existsSync(join(h.dir, "home", ".npmrc"))).toBe(true);
     expect(serverSaw(sprinted.requests)["home"]).not.toBe(join(h.dir, "home"));
     expect(await published(sprinted.run, sprinted.requests)).not.toContain(TOKEN);
+  }, 120_000);
+});
+
+describe("the nested-repository filter with sandbox.mode off", () => {
+  it("never runs: Locus's git, on the host here, does not look inside nested repositories", async () => {
+    const sprinted = await sprintedUnsandboxed();
+
+    expect(JSON.stringify(sprinted.requests.map((request) => request.body))).toContain("planted");
+    expect(sprinted.run.outputs["status"]).toBe("succeeded");
+    expect(await h.show(`locus/issue-${sprinted.first}`, "one.txt")).toBe("1\n");
+    expect(existsSync(filterTraces(h.dir).marker)).toBe(false);
+    expect(existsSync(filterTraces(h.dir).envDump)).toBe(false);
   }, 120_000);
 });
