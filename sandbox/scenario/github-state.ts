@@ -87,8 +87,17 @@ export function reader(world: World, human: RestClient) {
     );
   }
 
+  /** The first pull request from `branch`, asked for by head rather than by reading every pull request. */
   async function pullForBranch(branch: string): Promise<PullState | undefined> {
-    return (await pulls()).find((candidate) => candidate.head === branch);
+    const { data } = await human.rest.pulls.list({
+      ...repo,
+      head: `${repo.owner}:${branch}`,
+      state: "all",
+      direction: "asc",
+      per_page: 1,
+    });
+    const first = data[0];
+    return first ? pull(first.number) : undefined;
   }
 
   async function comments(number?: number): Promise<CommentState[]> {
