@@ -117,6 +117,8 @@ const standalone: Step = {
   act: (state) => queueDemoIssue(state, "capitalize", { screenshot: true }),
   async check(state) {
     const issue = need(state.issues.capitalize, "the standalone issue");
+    // The project's tests run while GitHub's state is read (so in every check that runs them).
+    const tests = state.read.testsPass(`locus/issue-${issue}`);
     const problems: string[] = [];
     await expectTaskPull(state, problems, issue, "main");
     if (state.world.replay && state.world.provider === "builtin") {
@@ -128,11 +130,7 @@ const standalone: Step = {
         `the agent was not shown the screenshot attached to #${issue}`,
       );
     }
-    expectThat(
-      problems,
-      await state.read.testsPass(`locus/issue-${issue}`),
-      `the tests fail on locus/issue-${issue}`,
-    );
+    expectThat(problems, await tests, `the tests fail on locus/issue-${issue}`);
     return problems;
   },
 };
@@ -144,6 +142,7 @@ const ciFix: Step = {
   async check(state) {
     const issue = need(state.issues.shout, "the shout issue");
     const branch = `locus/issue-${issue}`;
+    const tests = state.read.testsPass(branch);
     const problems: string[] = [];
     await expectTaskPull(state, problems, issue, "main");
     const commits = await state.read.log(`main..${branch}`);
@@ -164,7 +163,7 @@ const ciFix: Step = {
     const pull = need(await state.read.pullForBranch(branch), "the shout PR");
     const said = (await state.read.comments(pull.number)).map((comment) => comment.body).join("\n");
     expectThat(problems, said.includes("CI failed on"), `PR #${pull.number} has no comment on what failed`);
-    expectThat(problems, await state.read.testsPass(branch), `the tests fail on ${branch}`);
+    expectThat(problems, await tests, `the tests fail on ${branch}`);
     return problems;
   },
 };
@@ -249,6 +248,7 @@ const resume: Step = {
     const words = need(state.issues.words, "the order:1 issue");
     const slug = need(state.issues.slugEdges, "the order:2 issue");
     const docs = need(state.issues.docs, "the order:5 issue");
+    const tests = state.read.testsPass(`locus/issue-${docs}`);
     const problems: string[] = [];
     await expectTaskPull(state, problems, slug, `locus/issue-${words}`);
     await expectTaskPull(state, problems, docs, `locus/issue-${slug}`);
@@ -257,11 +257,7 @@ const resume: Step = {
       !(await state.read.branchExists(`locus/wip/issue-${slug}`)),
       `the wip branch of #${slug} was not cleaned up`,
     );
-    expectThat(
-      problems,
-      await state.read.testsPass(`locus/issue-${docs}`),
-      `the tests fail on the sprint's last branch`,
-    );
+    expectThat(problems, await tests, `the tests fail on the sprint's last branch`);
     return problems;
   },
 };
@@ -291,6 +287,7 @@ const iterate: Step = {
   },
   async check(state) {
     const issue = need(state.issues.capitalize, "the standalone issue");
+    const tests = state.read.testsPass(`locus/issue-${issue}`);
     const problems: string[] = [];
     const commits = await state.read.log(`main..locus/issue-${issue}`);
     expectThat(
@@ -311,11 +308,7 @@ const iterate: Step = {
       labels.includes("locus:in-review"),
       `#${issue} is ${labels.join(", ")}, not back in review`,
     );
-    expectThat(
-      problems,
-      await state.read.testsPass(`locus/issue-${issue}`),
-      `the tests fail after the iteration`,
-    );
+    expectThat(problems, await tests, `the tests fail after the iteration`);
     return problems;
   },
 };
@@ -399,6 +392,7 @@ const restackStep: Step = {
     const words = need(state.issues.words, "the order:1 issue");
     const slug = need(state.issues.slugEdges, "the order:2 issue");
     const docs = need(state.issues.docs, "the order:5 issue");
+    const tests = state.read.testsPass(`locus/issue-${docs}`);
     const problems: string[] = [];
     const slugPull = await state.read.pullForBranch(`locus/issue-${slug}`);
     expectThat(problems, slugPull?.base === "main", `PR of #${slug} is based on ${slugPull?.base}, not main`);
@@ -419,11 +413,7 @@ const restackStep: Step = {
         `locus/issue-${issue} still carries #${words}'s commits: ${own.map((c) => c.subject).join("; ")}`,
       );
     }
-    expectThat(
-      problems,
-      await state.read.testsPass(`locus/issue-${docs}`),
-      "the tests fail on the restacked stack",
-    );
+    expectThat(problems, await tests, "the tests fail on the restacked stack");
     return problems;
   },
 };
@@ -478,13 +468,10 @@ const answer: Step = {
   },
   async check(state) {
     const issue = need(state.issues.truncate, "the unclear issue");
+    const tests = state.read.testsPass(`locus/issue-${issue}`);
     const problems: string[] = [];
     await expectTaskPull(state, problems, issue, "main");
-    expectThat(
-      problems,
-      await state.read.testsPass(`locus/issue-${issue}`),
-      `the tests fail on locus/issue-${issue}`,
-    );
+    expectThat(problems, await tests, `the tests fail on locus/issue-${issue}`);
     return problems;
   },
 };

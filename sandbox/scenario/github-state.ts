@@ -4,10 +4,8 @@
  * report. Nothing here reaches into Locus.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { promisify } from "node:util";
+import { runNodeTests } from "../world/node-test-ci.ts";
 import type { RestClient, World } from "../world/start-world.ts";
 
 const exec = promisify(execFile);
@@ -89,8 +87,17 @@ export function reader(world: World, human: RestClient) {
     );
   }
 
+  /** The first pull request from `branch`, asked for by head rather than by reading every pull request. */
   async function pullForBranch(branch: string): Promise<PullState | undefined> {
-    return (await pulls()).find((candidate) => candidate.head === branch);
+    const { data } = await human.rest.pulls.list({
+      ...repo,
+      head: `${repo.owner}:${branch}`,
+      state: "all",
+      direction: "asc",
+      per_page: 1,
+    });
+    const first = data[0];
+    return first ? pull(first.number) : undefined;
   }
 
   async function comments(number?: number): Promise<CommentState[]> {
@@ -131,17 +138,12 @@ export function reader(world: World, human: RestClient) {
     return stdout.trim() !== "";
   }
 
-  /** Clones `branch` and runs the sample project's own tests there: proof the agent's change works. */
+  /** Runs the sample project's own tests on `branch`'s files: proof the agent's change works. */
   async function testsPass(branch: string): Promise<boolean> {
-    const dir = await mkdtemp(join(tmpdir(), "locus-sandbox-check-"));
     try {
-      await exec("git", ["clone", "--quiet", "--branch", branch, world.gitDir, dir]);
-      await exec(process.execPath, ["--test"], { cwd: dir });
-      return true;
+      return (await runNodeTests(world.gitDir, `refs/heads/${branch}`)).code === 0;
     } catch {
       return false;
-    } finally {
-      await rm(dir, { recursive: true, force: true });
     }
   }
 
