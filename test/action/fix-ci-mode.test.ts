@@ -20,6 +20,7 @@ import { nodeTestCi } from "../../sandbox/world/node-test-ci.ts";
 import { OWNER, REPO, startHarness, type Harness } from "./harness.ts";
 import { callerWorkflowFiles } from "../../sandbox/world/caller-workflow.ts";
 import { NODE_TEST_PROJECT_FILES } from "../project-files.ts";
+import { NODE_WITH_COMPILE_CACHE } from "../node-with-compile-cache.ts";
 
 const FILES = NODE_TEST_PROJECT_FILES;
 
@@ -58,7 +59,8 @@ async function runCi(branch: string) {
 beforeAll(async () => {
   // The README's caller workflow: the test dispatches fix-ci runs as the app does.
   agentDir = await mkdtemp(join(tmpdir(), "locus-fix-ci-acp-"));
-  const command = JSON.stringify([process.execPath, AGENT, "fix-test", join(agentDir, "log.json")]);
+  // With the compile cache, the agent's start reuses what its last start compiled.
+  const command = JSON.stringify([...NODE_WITH_COMPILE_CACHE, AGENT, "fix-test", join(agentDir, "log.json")]);
   h = await startHarness({
     ...FILES,
     ...callerWorkflowFiles(),
