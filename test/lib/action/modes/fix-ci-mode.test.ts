@@ -96,7 +96,8 @@ describe("mode fix-ci, in process", { timeout: 60_000 }, () => {
 
     const green = await runCi(branch);
     expect(green.conclusion).toBe("success");
-  });
+    // Two CI runs and a fix that runs the tests: the limit it had through the bundle, against a hang.
+  }, 120_000);
 
   it("reports a failure it judges unrelated to the PR, and commits nothing", async () => {
     const { pr, branch } = await p.locusPullRequest("Greet briefly");
