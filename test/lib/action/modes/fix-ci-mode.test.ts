@@ -65,6 +65,7 @@ const expectHi = () =>
   reply(call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }));
 
 describe("mode fix-ci, in process", { timeout: 60_000 }, () => {
+  // Two CI runs and a fix that runs the tests: the time limit it had through the bundle, against a hang.
   it("fixes a failing node --test run on a Locus PR: a fix commit, a comment, a green run, the issue back in review", async () => {
     const { issue, pr, branch } = await p.locusPullRequest("Greet informally");
     const failed = await runCi(branch);
@@ -96,7 +97,6 @@ describe("mode fix-ci, in process", { timeout: 60_000 }, () => {
 
     const green = await runCi(branch);
     expect(green.conclusion).toBe("success");
-    // Two CI runs and a fix that runs the tests: the limit it had through the bundle, against a hang.
   }, 120_000);
 
   it("reports a failure it judges unrelated to the PR, and commits nothing", async () => {
