@@ -2,7 +2,8 @@
  * The session record through the bundled Action, uploaded to the simulator's artifact service:
  * the delivered task's part is linked from the PR body and the status comment, and the link
  * downloads a file that holds none of the run's secrets and replays its tool calls in order; a
- * refused upload is said once and the PR still opens; a run without an artifact service says so.
+ * refused upload is said once and the PR still opens. A run without an artifact service, which
+ * needs none of this, runs in process: test/lib/session-record/record-without-artifact-service.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, reply } from "../../sandbox/anthropic-fake/script.ts";
@@ -140,18 +141,5 @@ describe("session record", () => {
     expect(pr?.body).not.toContain("session record");
     expect(run.summary.match(/Not uploaded/g)).toHaveLength(1);
     expect(run.summary).toContain("artifact storage quota has been hit");
-  }, 120_000);
-
-  it("a run without an artifact service keeps the record on the runner and says why", async () => {
-    const issue = await queuedIssue("Greet once more");
-    h.fake.setScript(leakyScript([]));
-    const before = h.sim.artifacts.list().length;
-
-    const run = await h.run({ mode: "issue", issue: String(issue.number) });
-
-    expect(run.outputs["status"]).toBe("succeeded");
-    expect(h.sim.artifacts.list()).toHaveLength(before);
-    expect(run.summary).toContain("Not uploaded: this run has no artifact service");
-    expect(await statusCommentOf(issue.number)).not.toContain("session record");
   }, 120_000);
 });

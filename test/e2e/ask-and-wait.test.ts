@@ -12,6 +12,7 @@ import { call, reply, say } from "../../sandbox/anthropic-fake/script.ts";
 import { REPLAY_NOTICE, type Transcript } from "../../sandbox/replay/transcripts.ts";
 import { reader, type Reader } from "../../sandbox/scenario/github-state.ts";
 import { HUMAN, startWorld, type RestClient, type World } from "../../sandbox/world/start-world.ts";
+import { sharedActionBundle } from "../action-bundle.ts";
 import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 const QUESTIONS = ["Should shout add an exclamation mark?", "Upper-case every letter, or only the first?"];
@@ -66,6 +67,8 @@ beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
     sandbox: worldSandboxMode,
+    // The bundle the global setup built for this run: a world's own would be a second esbuild pass.
+    bundle: sharedActionBundle(),
     transcripts: [asking("shout"), asking("whisper"), plain("after")],
   });
   repo = { owner: world.owner, repo: world.repo };

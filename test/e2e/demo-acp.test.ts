@@ -12,6 +12,7 @@ import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/sce
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
 import { UNSANDBOXED_NOTE } from "../../lib/status/status-comment.ts";
 import { installFixture } from "../lib/sandbox/fixtures/install-fixture.ts";
+import { sharedActionBundle } from "../action-bundle.ts";
 import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 const AGENT = join(import.meta.dirname, "..", "lib", "agent", "runners", "fixtures", "scripted-acp-agent.ts");
@@ -27,6 +28,8 @@ beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
     sandbox: worldSandboxMode,
+    // The bundle the global setup built for this run: a world's own would be a second esbuild pass.
+    bundle: sharedActionBundle(),
     acpAgent: ["scripted-acp-agent", "capitalize"],
     runnerPath: `${installed}:${process.env["PATH"] ?? ""}`,
   });

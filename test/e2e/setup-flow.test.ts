@@ -36,6 +36,7 @@ import type { RepositoryActionsSettings } from "../../sandbox/world/workflow-inp
 import { readmeActionRunner } from "./readme-runner.ts";
 import { commitAsOwner } from "./owner-commit.ts";
 import { filesForThisMachine } from "../needs-bubblewrap.ts";
+import { NODE_WITH_COMPILE_CACHE } from "../node-with-compile-cache.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SERVER = join(ROOT, "app/server.ts");
@@ -92,7 +93,9 @@ interface Started {
 /** `npm start` (node app/server.ts) in `dir`, with the environment an operator's shell would give it. */
 function npmStart(dir: string): Started {
   const host = new URL(sim.url).host;
-  const child = spawn(process.execPath, [SERVER], {
+  // The file starts the server three times: with the compile cache, the later starts compile nothing again.
+  const [node = process.execPath, ...compileCache] = NODE_WITH_COMPILE_CACHE;
+  const child = spawn(node, [...compileCache, SERVER], {
     cwd: dir,
     env: {
       PATH: process.env["PATH"] ?? "",

@@ -14,6 +14,7 @@ import { mintInstallationToken } from "../../sandbox/github-sim/app-auth.ts";
 import { installationFor } from "../../sandbox/github-sim/store.ts";
 import { DEMO_ISSUES } from "../../sandbox/replay/transcripts.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
+import { sharedActionBundle } from "../action-bundle.ts";
 import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 // The identity of the sweep's own GITHUB_TOKEN.
@@ -26,6 +27,8 @@ beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
     sandbox: worldSandboxMode,
+    // The bundle the global setup built for this run: a world's own would be a second esbuild pass.
+    bundle: sharedActionBundle(),
     onEvent: (event) => {
       if (event.type === "token-exchange") exchanges.push(event.event);
     },

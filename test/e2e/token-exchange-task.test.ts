@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeEvent } from "../../app/token-route.ts";
 import { DEMO_STEPS, scenarioState, type ScenarioState } from "../../sandbox/scenario/demo-scenario.ts";
 import { startWorld, type World } from "../../sandbox/world/start-world.ts";
+import { sharedActionBundle } from "../action-bundle.ts";
 import { worldSandboxMode } from "../needs-bubblewrap.ts";
 
 const exec = promisify(execFile);
@@ -27,6 +28,8 @@ beforeAll(async () => {
   world = await startWorld({
     anthropicApiKey: "",
     sandbox: worldSandboxMode,
+    // The bundle the global setup built for this run: a world's own would be a second esbuild pass.
+    bundle: sharedActionBundle(),
     githubToken: () => UNUSABLE,
     onEvent: (event) => {
       if (event.type === "token-exchange") exchanges.push(event.event);

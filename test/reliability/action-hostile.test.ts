@@ -1,9 +1,11 @@
 /**
- * Hand-made dispatches, secrets out of reach and text at trigger time
- * (docs/reliability.md) against the
- * Action as a runner starts it: `test/action/harness.ts` builds the current
- * source into a temp bundle (never `dist/`) and runs it as a child process
- * against the GitHub simulator and the Anthropic fake.
+ * Hand-made dispatches by forged requesters and secrets out of reach
+ * (docs/reliability.md) against the Action as a runner starts it:
+ * `test/action/harness.ts` builds the current source into a temp bundle (never
+ * `dist/`) and runs it as a child process against the GitHub simulator and the
+ * Anthropic fake. Forged targets (a closed issue, a PR's number as an issue, a PR
+ * Locus did not open, a number or milestone that names nothing), which a mode
+ * refuses, run in process: test/lib/action/forged-dispatch-targets.test.ts.
  */
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -50,22 +52,6 @@ describe("a hand-made workflow_dispatch with forged inputs is refused before che
 
   const cases: Array<[string, () => Promise<{ inputs: Record<string, string>; actor: string }>]> = [
     [
-      "mode issue on a closed issue",
-      async () => {
-        const issue = await h.api.createIssue({ title: "Closed", body: "x", labels: ["locus:queued"] });
-        await h.api.updateIssue(issue.number, { state: "closed" });
-        return { inputs: { mode: "issue", issue: String(issue.number) }, actor: "wendy" };
-      },
-    ],
-    [
-      "mode issue on a pull request number",
-      async () => ({ inputs: { mode: "issue", issue: String(await humanPullRequest()) }, actor: "wendy" }),
-    ],
-    [
-      "mode iterate on a PR Locus did not open",
-      async () => ({ inputs: { mode: "iterate", pr: String(await humanPullRequest()) }, actor: "wendy" }),
-    ],
-    [
       "mode issue requested by a triage user",
       async () => {
         const issue = await h.api.createIssue({ title: "Triage", body: "x", labels: ["locus:queued"] });
@@ -85,14 +71,6 @@ describe("a hand-made workflow_dispatch with forged inputs is refused before che
     [
       "mode review requested by someone with no access",
       async () => ({ inputs: { mode: "review", pr: String(await humanPullRequest()) }, actor: "mallory" }),
-    ],
-    [
-      "mode issue on a number that names nothing",
-      () => Promise.resolve({ inputs: { mode: "issue", issue: "424243" }, actor: "wendy" }),
-    ],
-    [
-      "mode sprint on a milestone that does not exist",
-      () => Promise.resolve({ inputs: { mode: "sprint", milestone: "424242" }, actor: "wendy" }),
     ],
   ];
 

@@ -2,11 +2,13 @@
  * Mode `fix-ci` (lib/action/modes/fix-ci.ts) run in process in a task world:
  * the real git client, agent runner and sandbox on a bare remote, the typed
  * GitHub fake (whose CI run is the project's real `node --test`, run on the
- * PR's head) and the Anthropic fake. A failure the agent judges unrelated is
+ * PR's head) and the Anthropic fake. A failing run gets a fix commit that makes
+ * the next run green, with the failed step's log tail and the annotations in
+ * the agent's prompt, a comment, and the issue back in review. A failure the agent judges unrelated is
  * reported, a run on an older head is left alone, scratch files stay out of
  * the fix, and another round's saved work on the wip branch is neither
- * deleted nor saved over. The bundled Action's own fix-ci runs (a green CI
- * after the fix, a private repository's phase tokens, provider acp) are
+ * deleted nor saved over. The bundled Action's own fix-ci runs (a private
+ * repository's phase tokens against the simulator, provider acp) are
  * test/action/fix-ci-mode.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +65,40 @@ const expectHi = () =>
   reply(call("edit_file", { path: "test/greet.test.js", old_text: '"Hello, Ada"', new_text: '"Hi, Ada"' }));
 
 describe("mode fix-ci, in process", { timeout: 60_000 }, () => {
+  // Two CI runs and a fix that runs the tests: the time limit it had through the bundle, against a hang.
+  it("fixes a failing node --test run on a Locus PR: a fix commit, a comment, a green run, the issue back in review", async () => {
+    const { issue, pr, branch } = await p.locusPullRequest("Greet informally");
+    const failed = await runCi(branch);
+    expect(failed.conclusion).toBe("failure");
+    p.w.anthropic.setScript([
+      reply(call("run_shell", { command: "node --test" })),
+      expectHi(),
+      reply(call("finish", { summary: "The test still expected the old greeting; it now expects Hi." })),
+    ]);
+
+    const { result, prompt } = await fixCi(pr, failed.id);
+
+    expect(overallStatus(result)).toBe("succeeded");
+    expect(prompt).toContain("CI failed on this pull request");
+    expect(prompt).toContain("Failed steps: `node --test`");
+    expect(prompt).toContain("✖ greets");
+    expect(prompt).toContain("- 'Hello, Ada'");
+    expect(prompt).toContain("Process completed with exit code 1.");
+    expect(prompt).toContain("reproduce the failure locally");
+    const log = await p.w.git(["log", "--format=%an|%s", "-2", `origin/${branch}`]);
+    expect(log.split("\n")[0]).toBe(`${p.w.github.store.self}|fix: make CI pass (#${issue})`);
+    const said = lastComment(pr);
+    expect(said).toMatch(/CI failed on [0-9a-f]{7}:\n\n- \*\*test\*\* \(step `node --test`\): failure/);
+    expect(said).toContain("`test/greet.test.js`");
+    expect(said).toContain("it now expects Hi");
+    const labels = p.w.github.labelsOf(issue);
+    expect(labels).toContain("locus:in-review");
+    expect(labels).not.toContain("locus:in-progress");
+
+    const green = await runCi(branch);
+    expect(green.conclusion).toBe("success");
+  }, 120_000);
+
   it("reports a failure it judges unrelated to the PR, and commits nothing", async () => {
     const { pr, branch } = await p.locusPullRequest("Greet briefly");
     const headBefore = await p.head(branch);
