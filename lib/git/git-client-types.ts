@@ -66,8 +66,23 @@ export interface StageResult {
   readonly staged: boolean;
   readonly withheld: readonly SecretHit[];
 }
+/**
+ * The worktree's files as one `git ls-files` pass sees them: what the index tracks, what no ignore
+ * rule covers, and the nested repositories among them (submodules and untracked repositories),
+ * which staging must leave alone.
+ */
+export interface WorktreeFiles {
+  readonly tracked: readonly string[];
+  readonly untracked: readonly string[];
+  readonly nested: readonly string[];
+}
+
 export type CommittedFile =
   { readonly kind: "file"; readonly text: string } | { readonly kind: "symlink" } | null;
+
+/** A committed path as one `ls-tree` listed it: a file's text is read only when asked for. */
+export type CommittedEntry =
+  { readonly kind: "file"; readonly read: () => Promise<string> } | { readonly kind: "symlink" };
 
 export type RebaseResult = { ok: true } | { ok: false; conflicts: string[] };
 
@@ -106,10 +121,12 @@ export interface GitClient {
   /**
    * Stages every change but `leaveOut` (paths kept out of the commit), nested repositories,
    * submodules and files that add a secret (the run's or a known token format; `withheld`).
+   * `listed`: the worktree's files as `worktreeFiles` just read them, with nothing run in the
+   * worktree since, so that the nested repositories need not be listed again.
    */
-  stageAll(leaveOut?: readonly string[]): Promise<StageResult>;
-  /** Untracked files that no ignore rule covers, relative to the worktree. */
-  untrackedFiles(): Promise<string[]>;
+  stageAll(leaveOut?: readonly string[], listed?: WorktreeFiles): Promise<StageResult>;
+  /** Tracked and untracked files and nested repositories, in one git command. */
+  worktreeFiles(): Promise<WorktreeFiles>;
   commit(message: string): Promise<string>;
   /** Moves the branch to `ref`, keeping the files and the index as they are. */
   resetSoft(ref: string): Promise<void>;
@@ -129,6 +146,8 @@ export interface GitClient {
    * link (mode 120000) is reported apart, since its target would be read from disk.
    */
   committedFile(commit: string, path: string): Promise<CommittedFile>;
+  /** Several paths at `commit` with one `ls-tree` for all of them: path → entry (absent ones left out). */
+  committedFiles(commit: string, paths: readonly string[]): Promise<Map<string, CommittedEntry>>;
   recentLog(count: number): Promise<string>;
   rebase(onto: string): Promise<RebaseResult>;
   /**

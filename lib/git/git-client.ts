@@ -7,20 +7,19 @@
  * (locus-repository.ts). So nothing the agent wrote (a nested repository's
  * filter, a hook, a config) ever runs where the credentials are.
  */
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
+import type { CommittedEntry, GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
 import { pushThroughApi } from "./api-commits.ts";
 import { bundlesDir, createGitRunner, standingMounts } from "./git-runner.ts";
 import { openLocusRepository, type LocusRepository } from "./locus-repository.ts";
 import { NO_AUTH } from "./push-auth.ts";
+import { parseNumstat, parseTreeEntries, parseWorktreeFiles, WORKTREE_FILES_ARGS } from "./listings.ts";
 import { assertRefName, assertRepoPath } from "./ref-names.ts";
 import { secretsInDiff } from "../secrets/secrets-in-diff.ts";
 
 export type * from "./git-client-types.ts";
-
-const GITLINK = /^160000 [0-9a-f]+ \d\t/;
 
 /** Locus's repository, shared by a client and the clients of its worktrees; opened on first use. */
 type SharedRepository = () => Promise<LocusRepository>;
@@ -56,14 +55,8 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
     return { state: "conflict", files, commit: { sha, message } };
   }
 
-  /** Submodules and untracked nested repositories: git would look inside them (and run their config). */
-  async function nestedRepositories(): Promise<string[]> {
-    const tracked = (await git(["ls-files", "--stage", "-z"])).stdout.split("\0");
-    const gitlinks = tracked
-      .filter((entry) => GITLINK.test(entry))
-      .map((entry) => entry.split("\t")[1] ?? "");
-    const untracked = (await git(["ls-files", "--others", "--exclude-standard", "-z"])).stdout.split("\0");
-    return [...gitlinks, ...untracked.filter((path) => path.endsWith("/")).map((path) => path.slice(0, -1))];
+  async function worktreeFiles() {
+    return parseWorktreeFiles((await git(WORKTREE_FILES_ARGS)).stdout);
   }
 
   /** Takes paths out of the index again, in bounded batches; `--` keeps a path from being read as an option. */
@@ -135,7 +128,12 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
       // The directory of every worktree is in sight, so that `prune` keeps the others.
       const mounts = { writable: [dirname(path)] };
       await mkdir(dirname(path), { recursive: true });
-      await git(["worktree", "remove", "--force", path], { allowFailure: true, mounts });
+      // A worktree left at the path is removed; a registered one whose directory is gone, pruned.
+      const left = await lstat(path).then(
+        () => true,
+        () => false,
+      );
+      if (left) await git(["worktree", "remove", "--force", path], { allowFailure: true, mounts });
       await git(["worktree", "prune"], { mounts });
       await git(["worktree", "add", "--force", "-B", assertRefName(branch), path, startPoint], { mounts });
       return client.at(path);
@@ -150,9 +148,9 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
       await git(["checkout", "--force", "-B", assertRefName(branch), startPoint]);
       await git(["clean", "-ffdq"]);
     },
-    async stageAll(leaveOut = []) {
+    async stageAll(leaveOut = [], listed) {
       // Excluded up front: even a pathspec-less `add` asks each of them for its status.
-      const nested = (await nestedRepositories()).map((path) => `:(exclude,literal)${path}`);
+      const nested = (listed ?? (await worktreeFiles())).nested.map((path) => `:(exclude,literal)${path}`);
       await git(["add", "--all", "--", ".", ...nested]);
       await unstage(leaveOut);
       // Checked before every commit: what the diff adds never carries a secret out.
@@ -166,6 +164,8 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
         "-U0",
       ]);
       const withheld = secretsInDiff(diff.stdout, options.secrets?.() ?? []);
+      // Every staged change prints at least its header, so with nothing withheld the diff says it.
+      if (withheld.length === 0) return { staged: diff.stdout !== "", withheld };
       await unstage([...new Set(withheld.map((hit) => hit.path))]);
       const staged = await git(["diff", "--cached", "--quiet"], { allowFailure: true });
       return { staged: staged.exitCode === 1, withheld };
@@ -187,14 +187,7 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
       return (await git(["diff", "--no-color", "--no-ext-diff", `${from}...${to}`, "--"])).stdout;
     },
     async diffStat(from, to) {
-      const { stdout } = await git(["diff", "--numstat", "--no-renames", from, to, "--"]);
-      return stdout
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => {
-          const [added = "0", removed = "0", ...path] = line.split("\t");
-          return { path: path.join("\t"), additions: Number(added) || 0, deletions: Number(removed) || 0 };
-        });
+      return parseNumstat((await git(["diff", "--numstat", "--no-renames", from, to, "--"])).stdout);
     },
     async isAncestor(ancestor, descendant) {
       const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], { allowFailure: true });
@@ -214,24 +207,29 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
       ]);
       return stdout.trim() || null;
     },
-    async untrackedFiles() {
-      return (await git(["ls-files", "--others", "--exclude-standard", "-z"])).stdout
-        .split("\0")
-        .filter(Boolean);
-    },
+    worktreeFiles,
     async listFiles() {
       return (await git(["ls-files", "-z"])).stdout.split("\0").filter(Boolean);
     },
     async committedFile(commit, path) {
-      const listed = await git(["ls-tree", "-z", "--full-tree", commit, "--", assertRepoPath(path)], {
+      const entry = (await client.committedFiles(commit, [path])).get(path);
+      return entry?.kind === "file" ? { kind: "file", text: await entry.read() } : (entry ?? null);
+    },
+    async committedFiles(commit, paths) {
+      const listed = await git(["ls-tree", "-z", "--full-tree", commit, "--", ...paths.map(assertRepoPath)], {
         allowFailure: true,
       });
-      const [meta] = listed.stdout.split("\t");
-      const [mode, type, object] = (meta ?? "").split(" ");
-      if (listed.exitCode !== 0 || object === undefined) return null;
-      if (mode === "120000") return { kind: "symlink" };
-      if (type !== "blob") return null;
-      return { kind: "file", text: (await git(["cat-file", "blob", object])).stdout };
+      const files = new Map<string, CommittedEntry>();
+      if (listed.exitCode !== 0) return files;
+      for (const [path, { mode, type, object }] of parseTreeEntries(listed.stdout)) {
+        if (mode === "120000") files.set(path, { kind: "symlink" });
+        else if (type === "blob")
+          files.set(path, {
+            kind: "file",
+            read: async () => (await git(["cat-file", "blob", object])).stdout,
+          });
+      }
+      return files;
     },
     async recentLog(count) {
       return (await git(["log", `-${count}`, "--format=%h %s"], { allowFailure: true })).stdout.trim();

@@ -96,24 +96,17 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
 
   async function check(tip: string, haves: readonly string[]): Promise<string[]> {
     const not = ["--not", ...haves];
-    const raw = await git([
-      "log",
-      "--raw",
-      "-z",
-      "--no-renames",
-      "--no-abbrev",
-      "-m",
-      "--format=",
-      tip,
-      ...not,
-    ]);
-    const sizes = await git([
-      "rev-list",
-      "--objects",
-      `--filter=blob:limit=${MAX_BLOB_BYTES}`,
-      "--filter-print-omitted",
-      tip,
-      ...not,
+    // Both read only: run side by side.
+    const [raw, sizes] = await Promise.all([
+      git(["log", "--raw", "-z", "--no-renames", "--no-abbrev", "-m", "--format=", tip, ...not]),
+      git([
+        "rev-list",
+        "--objects",
+        `--filter=blob:limit=${MAX_BLOB_BYTES}`,
+        "--filter-print-omitted",
+        tip,
+        ...not,
+      ]),
     ]);
     return [...refusedChanges(raw.stdout), ...oversizedBlobs(sizes.stdout)];
   }
@@ -141,10 +134,12 @@ export async function openLocusRepository(options: LocusRepositoryOptions): Prom
         bundle,
         `+HEAD:${incoming}`,
       ]);
+      // Deleted only if it holds `tip`: one command checks what the bundle brought and clears the ref.
+      const cleared = await git(["update-ref", "-d", incoming, tip], { allowFailure: true });
+      if (cleared.exitCode === 0) return check(tip, haves);
       const got = (await git(["rev-parse", incoming])).stdout.trim();
       await git(["update-ref", "-d", incoming]);
-      if (got !== tip) return [`the bundle holds ${got}, not ${tip}`];
-      return check(tip, haves);
+      return [`the bundle holds ${got}, not ${tip}`];
     },
     refused: check,
     async push(tip, branch, expect) {

@@ -3,7 +3,7 @@
  * commit whose message says why it stopped and what was done, and the next
  * attempt starts from it (docs/contracts.md "Branches").
  */
-import type { GitClient } from "../git/git-client.ts";
+import type { GitClient, WorktreeFiles } from "../git/git-client.ts";
 import { wipBranch } from "../naming/branches.ts";
 import type { Checkpoint } from "../prompt/task-prompt.ts";
 
@@ -42,13 +42,15 @@ export interface SaveCheckpointInput {
   readonly remoteWip: string;
   /** Untracked scratch files and build output to keep out of the checkpoint. */
   readonly leaveOut?: readonly string[];
+  /** The worktree as listed just before, when `leaveOut` was worked out (`GitClient.stageAll`). */
+  readonly listed?: WorktreeFiles;
 }
 
 /** Commits what is in the worktree and pushes it to the wip branch; answers the branch, or undefined when there was nothing. */
 export async function saveCheckpoint(input: SaveCheckpointInput): Promise<string | undefined> {
   const { worktree } = input;
   // A file withheld for a secret stays out here too; the delivery that follows names it.
-  if ((await worktree.stageAll(input.leaveOut ?? [])).staged) {
+  if ((await worktree.stageAll(input.leaveOut ?? [], input.listed)).staged) {
     await worktree.commit(checkpointMessage(input.issue, input.reason, input.summary));
   }
   const head = await worktree.revParse("HEAD");

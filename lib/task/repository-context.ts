@@ -14,25 +14,21 @@ const LEARNINGS_FILE = ".locus/LEARNINGS.md";
 const MAX_TREE_FILES = 2_000;
 const LOG_COMMITS = 20;
 
-async function readCommitted(worktree: GitClient, commit: string, path: string): Promise<string | undefined> {
-  const file = await worktree.committedFile(commit, path);
-  return file?.kind === "file" ? file.text : undefined;
-}
-
 /** `trusted` is the commit instructions come from: the default branch as the run found it. */
 export async function readRepositoryContext(
   worktree: GitClient,
   trusted: string,
 ): Promise<RepositoryContext> {
-  let instructions: RepositoryContext["instructions"];
-  for (const path of INSTRUCTION_FILES) {
-    const text = await readCommitted(worktree, trusted, path);
-    if (text !== undefined) {
-      instructions = { path, text };
-      break;
-    }
-  }
-  const learnings = await readCommitted(worktree, trusted, LEARNINGS_FILE);
+  // One listing for every candidate; only the files used are read. A symbolic link is no file.
+  const committed = await worktree.committedFiles(trusted, [...INSTRUCTION_FILES, LEARNINGS_FILE]);
+  const read = async (path: string | undefined) => {
+    const entry = path === undefined ? undefined : committed.get(path);
+    return entry?.kind === "file" ? entry.read() : undefined;
+  };
+  const path = INSTRUCTION_FILES.find((candidate) => committed.get(candidate)?.kind === "file");
+  const text = await read(path);
+  const instructions = path !== undefined && text !== undefined ? { path, text } : undefined;
+  const learnings = await read(LEARNINGS_FILE);
   const files = await worktree.listFiles();
   return {
     ...(instructions ? { instructions } : {}),

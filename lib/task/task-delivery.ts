@@ -26,8 +26,8 @@ export async function deliverTask(
   const { ctx, issue, plan } = s;
   const branch = issueBranch(issue.number);
   if (start.checkpoint) await worktree.resetSoft(start.deliverFrom);
-  const leftOut = await scratchIn(worktree, finished);
-  const stage = await worktree.stageAll(leftOut);
+  const { leaveOut: leftOut, listed } = await scratchIn(worktree, finished);
+  const stage = await worktree.stageAll(leftOut, listed);
   if (stage.staged) await worktree.commit(taskCommitMessage(issue));
   // The summary says what stayed out, so nobody wonders where a generated file went.
   const result = {

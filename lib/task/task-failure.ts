@@ -58,7 +58,7 @@ export async function failTask(
         summary: ctx.mask(result?.summary ?? ""),
         startSha: (await worktree.revParse(start.ref)) ?? "",
         remoteWip: start.remoteWip,
-        leaveOut: await scratchIn(worktree, result),
+        ...(await scratchIn(worktree, result)),
       });
       // Said in the log too: the comment below needs GitHub, and the token may be what failed.
       if (checkpoint) ctx.log.info(`The work so far is saved on ${checkpoint}.`);

@@ -27,7 +27,7 @@ export async function waitForAnswer(
       summary: ctx.mask(asked?.summary ?? ""),
       startSha: (await worktree.revParse(start.ref)) ?? "",
       remoteWip: start.remoteWip,
-      leaveOut: await scratchIn(worktree, asked),
+      ...(await scratchIn(worktree, asked)),
     });
   }
   const masked = questions.map((question) => ctx.mask(question));

@@ -8,7 +8,7 @@
  */
 import type { RunResult } from "../agent/runner.ts";
 import { addUsage, NO_USAGE, type Usage } from "../agent/usage.ts";
-import type { GitClient } from "../git/git-client.ts";
+import type { GitClient, WorktreeFiles } from "../git/git-client.ts";
 import type { MomentWrite, TaskIssue } from "../github/index.ts";
 import type { StatusState } from "../status/status-comment.ts";
 import type { Step, TaskEvent, TaskState } from "../lifecycle/lifecycle.ts";
@@ -90,13 +90,18 @@ export function spentSoFar(
   };
 }
 
+/** What to leave out of a commit, and the one listing of the worktree it was worked out from. */
+export interface ScratchCut {
+  /** Untracked scratch files and build output the agent's commands left (scratch-files.ts). */
+  readonly leaveOut: string[];
+  /** For `stageAll`, which then need not list the worktree again. */
+  readonly listed: WorktreeFiles;
+}
+
 /** Untracked scratch files and build output the agent's commands left in the worktree (scratch-files.ts). */
-export async function scratchIn(worktree: GitClient, result: RunResult | undefined): Promise<string[]> {
-  return scratchFiles(
-    await worktree.untrackedFiles(),
-    result?.filesChanged ?? [],
-    await worktree.listFiles(),
-  );
+export async function scratchIn(worktree: GitClient, result: RunResult | undefined): Promise<ScratchCut> {
+  const listed = await worktree.worktreeFiles();
+  return { leaveOut: scratchFiles(listed.untracked, result?.filesChanged ?? [], listed.tracked), listed };
 }
 
 export function messageOf(error: unknown): string {

@@ -163,11 +163,8 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     cards: recorder.cards(),
     summary: ctx.mask(result.summary),
   };
-  const leftOut = scratchFiles(
-    await worktree.untrackedFiles(),
-    result.filesChanged,
-    await worktree.listFiles(),
-  );
+  const listed = await worktree.worktreeFiles();
+  const leftOut = scratchFiles(listed.untracked, result.filesChanged, listed.tracked);
   const comment = (outcome: FixCiOutcome) =>
     gateway.createComment(prNumber, ctx.mask(renderFixCiComment(failures, headSha, outcome)));
 
@@ -218,7 +215,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
       "deliver",
     );
   }
-  const stage = await worktree.stageAll(leftOut);
+  const stage = await worktree.stageAll(leftOut, listed);
   if (!stage.staged) {
     await comment({ kind: "unchanged", summary: measured.summary });
     await git.worktreeRemove(path);

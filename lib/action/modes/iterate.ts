@@ -195,12 +195,9 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
   // The saved round's commits fold into this round's one commit on top of the branch.
   if (resumed) await worktree.resetSoft(headRef);
-  const leftOut = scratchFiles(
-    await worktree.untrackedFiles(),
-    result.filesChanged,
-    await worktree.listFiles(),
-  );
-  const stage = await worktree.stageAll(leftOut);
+  const listed = await worktree.worktreeFiles();
+  const leftOut = scratchFiles(listed.untracked, result.filesChanged, listed.tracked);
+  const stage = await worktree.stageAll(leftOut, listed);
   if (!stage.staged) {
     await gateway.createComment(
       prNumber,

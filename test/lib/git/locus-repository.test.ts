@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts";
+import { openLocusRepository } from "../../../lib/git/locus-repository.ts";
+import { NO_AUTH } from "../../../lib/git/push-auth.ts";
 import { refusedChanges } from "../../../lib/git/pushed-objects.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import { describeWithSandbox } from "../../needs-bubblewrap.ts";
@@ -92,6 +94,31 @@ describe("pushing through Locus's own repository", () => {
     const pushed = await git.push("locus/modules", { expect: "" });
     expect(pushed.ok ? "" : pushed.message).toContain("it changes .gitmodules");
     expect(await remoteHas("locus/modules")).toBe(false);
+  });
+});
+
+describe("a bundle's tip", () => {
+  it("is what the sandboxed git named, or the bundle is refused and leaves no ref behind", async () => {
+    const repo = await openLocusRepository({
+      path: join(dir, "own"),
+      url: remote,
+      remote: "origin",
+      auth: NO_AUTH,
+      searchPath: process.env["PATH"] ?? "",
+    });
+    const base = (await sh(work, ["rev-parse", "HEAD"])).trim();
+    await writeFile(join(work, "b.txt"), "two\n");
+    await sh(work, ["add", "."]);
+    await sh(work, ["commit", "--quiet", "-m", "b"]);
+    const tip = (await sh(work, ["rev-parse", "HEAD"])).trim();
+    const bundle = join(dir, "commits.bundle");
+    await sh(work, ["bundle", "create", "--quiet", bundle, "HEAD"]);
+
+    expect(await repo.importBundle(bundle, base, [])).toEqual([`the bundle holds ${tip}, not ${base}`]);
+    expect(await repo.importBundle(bundle, tip, [])).toEqual([]);
+    expect(await repo.has(tip)).toBe(true);
+    // No incoming ref stays to count as a commit the remote has.
+    expect(await repo.haves()).toEqual([]);
   });
 });
 
