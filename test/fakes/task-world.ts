@@ -74,7 +74,7 @@ export interface TaskWorld {
    * config from its `.github/locus.yml`, the sandbox, git client and agent runner.
    */
   context(overrides?: RunOverrides): Promise<ActionContext>;
-  /** git in the scratch clone, fetched first. */
+  /** git in the scratch clone, fetched first (a fetch that would change nothing is skipped). */
   git(args: readonly string[]): Promise<string>;
   /** A file of `branch` on the remote. */
   show(branch: string, path: string): Promise<string>;
@@ -233,8 +233,16 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     return ctx;
   }
 
+  const remoteGit = gitIn(remote, home);
+  // The remote's refs when the scratch clone last fetched: a fetch while they stand still would
+  // change nothing, and reading them is one git process where a fetch is three (git, a shell, upload-pack).
+  let fetched = "";
   async function git(args: readonly string[]): Promise<string> {
-    await scratchGit(["fetch", "--quiet", "--prune", "origin"]);
+    const refs = await remoteGit(["for-each-ref", "--format=%(objectname) %(refname)"]);
+    if (refs !== fetched) {
+      await scratchGit(["fetch", "--quiet", "--prune", "origin"]);
+      fetched = refs;
+    }
     return scratchGit(args);
   }
 
