@@ -74,7 +74,7 @@ export interface TaskWorld {
    * config from its `.github/locus.yml`, the sandbox, git client and agent runner.
    */
   context(overrides?: RunOverrides): Promise<ActionContext>;
-  /** git in the scratch clone, fetched first (a fetch that would change nothing is skipped). */
+  /** git in the scratch clone, fetched first. */
   git(args: readonly string[]): Promise<string>;
   /** A file of `branch` on the remote. */
   show(branch: string, path: string): Promise<string>;
@@ -172,6 +172,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     ANTHROPIC_BASE_URL: anthropic.url,
   };
   const sandboxes: Sandbox[] = [];
+  const checkoutEnv = { PATH: env.PATH, HOME: home };
   let runs = 0;
 
   async function context(overrides: RunOverrides = {}) {
@@ -180,7 +181,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     const workspace = join(root, "workspace");
     const worktreeRoot = join(root, "temp");
     await mkdir(worktreeRoot, { recursive: true });
-    await exec("git", ["clone", "--quiet", remote, workspace], { env: { PATH: env.PATH, HOME: home } });
+    await exec("git", ["clone", "--quiet", remote, workspace], { env: checkoutEnv });
     const config = await configOf(workspace);
     const sandbox = await createRunSandbox({
       mode: config.sandbox.mode,
@@ -192,9 +193,14 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     sandboxes.push(sandbox);
     const author = commitIdentity(identity, config.commit);
     const gitEnv = scrubEnvironment(env);
-    const plainGit = createGitClient({ cwd: workspace, identity: author, env: gitEnv, sandbox });
-    const remoteUrl = await plainGit.remoteUrl();
-    const trustedCommit = await plainGit.revParse("HEAD");
+    // action/run.ts reads these two through a git client of their own in the sandbox, which starts a
+    // sandbox session for them alone (bubblewrap and its init, ~0.1 s of CPU). Here the world made the
+    // checkout: the origin is the remote it cloned, and HEAD is read on the host. The bundled
+    // Action's own runs (test/action) keep that path.
+    const remoteUrl = remote;
+    const trustedCommit = (
+      await exec("git", ["rev-parse", "HEAD"], { cwd: workspace, env: checkoutEnv })
+    ).stdout.trim();
     const git = createGitClient({
       cwd: workspace,
       identity: author,
@@ -233,16 +239,8 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     return ctx;
   }
 
-  const remoteGit = gitIn(remote, home);
-  // The remote's refs when the scratch clone last fetched: a fetch while they stand still would
-  // change nothing, and reading them is one git process where a fetch is three (git, a shell, upload-pack).
-  let fetched = "";
   async function git(args: readonly string[]): Promise<string> {
-    const refs = await remoteGit(["for-each-ref", "--format=%(objectname) %(refname)"]);
-    if (refs !== fetched) {
-      await scratchGit(["fetch", "--quiet", "--prune", "origin"]);
-      fetched = refs;
-    }
+    await scratchGit(["fetch", "--quiet", "--prune", "origin"]);
     return scratchGit(args);
   }
 
