@@ -15,7 +15,6 @@ import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts"
 import { refusedChanges } from "../../../lib/git/pushed-objects.ts";
 import { createSandbox } from "../../../lib/sandbox/create-sandbox.ts";
 import { describeWithSandbox } from "../../needs-bubblewrap.ts";
-import { seedCheckout } from "./seeded-checkout.ts";
 
 const exec = promisify(execFile);
 const identity = { name: "locus[bot]", email: "locus[bot]@users.noreply.github.com" };
@@ -34,9 +33,14 @@ async function sh(cwd: string, args: string[]): Promise<string> {
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "locus-publish-"));
-  await seedCheckout(dir, sh);
   remote = join(dir, "remote.git");
+  await sh(dir, ["init", "--quiet", "--bare", "-b", "main", remote]);
   work = join(dir, "work");
+  await sh(dir, ["clone", "--quiet", remote, work]);
+  await writeFile(join(work, "a.txt"), "one\n");
+  await sh(work, ["add", "."]);
+  await sh(work, ["commit", "--quiet", "-m", "base"]);
+  await sh(work, ["push", "--quiet", "origin", "HEAD:main"]);
   git = createGitClient({
     cwd: work,
     identity,
