@@ -172,6 +172,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     ANTHROPIC_BASE_URL: anthropic.url,
   };
   const sandboxes: Sandbox[] = [];
+  const checkoutEnv = { PATH: env.PATH, HOME: home };
   let runs = 0;
 
   async function context(overrides: RunOverrides = {}) {
@@ -180,7 +181,7 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     const workspace = join(root, "workspace");
     const worktreeRoot = join(root, "temp");
     await mkdir(worktreeRoot, { recursive: true });
-    await exec("git", ["clone", "--quiet", remote, workspace], { env: { PATH: env.PATH, HOME: home } });
+    await exec("git", ["clone", "--quiet", remote, workspace], { env: checkoutEnv });
     const config = await configOf(workspace);
     const sandbox = await createRunSandbox({
       mode: config.sandbox.mode,
@@ -192,9 +193,14 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
     sandboxes.push(sandbox);
     const author = commitIdentity(identity, config.commit);
     const gitEnv = scrubEnvironment(env);
-    const plainGit = createGitClient({ cwd: workspace, identity: author, env: gitEnv, sandbox });
-    const remoteUrl = await plainGit.remoteUrl();
-    const trustedCommit = await plainGit.revParse("HEAD");
+    // action/run.ts reads these two through a git client of their own in the sandbox, which starts a
+    // sandbox session for them alone (bubblewrap and its init, ~0.1 s of CPU). Here the world made the
+    // checkout: the origin is the remote it cloned, and HEAD is read on the host. The bundled
+    // Action's own runs (test/action) keep that path.
+    const remoteUrl = remote;
+    const trustedCommit = (
+      await exec("git", ["rev-parse", "HEAD"], { cwd: workspace, env: checkoutEnv })
+    ).stdout.trim();
     const git = createGitClient({
       cwd: workspace,
       identity: author,
