@@ -207,7 +207,9 @@ export async function startTaskWorld(options: TaskWorldOptions = {}): Promise<Ta
       env: gitEnv,
       remoteUrl,
       sandbox,
+      // As action/run.ts: the worktrees' folder is a standing mount of the checkout's one git session.
       repositoryPath: join(worktreeRoot, "locus-repository"),
+      worktreesDir: join(worktreeRoot, "locus-worktrees"),
       secrets: () => secrets,
       // `commit.via: api`: GitHub makes (and signs) the commits, as action/run.ts wires it.
       ...(config.commit.via === "api" ? { commitWrites: github } : {}),
