@@ -37,10 +37,13 @@ function run(cmd: string, args: string[], cwd: string): Promise<Ran> {
   });
 }
 
-/** Writes the files of `rev` in the bare repository `gitDir` into `dir`: `git archive | tar -x`. */
+/**
+ * Writes the files of `rev` in the repository at `gitDir` (a bare one, or a clone's top folder) into `dir`:
+ * `git archive | tar -x`.
+ */
 export function exportCommit(gitDir: string, rev: string, dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const archive = spawn("git", ["--git-dir", gitDir, "archive", "--format=tar", rev], {
+    const archive = spawn("git", ["-C", gitDir, "archive", "--format=tar", rev], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const untar = spawn("tar", ["-x", "-C", dir], { stdio: ["pipe", "ignore", "pipe"] });
