@@ -35,7 +35,8 @@ import {
   pushOnTop,
   requesterTrailers,
 } from "../../pull-request/person-pull-request.ts";
-import { leftOutNote, scratchFiles, withheldNote } from "../../task/scratch-files.ts";
+import { leftOutNote, withheldNote } from "../../task/scratch-files.ts";
+import { scratchIn } from "../../task/task-session.ts";
 import type { ActionContext } from "../../task/context.ts";
 import { readLocusPullRequest } from "../../pull-request/locus-pull-request.ts";
 import { startPullRequestRound } from "../../pull-request/pull-request-round.ts";
@@ -163,8 +164,7 @@ export async function runFixCiMode(ctx: ActionContext, prNumber: number): Promis
     cards: recorder.cards(),
     summary: ctx.mask(result.summary),
   };
-  const listed = await worktree.worktreeFiles();
-  const leftOut = scratchFiles(listed.untracked, result.filesChanged, listed.tracked);
+  const { leaveOut: leftOut, listed } = await scratchIn(worktree, result);
   const comment = (outcome: FixCiOutcome) =>
     gateway.createComment(prNumber, ctx.mask(renderFixCiComment(failures, headSha, outcome)));
 

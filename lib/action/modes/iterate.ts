@@ -26,7 +26,8 @@ import { renderSummaryComment } from "../../render/summary-comment.ts";
 import { buildTaskPrompt, renderCheckpoint, type Checkpoint } from "../../prompt/task-prompt.ts";
 import { roundCanStart } from "../../lifecycle/lifecycle.ts";
 import { parseCheckpoint, saveCheckpoint } from "../../task/checkpoint.ts";
-import { scratchFiles, withheldNote } from "../../task/scratch-files.ts";
+import { withheldNote } from "../../task/scratch-files.ts";
+import { scratchIn } from "../../task/task-session.ts";
 import { threadReplies, unreportedThreadsNote } from "../../pull-request/thread-replies.ts";
 import type { ActionContext } from "../../task/context.ts";
 import { readLocusPullRequest } from "../../pull-request/locus-pull-request.ts";
@@ -195,8 +196,7 @@ export async function runIterateMode(ctx: ActionContext, prNumber: number): Prom
   }
   // The saved round's commits fold into this round's one commit on top of the branch.
   if (resumed) await worktree.resetSoft(headRef);
-  const listed = await worktree.worktreeFiles();
-  const leftOut = scratchFiles(listed.untracked, result.filesChanged, listed.tracked);
+  const { leaveOut: leftOut, listed } = await scratchIn(worktree, result);
   const stage = await worktree.stageAll(leftOut, listed);
   if (!stage.staged) {
     await gateway.createComment(
