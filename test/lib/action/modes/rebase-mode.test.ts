@@ -86,6 +86,12 @@ const commentsOn = (number: number) =>
   w.github.store.comments.filter((c) => c.issue === number).map((c) => c.body);
 
 /** "exit 0": the run finished without a fault of Locus's own. */
+/** The branch's one commit now sits on main's tip. */
+async function expectOnTopOfMain(branch: string) {
+  const parent = (await w.git(["rev-parse", `origin/${branch}~1`])).trim();
+  expect(parent).toBe((await w.git(["rev-parse", "origin/main"])).trim());
+}
+
 function expectNoFault(result: ModeResult) {
   expect(result.tasks.some((task) => task.fault)).toBe(false);
 }
@@ -157,8 +163,7 @@ describe("mode rebase, in process", { timeout: 60_000 }, () => {
     expect(prompt).toMatch(/````text\\n[^`]*Add an exclamation mark/);
     expect(prompt).toContain(`feat: Greet warmly (#${task.issue})`);
     expect(await w.show(task.branch, "src/greet.js")).toContain('"Welcome, " + name + "!"');
-    const parent = (await w.git(["rev-parse", `origin/${task.branch}~1`])).trim();
-    expect(parent).toBe((await w.git(["rev-parse", "origin/main"])).trim());
+    await expectOnTopOfMain(task.branch);
   });
 
   it("hands a conflict to an ACP agent with provider acp, which resolves it through Locus's file boundary", async () => {
@@ -192,8 +197,7 @@ describe("mode rebase, in process", { timeout: 60_000 }, () => {
     expect(String(log["prompt"])).toContain("stopped on a conflict");
     expect(String(log["conflicted"])).toContain("<<<<<<<");
     expect(await w.show(task.branch, "src/greet.js")).toContain('"Welcome, " + name + "!"');
-    const parent = (await w.git(["rev-parse", `origin/${task.branch}~1`])).trim();
-    expect(parent).toBe((await w.git(["rev-parse", "origin/main"])).trim());
+    await expectOnTopOfMain(task.branch);
   });
 
   it("leaves the branch untouched and names the files when the agent cannot resolve the conflict", async () => {
