@@ -23,6 +23,7 @@ import { overallStatus, type ModeResult } from "../lib/task/task-report.ts";
 import { loadConfig } from "../lib/config/index.ts";
 import { DEFAULT_ACP_ENV } from "../lib/config/schema.ts";
 import { createGitClient } from "../lib/git/git-client.ts";
+import { readCheckoutFacts } from "../lib/git/checkout-facts.ts";
 import { createRunSandbox } from "../lib/agent/run-sandbox.ts";
 import { defaultAllowedHosts } from "../lib/sandbox/host-patterns.ts";
 import { planSetup } from "../lib/setup/setup-plan.ts";
@@ -159,6 +160,19 @@ export async function run(): Promise<void> {
     });
     // Awaited below or in `finally`: a failure meanwhile is not an unhandled rejection.
     sandboxStarting.catch(() => undefined);
+    const gitEnv = scrubEnvironment(process.env);
+    // Every worktree git command runs in the sandbox; the host runs git only in Locus's own repository.
+    // Both clients of the checkout mount the same directories, so their commands share one sandbox session.
+    const runDirs = {
+      repositoryPath: join(env.worktreeRoot, "locus-repository"),
+      worktreesDir: join(env.worktreeRoot, "locus-worktrees"),
+    };
+    // Read before any agent runs: later pushes go to this URL, whatever the config says by then. Read
+    // (in the sandbox, which starts that session) while the token exchange waits on the app.
+    const checkoutRead = sandboxStarting.then((started) =>
+      readCheckoutFacts({ cwd: env.workspace, env: gitEnv, sandbox: started, ...runDirs }),
+    );
+    checkoutRead.catch(() => undefined);
     const octokit = createActionOctokit({
       token: credentials.api,
       baseUrl: env.apiUrl,
@@ -204,24 +218,8 @@ export async function run(): Promise<void> {
       ...(setupCache.dir ? { cacheDir: setupCache.dir } : {}),
     });
 
-    const gitEnv = scrubEnvironment(process.env);
     const author = commitIdentity(identity, config.commit);
-    // Every worktree git command runs in the sandbox; the host runs git only in Locus's own repository.
-    // Both clients of the checkout mount the same directories, so their commands share one sandbox session.
-    const runDirs = {
-      repositoryPath: join(env.worktreeRoot, "locus-repository"),
-      worktreesDir: join(env.worktreeRoot, "locus-worktrees"),
-    };
-    const plainGit = createGitClient({
-      cwd: env.workspace,
-      identity: author,
-      env: gitEnv,
-      sandbox,
-      ...runDirs,
-    });
-    // Read before any agent runs: later pushes go to this URL, whatever the config says by then.
-    const remoteUrl = await plainGit.remoteUrl();
-    const trustedCommit = await plainGit.revParse("HEAD");
+    const { remoteUrl, head: trustedCommit } = await checkoutRead;
     const git = createGitClient({
       cwd: env.workspace,
       identity: author,

@@ -24,7 +24,11 @@ export interface GitClientOptions {
   readonly identity: GitIdentity;
   /** The inherited environment (PATH, HOME); secrets are the caller's to leave out. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Fixed credentials, or credentials asked for per command: a push needs write access, a fetch only read. */
+  /**
+   * Fixed credentials, or credentials asked for per command: a push needs write access, a fetch only
+   * read. A push asks for write access once more as it begins, so a function should share a request
+   * still in flight (the token exchange's client does).
+   */
   readonly auth?: PushAuth | ((access: RemoteAccess) => Promise<PushAuth>);
   readonly remote?: string;
   /**
@@ -107,7 +111,6 @@ export interface GitClient {
   readonly cwd: string;
   /** The same repository in another directory (a worktree). */
   at(cwd: string): GitClient;
-  remoteUrl(): Promise<string>;
   /** Branches on the remote matching the patterns (`locus/issue-*`), name → sha. */
   remoteBranches(patterns: readonly string[]): Promise<Map<string, string>>;
   /** Fetches each branch to `refs/remotes/<remote>/<branch>`. */

@@ -90,9 +90,6 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
       const { worktreesDir: _checkoutOnly, ...inherited } = options;
       return createGitClient({ ...inherited, cwd, guard, gitDir }, locusRepository);
     },
-    async remoteUrl() {
-      return (await git(["remote", "get-url", remote])).stdout.trim();
-    },
     async remoteBranches(patterns) {
       const refs = patterns.map((pattern) => {
         // Validate with the glob stars replaced: `*` is not a ref character but ls-remote matches it.
@@ -243,6 +240,9 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
     },
     async push(branch, pushOptions = {}) {
       assertRefName(branch);
+      // Asked for now, so that a token exchange's round trip to the app overlaps the commits' check;
+      // the push's own request for it shares this one (the exchange client holds it per phase).
+      if (typeof options.auth === "function") options.auth("write").catch(() => undefined);
       const repo = await locusRepository();
       const tip = (await git(["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
       const haves = await repo.haves();

@@ -51,7 +51,7 @@ const SAFE = [
  * its worktrees are added in. Only with `repositoryPath`: otherwise the directories are made per
  * command, as they are needed.
  */
-export function standingMounts(options: GitClientOptions) {
+export function standingMounts(options: GitRunnerOptions) {
   if (options.repositoryPath === undefined) return { readable: [], writable: [] };
   return {
     readable: [options.repositoryPath],
@@ -61,11 +61,15 @@ export function standingMounts(options: GitClientOptions) {
 
 export const bundlesDir = (repositoryPath: string) => `${repositoryPath}-bundles`;
 
+/** A client's options; without an identity its commands can read but carry no author to commit with. */
+export type GitRunnerOptions = Omit<GitClientOptions, "identity"> &
+  Partial<Pick<GitClientOptions, "identity">>;
+
 /**
  * `standing`: directories every command of this client mounts (made before the first), so that
  * all its commands share one sandbox session instead of starting one per set of extra mounts.
  */
-export function createGitRunner(options: GitClientOptions, standing: GitMounts = {}): GitRunner {
+export function createGitRunner(options: GitRunnerOptions, standing: GitMounts = {}): GitRunner {
   const exec = options.exec ?? (options.sandbox ? sandboxedGit(options.sandbox) : execGit);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.env)) {
@@ -75,11 +79,15 @@ export function createGitRunner(options: GitClientOptions, standing: GitMounts =
     GIT_TERMINAL_PROMPT: "0",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_AUTHOR_NAME: options.identity.name,
-    GIT_AUTHOR_EMAIL: options.identity.email,
-    GIT_COMMITTER_NAME: (options.identity.committer ?? options.identity).name,
-    GIT_COMMITTER_EMAIL: (options.identity.committer ?? options.identity).email,
   });
+  if (options.identity) {
+    Object.assign(env, {
+      GIT_AUTHOR_NAME: options.identity.name,
+      GIT_AUTHOR_EMAIL: options.identity.email,
+      GIT_COMMITTER_NAME: (options.identity.committer ?? options.identity).name,
+      GIT_COMMITTER_EMAIL: (options.identity.committer ?? options.identity).email,
+    });
+  }
   const guard = options.guard ?? createConfigGuard(options.onConfigReverted ?? (() => undefined));
   guard.protect(options.cwd);
   // Recorded before the agent ran (the first client), never re-read from a `.git` file it could rewrite.

@@ -117,21 +117,25 @@ export async function runTask(ctx: ActionContext, plan: TaskPlan): Promise<TaskO
       attempts: state.attempts,
     };
   }
+  // Git finds where the task starts and checks it out while GitHub takes the start's moment; a
+  // failure of either is handled as before, once the moment is written (or its write failed).
+  const exclusive = plan.exclusive ?? ((fn) => fn());
+  const located = exclusive(async () => {
+    const at = await findTaskStart({
+      git: ctx.git,
+      issue: issue.number,
+      branch,
+      parentRef: plan.parentRef,
+      useCheckpoint: ctx.config.retry["fromCheckpoint"] !== false,
+    });
+    return [at, await plan.checkout(branch, at.ref)] as const;
+  });
+  located.catch(() => undefined);
   // The labels, the status comment and the sprint dashboard change at one moment: one request.
   await applyStep(s, starting, plan.alongsideStart);
 
   try {
-    const exclusive = plan.exclusive ?? ((fn) => fn());
-    const [found, worktree] = await exclusive(async () => {
-      const at = await findTaskStart({
-        git: ctx.git,
-        issue: issue.number,
-        branch,
-        parentRef: plan.parentRef,
-        useCheckpoint: ctx.config.retry["fromCheckpoint"] !== false,
-      });
-      return [at, await plan.checkout(branch, at.ref)] as const;
-    });
+    const [found, worktree] = await located;
     let start = found;
     s.start = start;
     s.worktree = worktree;

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedCheckout } from "./seeded-checkout.ts";
 import { createGitClient, type GitClient } from "../../../lib/git/git-client.ts";
+import { execGit } from "../../../lib/git/exec-git.ts";
 import { pushAuthFor } from "../../../lib/git/push-auth.ts";
 import { assertRefName, assertRepoPath, isValidRefName } from "../../../lib/git/ref-names.ts";
 
@@ -78,6 +79,32 @@ describe("git client", () => {
     expect(refused.ok).toBe(false);
     expect(await readFile(join(dir, "work", ".git", "config"), "utf8")).not.toMatch(/extraheader|token/i);
     expect((await git.remoteBranches(["locus/*"])).has("locus/issue-1")).toBe(true);
+  });
+
+  it("asks for the push's write credentials as the push begins, before the commits are bundled and checked", async () => {
+    const events: string[] = [];
+    const recorded = createGitClient({
+      cwd: join(dir, "work"),
+      identity,
+      env: { PATH: process.env["PATH"], HOME: dir },
+      auth: (access) => {
+        events.push(`auth ${access}`);
+        return Promise.resolve({ env: {} });
+      },
+      exec: (args, options) => {
+        if (args.includes("bundle")) events.push("bundle");
+        return execGit(args, options);
+      },
+    });
+    await recorded.fetchBranches(["main"]);
+    const wt = await recorded.worktreeAdd(join(dir, "wt"), "locus/issue-2", recorded.remoteRef("main"));
+    await writeFile(join(wt.cwd, "b.txt"), "two\n");
+    await wt.stageAll();
+    await wt.commit("feat: b (#2)");
+    events.length = 0;
+    expect(await wt.push("locus/issue-2", { expect: "" })).toEqual({ ok: true });
+    // The early request and the push command's own: an exchange client shares them as one.
+    expect(events).toEqual(["auth write", "bundle", "auth write"]);
   });
 
   it("does not run repository hooks the agent could have written", async () => {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { seedCheckout } from "./seeded-checkout.ts";
+import { readCheckoutFacts } from "../../../lib/git/checkout-facts.ts";
 import { createGitClient } from "../../../lib/git/git-client.ts";
 import type { GitSandbox } from "../../../lib/git/sandboxed-git.ts";
 
@@ -69,9 +70,12 @@ it("runs every git command of the checkout, and of a worktree, with one set of m
   const repositoryPath = join(runTemp, "locus-repository");
   const env = { PATH: process.env["PATH"], HOME: dir };
   const options = { identity, env, sandbox, repositoryPath, worktreesDir };
-  const checkout = createGitClient({ cwd: work, ...options });
-  const git = createGitClient({ cwd: work, ...options, remoteUrl: await checkout.remoteUrl() });
-  expect(await git.revParse("HEAD")).toMatch(/^[0-9a-f]{40}$/);
+  // The run's first reads, made before the token exchange names the author: the same session.
+  const { identity: _authorComesLater, ...readOptions } = options;
+  const facts = await readCheckoutFacts({ cwd: work, ...readOptions });
+  expect(facts.head).toMatch(/^[0-9a-f]{40}$/);
+  const git = createGitClient({ cwd: work, ...options, remoteUrl: facts.remoteUrl });
+  expect(await git.revParse("HEAD")).toBe(facts.head);
   await git.fetchBranches(["main"]);
   const path = join(worktreesDir, "issue-1");
   const worktree = await git.worktreeAdd(path, "locus/issue-1", git.remoteRef("main"));
