@@ -44,11 +44,12 @@ const withoutHttpClient: Plugin = {
   },
 };
 
-export async function buildAction(outfile = "dist/action.js"): Promise<void> {
+/** Builds the Action; answers the files the build read (esbuild's metafile inputs, relative to the repository). */
+export async function buildAction(outfile = "dist/action.js"): Promise<string[]> {
   const outdir = dirname(outfile);
   // Chunk names carry a hash of their content: an earlier build's would stay behind.
   await rm(join(outdir, "chunks"), { recursive: true, force: true });
-  await build({
+  const result = await build({
     absWorkingDir: root,
     entryPoints: { [basename(outfile, ".js")]: "action/index.ts" },
     outdir,
@@ -68,7 +69,10 @@ export async function buildAction(outfile = "dist/action.js"): Promise<void> {
     },
     legalComments: "linked",
     logLevel: "warning",
+    metafile: true,
   });
+  // The stand-in above is a module of its own namespace, not a file.
+  return Object.keys(result.metafile.inputs).filter((input) => !input.includes(":"));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildAction();

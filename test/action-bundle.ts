@@ -1,13 +1,13 @@
 /**
  * The bundled Action for tests that run it as a child process. Building it
  * takes an esbuild pass over every source file, so `test/global-setup.ts`
- * builds it once per `vitest run` from the current sources (never `dist/`)
- * and provides its path; a test file started without that setup (an editor's
- * single-file run with another config, or a benchmark outside vitest) builds its own into `dir`.
+ * takes the one built from the current sources (never `dist/`) once per
+ * `vitest run` and provides its path; a test file started without that setup
+ * (an editor's single-file run with another config, or a benchmark outside
+ * vitest) asks the same cache itself.
  */
-import { join } from "node:path";
 import { inject } from "vitest";
-import { buildAction } from "../scripts/build.ts";
+import { cachedActionBundle } from "../scripts/action-bundle-cache.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -23,11 +23,7 @@ export function sharedActionBundle(): string | undefined {
   return inject("actionBundle");
 }
 
-/** The shared bundle, else one built now into `dir`. */
-export async function actionBundle(dir: string): Promise<string> {
-  const shared = sharedActionBundle();
-  if (shared) return shared;
-  const bundle = join(dir, "action.js");
-  await buildAction(bundle);
-  return bundle;
+/** The shared bundle, else the one built for these sources. */
+export async function actionBundle(): Promise<string> {
+  return sharedActionBundle() ?? (await cachedActionBundle());
 }

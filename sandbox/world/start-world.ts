@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { pino } from "pino";
 import type { LocusApp } from "../../app/index.ts";
 import type { ExchangeEvent } from "../../app/token-route.ts";
-import { buildAction } from "../../scripts/build.ts";
+import { cachedActionBundle } from "../../scripts/action-bundle-cache.ts";
 import {
   startGitHubSimulator,
   type Exchange,
@@ -66,7 +66,10 @@ export interface WorldOptions {
   readonly onEvent?: (event: WorldEvent) => void;
   /** The simulator's port (0: any free one). */
   readonly port?: number;
-  /** An Action bundle already built from the current sources; without it the world builds its own. */
+  /**
+   * An Action bundle already built from the current sources; without it the world takes the one
+   * built for these sources (scripts/action-bundle-cache.ts), building it if there is none.
+   */
   readonly bundle?: string;
   /**
    * The runs' `github-token` input, which with the token exchange serves only workflow-run calls
@@ -116,10 +119,9 @@ export interface World {
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const emit = options.onEvent ?? (() => undefined);
   const workDir = await mkdtemp(join(tmpdir(), "locus-sandbox-"));
-  const bundle = options.bundle ?? join(workDir, "action.js");
   const apiKey = options.anthropicApiKey ?? process.env["ANTHROPIC_API_KEY"] ?? "";
-  const [, replay] = await Promise.all([
-    options.bundle ? Promise.resolve() : buildAction(bundle),
+  const [bundle, replay] = await Promise.all([
+    options.bundle ?? cachedActionBundle(),
     apiKey ? Promise.resolve(undefined) : startReplayModel(options.transcripts ?? DEMO_TRANSCRIPTS),
   ]);
   const model: ModelEndpoint = replay

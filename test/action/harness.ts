@@ -90,7 +90,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "locus-action-test-"));
-  const bundle = await actionBundle(dir);
+  const bundle = await actionBundle();
   const sim = await startGitHubSimulator({
     delay: () => Promise.resolve(),
     workDir: join(dir, "sim"),

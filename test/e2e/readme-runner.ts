@@ -22,7 +22,7 @@ export async function readmeActionRunner(options: {
 }): Promise<ActionRunner> {
   const { sim } = options;
   return createActionRunner({
-    bundle: await actionBundle(options.workDir),
+    bundle: await actionBundle(),
     workDir: join(options.workDir, "runs"),
     apiUrl: sim.apiUrl,
     graphqlUrl: sim.graphqlUrl,
