@@ -34,6 +34,13 @@ export interface FaultCatcher {
   stop(): void;
 }
 
+/**
+ * Faults told before the rest are only counted. Telling a fault writes the log, and when the log
+ * itself is what fails (the runner's end of stdout closed: EPIPE), each telling is a new fault: an
+ * Action left running without its runner would tell of it forever, at full CPU.
+ */
+export const FAULTS_TOLD = 20;
+
 /** Listens for uncaught errors and rejections; the first one aborts `run` with its RunFault. */
 export function catchRunFaults(
   source: FaultSource,
@@ -41,11 +48,13 @@ export function catchRunFaults(
   onFault: (fault: RunFault) => void,
 ): FaultCatcher {
   let first: RunFault | undefined;
+  let count = 0;
   const listener = (error: unknown) => {
     const fault = new RunFault(error);
-    onFault(fault);
     first ??= fault;
     if (!run.signal.aborted) run.abort(fault);
+    count += 1;
+    if (count <= FAULTS_TOLD) onFault(fault);
   };
   source.on("uncaughtException", listener);
   source.on("unhandledRejection", listener);

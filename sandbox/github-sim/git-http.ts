@@ -8,12 +8,14 @@
  * https://docs.github.com/apps/creating-github-apps/authenticating-with-a-github-app/authenticating-as-a-github-app-installation#about-authentication-as-a-github-app-installation
  * https://docs.github.com/rest/authentication/permissions-required-for-github-apps
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { Readable } from "node:stream";
 import { promisify } from "node:util";
+import { spawnerRun } from "../spawner/spawner.ts";
 import { readBranchTips } from "./git-cache.ts";
 import type { Store, TokenRecord } from "./model.ts";
 import { findRepo, hasPermission, permissionOf } from "./store.ts";
@@ -158,8 +160,14 @@ export async function handleGitRequest(
   // Only a push runs the pre-receive checks, which need the rules.
   const rules = before === undefined ? NO_RULES : await pushRuleEnv(repo, webUrl, hooks);
   // git-http-backend itself, not through `git http-backend` (one process fewer per request), with its
-  // config in the environment: the sim's hooks, pushes allowed, no `gc --auto` after each push.
-  const child = spawn(join(await gitExecPath(), "git-http-backend"), [], {
+  // config in the environment: the sim's hooks, pushes allowed, no `gc --auto` after each push. Started
+  // by the spawner's small process (sandbox/spawner/spawner.ts) with the whole request, whose answer is
+  // relayed once it is complete: the packs of a simulated repository are small.
+  const body = await requestBody(req);
+  const run = await spawnerRun({
+    file: join(await gitExecPath(), "git-http-backend"),
+    args: [],
+    input: body,
     env: {
       PATH: process.env["PATH"] ?? "",
       ...gitConfigEnv({ "core.hooksPath": hooks, "http.receivepack": "true", "receive.autogc": "false" }),
@@ -175,11 +183,9 @@ export async function handleGitRequest(
       SIM_GIT_WORKFLOWS: granted.workflows ? "write" : "none",
       ...rules.env,
     },
-    stdio: ["pipe", "pipe", "ignore"],
   });
-  req.pipe(child.stdin);
   // Recorded before the answer ends: once the pusher hears back, anything that looks sees who pushed.
-  await relayCgi(child.stdout, res, async () => {
+  await relayCgi(Readable.from([run.stdout]), res, async () => {
     await rules.done();
     if (before === undefined) return;
     // What the push moved branches to, so a job token's push starts no workflow (workflow-token-rules.ts).
@@ -187,6 +193,12 @@ export async function handleGitRequest(
     const moved = [...after].filter(([ref, sha]) => before.get(ref) !== sha).map(([, sha]) => sha);
     recordWorkflowTokenPush(repo, granted.token, moved);
   });
+}
+
+async function requestBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Turns the CGI answer (headers, a blank line, the body) into the HTTP response, ending it after `beforeEnd`. */

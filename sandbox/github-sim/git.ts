@@ -1,8 +1,9 @@
-import { execFile } from "node:child_process";
+import { spawnerRun } from "../spawner/spawner.ts";
 import { writeEmptyBareRepository } from "./bare-repository.ts";
 import { forget, isObjectId, readBranchTip, readShortBranchName, remembered } from "./git-cache.ts";
 
-// Every git call goes through execFile with an argument array: no shell, no quoting issues.
+// Every git call is a program and an argument array (no shell, no quoting issues), started by the
+// spawner's small child process rather than this large one (sandbox/spawner/spawner.ts).
 
 export interface GitIdentity {
   name: string;
@@ -20,23 +21,18 @@ interface GitResult {
   code: number;
 }
 
-function execGit(gitDir: string, args: string[], options: GitRunOptions = {}): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      "git",
-      ["--git-dir", gitDir, "-c", "core.quotePath=false", ...args],
-      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...options.env } },
-      (error, stdout, stderr) => {
-        if (error && !options.allowFailure) {
-          reject(new Error(`git ${args.join(" ")} failed: ${stderr.toString().trim()}`));
-          return;
-        }
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ stdout, code });
-      },
-    );
-    if (options.input !== undefined) child.stdin?.end(options.input);
+async function execGit(gitDir: string, args: string[], options: GitRunOptions = {}): Promise<GitResult> {
+  const run = await spawnerRun({
+    file: "git",
+    args: ["--git-dir", gitDir, "-c", "core.quotePath=false", ...args],
+    env: { ...process.env, ...options.env },
+    ...(options.input === undefined ? {} : { input: options.input }),
   });
+  const code = run.code ?? 1;
+  if (code !== 0 && !options.allowFailure) {
+    throw new Error(`git ${args.join(" ")} failed: ${run.stderr.toString().trim()}`);
+  }
+  return { stdout: run.stdout, code };
 }
 
 export async function git(gitDir: string, args: string[], options: GitRunOptions = {}): Promise<string> {

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { catchRunFaults, RunFault, runFaultOf } from "../../../lib/task/run-fault.ts";
+import { catchRunFaults, FAULTS_TOLD, RunFault, runFaultOf } from "../../../lib/task/run-fault.ts";
 
 describe("catchRunFaults", () => {
   it("stops the run with the first uncaught error or rejection as a RunFault, and stops listening", () => {
@@ -21,6 +21,20 @@ describe("catchRunFaults", () => {
     ]);
     faults.stop();
     expect(source.listenerCount("uncaughtException") + source.listenerCount("unhandledRejection")).toBe(0);
+  });
+
+  it("tells only the first faults, so a log that fails to write cannot tell of itself forever", () => {
+    const source = new EventEmitter();
+    const run = new AbortController();
+    let told = 0;
+    // Each telling fails the way a write to a closed stdout does: with another uncaught error.
+    catchRunFaults(source, run, () => {
+      told += 1;
+      source.emit("uncaughtException", new Error("write EPIPE"));
+    });
+    source.emit("uncaughtException", new Error("the first"));
+    expect(told).toBe(FAULTS_TOLD);
+    expect(runFaultOf(run.signal)?.message).toBe("Locus stopped on an unexpected error: the first");
   });
 
   it("tells a cancel apart from a fault", () => {
