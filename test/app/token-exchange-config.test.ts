@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { tokenExchangeConfigFromEnv } from "../../app/token-exchange.ts";
 import { createTokenRoute, type TokenRoute } from "../../app/token-route.ts";
 import type { ActionsClaims } from "../../lib/token-exchange/claims.ts";
+import { LOCUS_RUN_CLAIMS } from "../lib/token-exchange/actions-claims.ts";
 import { createMintLedger } from "../../lib/token-exchange/mint-ledger.ts";
 import type { ExchangeGitHub } from "../../lib/token-exchange/exchange.ts";
 import { createExchangeBudget } from "../../lib/token-exchange/exchange-budget.ts";
@@ -85,18 +86,9 @@ async function post(route: TokenRoute, token?: string): Promise<Response> {
 describe("the token route", () => {
   it("logs a refusal with the token's claims and never the token", async () => {
     const claims: ActionsClaims = {
-      repository: "acme/app",
-      repository_id: "42",
-      repository_owner: "acme",
+      ...LOCUS_RUN_CLAIMS,
       workflow_ref: "acme/app/.github/workflows/evil.yml@refs/heads/main",
       job_workflow_ref: "acme/app/.github/workflows/evil.yml@refs/heads/main",
-      run_id: "7",
-      run_attempt: "1",
-      jti: "a1",
-      exp: 1_800_000_000,
-      event_name: "workflow_dispatch",
-      ref: "refs/heads/main",
-      sha: "abc",
       actor: "mallory",
     };
     const github: ExchangeGitHub = {

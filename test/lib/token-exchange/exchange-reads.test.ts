@@ -1,6 +1,6 @@
 /** The exchange reads the repository, the bot and the run side by side, and still judges them in order. */
 import { describe, expect, it } from "vitest";
-import type { ActionsClaims } from "../../../lib/token-exchange/claims.ts";
+import { LOCUS_RUN_CLAIMS } from "./actions-claims.ts";
 import { DEFAULT_REUSABLE_WORKFLOWS } from "../../../lib/token-exchange/claim-rules.ts";
 import {
   createExchangeBudget,
@@ -11,21 +11,7 @@ import { createMintLedger } from "../../../lib/token-exchange/mint-ledger.ts";
 import { Refusal } from "../../../lib/token-exchange/refusal.ts";
 import { runName } from "../../../lib/dispatch/dispatch-inputs.ts";
 
-const claims: ActionsClaims = {
-  repository: "acme/app",
-  repository_id: "42",
-  repository_owner: "acme",
-  workflow_ref: "acme/app/.github/workflows/locus.yml@refs/heads/main",
-  job_workflow_ref: "locus-dev/locus/.github/workflows/locus.yml@refs/tags/v1",
-  run_id: "7",
-  run_attempt: "1",
-  jti: "a1",
-  exp: 1_800_000_000,
-  event_name: "workflow_dispatch",
-  ref: "refs/heads/main",
-  sha: "abc",
-  actor: "locus[bot]",
-};
+const claims = LOCUS_RUN_CLAIMS;
 
 /** A GitHub whose every read waits until the test lets it answer; `started` lists the reads asked for. */
 function gatedGitHub(repositoryId: string) {

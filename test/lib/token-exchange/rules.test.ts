@@ -1,6 +1,6 @@
 /** The exchange's pure rules: which claims, runs and bodies get a token, and the rate limit. */
 import { describe, expect, it } from "vitest";
-import type { ActionsClaims } from "../../../lib/token-exchange/claims.ts";
+import { LOCUS_RUN_CLAIMS } from "./actions-claims.ts";
 import { checkWorkflowClaims, DEFAULT_REUSABLE_WORKFLOWS } from "../../../lib/token-exchange/claim-rules.ts";
 import { parsePhase } from "../../../lib/token-exchange/exchange.ts";
 import { phasePermissions } from "../../../lib/token-exchange/phases.ts";
@@ -13,21 +13,7 @@ import {
   type RunFacts,
 } from "../../../lib/token-exchange/run-rules.ts";
 
-const claims: ActionsClaims = {
-  repository: "acme/app",
-  repository_id: "42",
-  repository_owner: "acme",
-  workflow_ref: "acme/app/.github/workflows/locus.yml@refs/heads/main",
-  job_workflow_ref: "locus-dev/locus/.github/workflows/locus.yml@refs/tags/v1",
-  run_id: "7",
-  run_attempt: "1",
-  jti: "a1",
-  exp: 1_800_000_000,
-  event_name: "workflow_dispatch",
-  ref: "refs/heads/main",
-  sha: "abc",
-  actor: "locus[bot]",
-};
+const claims = LOCUS_RUN_CLAIMS;
 const expected = {
   repositoryId: "42",
   defaultBranch: "main",
