@@ -75,7 +75,7 @@ function started(): ChildProcess {
 export function spawnerRun(request: SpawnerRequest): Promise<SpawnedRun> {
   const spawner = started();
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  return new Promise<SpawnedRun>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     // Only while something waits does the child keep this process alive.
     if (waiting.size === 1) {
@@ -99,5 +99,5 @@ export function spawnerRun(request: SpawnerRequest): Promise<SpawnedRun> {
       spawner.unref();
       spawner.channel?.unref();
     }
-  }) as Promise<SpawnedRun>;
+  });
 }
