@@ -6,7 +6,7 @@
  * that names the author. Its commands mount what the checkout's client mounts, so they start the
  * sandbox session that client goes on using.
  */
-import { createGitRunner, standingMounts, type GitRunnerOptions } from "./git-runner.ts";
+import { createGitRunner, revParseCommit, standingMounts, type GitRunnerOptions } from "./git-runner.ts";
 
 export interface CheckoutFacts {
   readonly remoteUrl: string;
@@ -20,6 +20,5 @@ export async function readCheckoutFacts(
 ): Promise<CheckoutFacts> {
   const { git } = createGitRunner(options, standingMounts(options));
   const remoteUrl = (await git(["remote", "get-url", remote])).stdout.trim();
-  const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { allowFailure: true });
-  return { remoteUrl, head: head.exitCode === 0 ? head.stdout.trim() : null };
+  return { remoteUrl, head: await revParseCommit(git, "HEAD") };
 }

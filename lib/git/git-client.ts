@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { CommittedEntry, GitClient, GitClientOptions, RebaseStep } from "./git-client-types.ts";
 import { pushThroughApi } from "./api-commits.ts";
-import { bundlesDir, createGitRunner, standingMounts } from "./git-runner.ts";
+import { bundlesDir, createGitRunner, revParseCommit, standingMounts } from "./git-runner.ts";
 import { openLocusRepository, type LocusRepository } from "./locus-repository.ts";
 import { NO_AUTH } from "./push-auth.ts";
 import { parseNumstat, parseTreeEntries, parseWorktreeFiles, WORKTREE_FILES_ARGS } from "./listings.ts";
@@ -115,12 +115,7 @@ export function createGitClient(options: GitClientOptions, shared?: SharedReposi
       });
     },
     remoteRef: (branch) => `refs/remotes/${remote}/${assertRefName(branch)}`,
-    async revParse(ref) {
-      const result = await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
-        allowFailure: true,
-      });
-      return result.exitCode === 0 ? result.stdout.trim() : null;
-    },
+    revParse: (ref) => revParseCommit(git, ref),
     async worktreeAdd(path, branch, startPoint) {
       // The directory of every worktree is in sight, so that `prune` keeps the others.
       const mounts = { writable: [dirname(path)] };

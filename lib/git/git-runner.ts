@@ -61,6 +61,12 @@ export function standingMounts(options: GitRunnerOptions) {
 
 export const bundlesDir = (repositoryPath: string) => `${repositoryPath}-bundles`;
 
+/** The commit `ref` names, or null when it names none (a repository without commits, a missing branch). */
+export async function revParseCommit(git: GitRunner["git"], ref: string): Promise<string | null> {
+  const result = await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { allowFailure: true });
+  return result.exitCode === 0 ? result.stdout.trim() : null;
+}
+
 /** A client's options; without an identity its commands can read but carry no author to commit with. */
 export type GitRunnerOptions = Omit<GitClientOptions, "identity"> &
   Partial<Pick<GitClientOptions, "identity">>;
