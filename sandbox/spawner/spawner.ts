@@ -2,9 +2,9 @@
  * Runs the simulator's programs (git, git-http-backend) from a small child process instead of
  * from the process that asks. Node forks on Linux to start a program, and a fork copies the
  * page tables of the whole process: from a test worker or the demo, which hold the simulator, the
- * app and GitHub's GraphQL schema, each start blocked the event loop for about 10 ms (3.7 s of
- * the demo's main process over 291 starts), while from a process of a few tens of MB it costs
- * about 1–3 ms and blocks nothing here. The child (spawner-child.ts) imports only Node's own
+ * app and GitHub's GraphQL schema, each start blocked the event loop for about 12 ms (3.7 s of
+ * the demo's main process over 291 starts, by a CPU profile). From a Node process of 54 MB a start
+ * and run of `/bin/true` takes about 3.5 ms (21 ms from one of 2.4 GB), and here it blocks nothing. The child (spawner-child.ts) imports only Node's own
  * modules; it is started on first use and ends with its parent.
  */
 import { fork, type ChildProcess } from "node:child_process";

@@ -14,7 +14,7 @@ import { runName } from "../../../lib/dispatch/dispatch-inputs.ts";
 const claims = LOCUS_RUN_CLAIMS;
 
 /** A GitHub whose every read waits until the test lets it answer; `started` lists the reads asked for. */
-function gatedGitHub(repositoryId: string) {
+function gatedGitHub(repositoryId: string, runFound = true) {
   const started: string[] = [];
   let open: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (open = resolve));
@@ -28,14 +28,19 @@ function gatedGitHub(repositoryId: string) {
     repository: () => read("repository", { id: repositoryId, defaultBranch: "main", workflow: "locus.yml" }),
     bot: () => read("bot", { login: "locus[bot]", id: 1 }),
     run: (_installation, _owner, _repo, runId) =>
-      read("run", {
-        id: runId,
-        path: ".github/workflows/locus.yml",
-        status: "in_progress",
-        displayTitle: runName("issue", 1, "d-1"),
-        actor: "locus[bot]",
-        triggeringActor: "locus[bot]",
-      }),
+      read(
+        "run",
+        runFound
+          ? {
+              id: runId,
+              path: ".github/workflows/locus.yml",
+              status: "in_progress",
+              displayTitle: runName("issue", 1, "d-1"),
+              actor: "locus[bot]",
+              triggeringActor: "locus[bot]",
+            }
+          : null,
+      ),
     deliveryRecord: () => read("deliveryRecord", { author: null, deliveries: [] }),
     mint: () => read("mint", { token: "ghs_minted", expiresAt: "2030-01-01T00:00:00Z", permissions: {} }),
   };
@@ -71,12 +76,16 @@ describe("exchangeToken's reads", () => {
     expect(world.started.at(-1)).toBe("mint");
   });
 
-  it("still refuses on the repository's facts first, and mints nothing", async () => {
-    const world = gatedGitHub("43");
-    const minted = exchange(world.github);
-    world.open();
-    const refusal = await minted.catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(Refusal);
-    expect(world.started).not.toContain("mint");
+  it("still judges the repository before the run, and mints nothing when either is refused", async () => {
+    const refusalOf = async (world: ReturnType<typeof gatedGitHub>) => {
+      const minted = exchange(world.github);
+      world.open();
+      const refusal = await minted.catch((error: unknown) => error);
+      expect(world.started).not.toContain("mint");
+      return refusal instanceof Refusal ? refusal.code : refusal;
+    };
+    // Both wrong: the repository's rule is named, as when the run was read only after it passed.
+    expect(await refusalOf(gatedGitHub("43", false))).toBe("wrong-repository");
+    expect(await refusalOf(gatedGitHub("42", false))).toBe("unknown-run");
   });
 });
